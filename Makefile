@@ -1,0 +1,29 @@
+# Quick start: `make run` starts the table (simulated on a laptop), `make test` runs the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean goldens
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("golfbox needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/golfbox run
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine_speed.py
+
+goldens: $(STAMP)
+	$(BIN)/python -m tests.goldens --regenerate
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+from golfbox.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""The two small interfaces every backend implements.
+
+A ButtonPad turns presses into ButtonEvents posted to a sink (a callable,
+usually ``queue.Queue.put``); it never runs game logic itself, because
+gpiozero and serial readers call back on their own threads.
+A Display takes a 1-bit or greyscale PIL image of its own size.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Protocol, runtime_checkable
+
+from PIL import Image
+
+
+class Button(enum.Enum):
+    """The four buttons of a seat pad: ◀ ▶ ● ✕."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    OK = "ok"
+    BACK = "back"
+
+    @property
+    def symbol(self) -> str:
+        return {"left": "◀", "right": "▶", "ok": "●", "back": "✕"}[self.value]
+
+
+class EventKind(enum.Enum):
+    PRESSED = "pressed"
+    HELD = "held"  # a long press, sent once after hold_time
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    seat: int
+    button: Button
+    kind: EventKind = EventKind.PRESSED
+
+    def __str__(self) -> str:  # "seat 2 ▶ pressed" (seats are shown 1-based)
+        return f"seat {self.seat + 1} {self.button.symbol} {self.kind.value}"
+
+
+EventSink = Callable[[ButtonEvent], None]
+
+
+class DisplayError(OSError):
+    """A display that could not be reached (unplugged, bus error, …)."""
+
+
+@runtime_checkable
+class ButtonPad(Protocol):
+    """Yields ButtonEvents for one or more seats into a sink."""
+
+    def start(self, sink: EventSink) -> None:
+        """Begin delivering events to ``sink`` (may be called from any thread)."""
+
+    def close(self) -> None:
+        """Release pins/ports; no events are delivered afterwards."""
+
+
+@runtime_checkable
+class Display(Protocol):
+    """Something that shows an image of ``size`` pixels."""
+
+    name: str
+    size: tuple[int, int]
+    mode: str  # "1" for mono OLEDs, "L" for greyscale ones
+
+    def show(self, image: Image.Image) -> None:
+        """Show ``image``; raise OSError (e.g. DisplayError) when the hardware fails."""
+
+    def close(self) -> None:
+        """Release the device; ``persist`` decides whether the panel stays lit."""
