@@ -1,0 +1,62 @@
+"""Command-line entry points.
+
+Each subcommand lives in the module of its layer and provides two functions:
+``add_arguments(parser)`` and ``run(args) -> int``. They are imported only when
+chosen, so ``golfbox score`` never imports gpiozero, luma or pyserial.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("golfbox.table.service_cli", "run the table (simulated when there is no config)"),
+    "sim": ("golfbox.table.sim_cli", "play the whole table in a terminal"),
+    "demo": ("golfbox.table.demo_cli", "play a match with bots headlessly and write pictures"),
+    "score": ("golfbox.engine.score_cli", "score grids written in the notation of RULES.md"),
+    "simulate": ("golfbox.engine.simulate_cli", "play whole matches headlessly with bots"),
+    "check-hardware": ("golfbox.hal.check", "bring-up: test pattern on each display, print presses"),
+}
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported on one line, exit status 2."""
+
+
+def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | None]:
+    parser = argparse.ArgumentParser(prog="golfbox", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = None
+    # Only the chosen command's module is imported; the others get a stub parser for --help.
+    wanted = next((a for a in argv if a in COMMANDS), None)
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:
+            chosen = importlib.import_module(module_name)
+            chosen.add_arguments(p)
+    return parser, chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, module = build_parser(argv)
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if module is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(module.run(args) or 0)
+    except UsageError as exc:
+        print(f"golfbox {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
