@@ -11,6 +11,7 @@ from golfbox.hal.base import (
     Display,
     DisplayError,
     EventKind,
+    LinkEvent,
 )
 
-__all__ = ["Button", "ButtonEvent", "ButtonPad", "Display", "DisplayError", "EventKind"]
+__all__ = ["Button", "ButtonEvent", "ButtonPad", "Display", "DisplayError", "EventKind", "LinkEvent"]

@@ -43,7 +43,20 @@ class ButtonEvent:
         return f"seat {self.seat + 1} {self.button.symbol} {self.kind.value}"
 
 
-EventSink = Callable[[ButtonEvent], None]
+@dataclass(frozen=True, slots=True)
+class LinkEvent:
+    """A seat's hardware went away or came back (serial node unplugged, display failing).
+
+    Posted into the same sink as button events so the table thread learns of it
+    in order; ``reason`` is shown to the players ("seat 3: node unplugged").
+    """
+
+    seat: int | None  # None: the shared display
+    connected: bool
+    reason: str = ""
+
+
+EventSink = Callable[["ButtonEvent | LinkEvent"], None]
 
 
 class DisplayError(OSError):
