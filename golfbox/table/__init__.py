@@ -1,0 +1,1 @@
+"""The table service: threads, timers and persistence around the engine."""

@@ -1,0 +1,466 @@
+"""The crash-safe journal: every match, and every action in order, in SQLite.
+
+The table service records an action *before* it applies it; ``record()``
+returns only once the action is committed (WAL, ``synchronous=FULL``), so a
+crash or a power cut loses nothing that was acted on. At start the service
+asks ``unfinished()`` and replays the actions into a fresh engine state.
+
+Actions are opaque short strings here ("draw", "place 4"); the engine gives
+them meaning. A seat of ``None`` means the table itself (a deal, a timeout).
+
+Files: the database and its ``-wal``/``-shm`` companions are created mode
+0600. A file that is not a golfbox journal, is corrupt, or was written by a
+newer golfbox raises ``JournalError`` naming the path; nothing is ever
+recreated over it. ``set_aside(path)`` moves such a file out of the way
+(``<name>.corrupt-<timestamp>``) when the caller decides to start afresh.
+
+Typical use::
+
+    with Journal(path) as journal:
+        log = journal.unfinished()
+        match_id = log.id if log else journal.start_match(config, seed, players)
+        journal.record(match_id, 2, "draw")      # then apply it
+        journal.finish_round(match_id, 1, [12, 30, 7])
+        journal.finish_match(match_id, [12, 30, 7], winners=[2])
+
+A Journal may be shared between threads: calls are serialised by a lock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+log = logging.getLogger(__name__)
+
+# "GOLF" in ASCII: tells a golfbox journal from any other SQLite file.
+APPLICATION_ID = 0x474F4C46
+SCHEMA_VERSION = 1
+MAX_ACTION_LENGTH = 200
+
+_SCHEMA_V1 = """
+CREATE TABLE match (
+    id          INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,              -- ISO 8601, UTC
+    config      TEXT NOT NULL,              -- JSON object
+    seed        TEXT NOT NULL,              -- decimal: seeds may exceed 63 bits
+    players     TEXT NOT NULL,              -- JSON list, opaque to the journal
+    variant     TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'playing'
+                CHECK (status IN ('playing', 'finished', 'abandoned')),
+    ended_at    TEXT,
+    totals      TEXT,                       -- JSON list of ints
+    winners     TEXT                        -- JSON list of seats
+);
+-- Actions and events share one sequence per match, so their order is kept.
+CREATE TABLE entry (
+    match_id    INTEGER NOT NULL REFERENCES match(id),
+    seq         INTEGER NOT NULL,
+    at          TEXT NOT NULL,
+    seat        INTEGER,
+    action      TEXT,                       -- set for actions
+    event       TEXT,                       -- set for events ...
+    data        TEXT,                       -- ... with their JSON data
+    CHECK ((action IS NULL) <> (event IS NULL)),
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE round_score (
+    match_id    INTEGER NOT NULL REFERENCES match(id),
+    round_no    INTEGER NOT NULL,
+    at          TEXT NOT NULL,
+    scores      TEXT NOT NULL,              -- JSON list of ints, by seat
+    PRIMARY KEY (match_id, round_no)
+) WITHOUT ROWID;
+CREATE INDEX match_by_status ON match(status, id);
+"""
+
+# MIGRATIONS[n] takes a journal from schema version n to n + 1.
+MIGRATIONS: list[str] = [_SCHEMA_V1]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+class JournalError(Exception):
+    """The journal file cannot be used, or a write to it failed."""
+
+    def __init__(self, path: os.PathLike | str, problem: str):
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"journal {self.path}: {problem}")
+
+
+@dataclass(frozen=True)
+class MatchLog:
+    """An unfinished match, everything needed to replay it."""
+
+    id: int
+    started_at: datetime
+    config: dict[str, Any]
+    seed: int
+    players: list[Any]
+    actions: list[tuple[int, int | None, str]]  # (seq, seat, action), in order
+    events: list[tuple[int, str, Any]]  # (seq, kind, data), in order
+    round_scores: dict[int, list[int]]  # rounds already finished
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """A finished match, as ``history()`` lists it."""
+
+    id: int
+    started_at: datetime
+    ended_at: datetime
+    variant: str
+    players: list[Any]
+    totals: list[int]
+    winners: list[int]
+    round_scores: dict[int, list[int]]  # round number -> scores by seat
+
+
+class Journal:
+    """One journal file. Open it once at start; ``close()`` (or ``with``) at exit."""
+
+    def __init__(self, path: os.PathLike | str):
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._db = _open(self.path)
+
+    # -- lifetime ---------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()  # checkpoints the WAL into the main file
+                self._db = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------
+
+    def start_match(self, config: Mapping[str, Any], seed: int, players: Sequence[Any] = ()) -> int:
+        """Begin a match; returns its id.
+
+        ``config`` must be JSON-serialisable; its ``variant`` (a name, or a
+        table with a ``name``) is what ``history()`` shows. ``players`` is the
+        seat setup (e.g. names, human or bot), JSON-serialisable, kept as is.
+        """
+        if not isinstance(config, Mapping):
+            raise TypeError(f"config must be a mapping, not {type(config).__name__}")
+        _check_int("seed", seed)
+        config_json = _to_json("config", dict(config))
+        players_json = _to_json("players", list(players))
+        with self._writing() as db:
+            cursor = db.execute(
+                "INSERT INTO match (started_at, config, seed, players, variant) VALUES (?, ?, ?, ?, ?)",
+                (_now(), config_json, str(seed), players_json, _variant_name(config)),
+            )
+        return int(cursor.lastrowid)
+
+    def record(self, match_id: int, seat: int | None, action: str) -> int:
+        """Append an action to a match in play; returns its sequence number.
+
+        When this returns the action is on disk: only then apply it.
+        """
+        if seat is not None:
+            _check_int("seat", seat, minimum=0)
+        if not isinstance(action, str) or not action or len(action) > MAX_ACTION_LENGTH:
+            raise ValueError(f"action must be a non-empty string of at most {MAX_ACTION_LENGTH} characters: {action!r}")
+        return self._append(match_id, seat, action=action)
+
+    def record_event(self, match_id: int, kind: str, data: Any = None) -> int:
+        """Append a non-action event (e.g. "round started") with JSON data; returns its sequence number."""
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"event kind must be a non-empty string: {kind!r}")
+        return self._append(match_id, None, event=kind, data=_to_json("event data", data))
+
+    def finish_round(self, match_id: int, round_no: int, scores: Sequence[int]) -> None:
+        """Keep a round's scores by seat. Recording the same round again with
+        the same scores is harmless (a replay does that); different scores are an error."""
+        _check_int("round_no", round_no, minimum=0)
+        scores_json = _to_json("scores", _int_list("scores", scores))
+        with self._writing() as db:
+            self._require_playing(db, match_id)
+            row = db.execute(
+                "SELECT scores FROM round_score WHERE match_id = ? AND round_no = ?", (match_id, round_no)
+            ).fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO round_score (match_id, round_no, at, scores) VALUES (?, ?, ?, ?)",
+                    (match_id, round_no, _now(), scores_json),
+                )
+            elif row[0] != scores_json:
+                raise ValueError(f"match {match_id} round {round_no} already scored {row[0]}, not {scores_json}")
+
+    def finish_match(self, match_id: int, totals: Sequence[int], winners: Sequence[int]) -> None:
+        """Close a match with its final totals by seat and the winning seats."""
+        totals = _int_list("totals", totals)
+        winners = _int_list("winners", winners)
+        if not winners or any(not 0 <= seat < len(totals) for seat in winners):
+            raise ValueError(f"winners {winners} must be seats among the {len(totals)} totals")
+        with self._writing() as db:
+            self._require_playing(db, match_id)
+            db.execute(
+                "UPDATE match SET status = 'finished', ended_at = ?, totals = ?, winners = ? WHERE id = ?",
+                (_now(), json.dumps(totals), json.dumps(winners), match_id),
+            )
+
+    def abandon(self, match_id: int) -> None:
+        """Give up a match in play (it will not be resumed). Abandoning twice is harmless."""
+        with self._writing() as db:
+            if self._status(db, match_id) == "abandoned":
+                return
+            self._require_playing(db, match_id)
+            db.execute("UPDATE match SET status = 'abandoned', ended_at = ? WHERE id = ?", (_now(), match_id))
+
+    # -- reading ----------------------------------------------------------
+
+    def unfinished(self) -> MatchLog | None:
+        """The newest match still in play, with all its entries, or None."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT id, started_at, config, seed, players FROM match"
+                " WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            match_id, started_at, config, seed, players = row
+            actions, events = [], []
+            for seq, seat, action, event, data in db.execute(
+                "SELECT seq, seat, action, event, data FROM entry WHERE match_id = ? ORDER BY seq", (match_id,)
+            ):
+                if action is not None:
+                    actions.append((seq, seat, action))
+                else:
+                    events.append((seq, event, json.loads(data)))
+            return MatchLog(
+                id=match_id,
+                started_at=datetime.fromisoformat(started_at),
+                config=json.loads(config),
+                seed=int(seed),
+                players=json.loads(players),
+                actions=actions,
+                events=events,
+                round_scores=self._round_scores(db, match_id),
+            )
+
+    def history(self, limit: int = 20) -> list[MatchSummary]:
+        """Finished matches, newest first."""
+        _check_int("limit", limit, minimum=1)
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, started_at, ended_at, variant, players, totals, winners FROM match"
+                " WHERE status = 'finished' ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [
+                MatchSummary(
+                    id=match_id,
+                    started_at=datetime.fromisoformat(started_at),
+                    ended_at=datetime.fromisoformat(ended_at),
+                    variant=variant,
+                    players=json.loads(players),
+                    totals=json.loads(totals),
+                    winners=json.loads(winners),
+                    round_scores=self._round_scores(db, match_id),
+                )
+                for match_id, started_at, ended_at, variant, players, totals, winners in rows
+            ]
+
+    # -- internals --------------------------------------------------------
+
+    def _append(self, match_id: int, seat: int | None, *, action=None, event=None, data=None) -> int:
+        with self._writing() as db:
+            self._require_playing(db, match_id)
+            (seq,) = db.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM entry WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO entry (match_id, seq, at, seat, action, event, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, seq, _now(), seat, action, event, data),
+            )
+        return seq
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, committed (and synced) on leaving the block."""
+        with self._using() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            finally:
+                if db.in_transaction:  # the body or the commit failed
+                    db.execute("ROLLBACK")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._using() as db:
+            db.execute("BEGIN")  # one consistent snapshot for multi-query reads
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
+
+    @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._db is None:
+                raise JournalError(self.path, "journal is closed")
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise JournalError(self.path, f"{exc} ({exc.__class__.__name__})") from exc
+
+    def _status(self, db: sqlite3.Connection, match_id: int) -> str | None:
+        row = db.execute("SELECT status FROM match WHERE id = ?", (match_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def _require_playing(self, db: sqlite3.Connection, match_id: int) -> None:
+        status = self._status(db, match_id)
+        if status is None:
+            raise ValueError(f"no match {match_id} in the journal")
+        if status != "playing":
+            raise ValueError(f"match {match_id} is {status}, not in play")
+
+    def _round_scores(self, db: sqlite3.Connection, match_id: int) -> dict[int, list[int]]:
+        return {
+            round_no: json.loads(scores)
+            for round_no, scores in db.execute(
+                "SELECT round_no, scores FROM round_score WHERE match_id = ? ORDER BY round_no", (match_id,)
+            )
+        }
+
+
+def set_aside(path: os.PathLike | str) -> Path:
+    """Rename an unusable journal (and its -wal/-shm) to ``<name>.corrupt-<timestamp>``.
+
+    Nothing is deleted, so the file can still be examined or repaired.
+    Returns the new path of the main file.
+    """
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            os.replace(source, f"{target}{suffix}")
+    log.warning("journal %s set aside as %s", path, target)
+    return target
+
+
+# -- opening --------------------------------------------------------------
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """Open (creating if absent) and check a journal; raise JournalError if unusable."""
+    if path.is_dir():
+        raise JournalError(path, "is a directory")
+    # umask covers the directory and the -wal/-shm files SQLite creates; the
+    # main file is created explicitly so its mode never depends on umask.
+    old_umask = os.umask(0o077)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            _prepare(db, path)
+        except BaseException:
+            db.close()
+            raise
+    except sqlite3.DatabaseError as exc:
+        raise JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup") from exc
+    except OSError as exc:
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from exc
+    finally:
+        os.umask(old_umask)
+    return db
+
+
+def _prepare(db: sqlite3.Connection, path: Path) -> None:
+    db.execute("PRAGMA busy_timeout = 5000")  # a second reader (e.g. `golfbox score`) may hold a lock briefly
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+    if app_id != APPLICATION_ID and (app_id != 0 or has_tables):
+        raise JournalError(path, "is an SQLite database but not a golfbox journal; refusing to touch it")
+    if version > SCHEMA_VERSION:
+        raise JournalError(path, f"schema version {version} is newer than this golfbox knows ({SCHEMA_VERSION}); upgrade golfbox")
+    if db.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
+        raise JournalError(path, "cannot switch to WAL mode")
+    db.execute("PRAGMA synchronous = FULL")  # fsync the WAL on every commit: survives power cuts
+    db.execute("PRAGMA foreign_keys = ON")
+    check = [row[0] for row in db.execute("PRAGMA quick_check")]
+    if check != ["ok"]:
+        raise JournalError(path, "is corrupt: " + "; ".join(check[:3]))
+    for from_version in range(version, SCHEMA_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        for statement in _statements(MIGRATIONS[from_version]):
+            db.execute(statement)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {from_version + 1}")
+        db.execute("COMMIT")
+        log.info("journal %s: schema version %d", path, from_version + 1)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, so it runs inside our own transaction
+    (executescript would commit first)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise AssertionError(f"incomplete SQL in migration: {pending!r}")
+    return statements
+
+
+# -- small helpers --------------------------------------------------------
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _check_int(name: str, value: Any, minimum: int | None = None) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}: {value}")
+
+
+def _int_list(name: str, values: Sequence[int]) -> list[int]:
+    values = list(values)
+    for value in values:
+        _check_int(f"each of {name}", value)
+    return values
+
+
+def _to_json(name: str, value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} cannot be stored as JSON: {exc}") from exc
+
+
+def _variant_name(config: Mapping[str, Any]) -> str:
+    variant = config.get("variant", "")
+    if isinstance(variant, Mapping):
+        variant = variant.get("name", "")
+    return str(variant)
