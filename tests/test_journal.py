@@ -1,0 +1,313 @@
+"""The journal: what is recorded comes back, bad files are refused by path, nothing committed is lost."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from golfbox.table.journal import SCHEMA_VERSION, Journal, JournalError, set_aside
+
+CONFIG = {"variant": {"name": "six-card", "rounds": 9}, "seats": 3}
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "journal.sqlite3"
+
+
+@pytest.fixture
+def journal(path: Path):
+    with Journal(path) as journal:
+        yield journal
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+# -- recording and replay -------------------------------------------------
+
+
+def test_unfinished_match_comes_back_in_order_after_reopening(path):
+    big_seed = 2**64 + 12345  # beyond SQLite's 63-bit integers
+    with Journal(path) as journal:
+        match = journal.start_match(CONFIG, big_seed, players=[{"name": "Ann"}, {"bot": "greedy"}])
+        assert journal.record(match, None, "deal") == 1
+        assert journal.record(match, 0, "draw") == 2
+        assert journal.record_event(match, "round started", {"round": 1}) == 3
+        assert journal.record(match, 0, "place 4") == 4
+        journal.finish_round(match, 1, [5, -2])
+    with Journal(path) as journal:
+        log = journal.unfinished()
+    assert log.id == match
+    assert log.config == CONFIG
+    assert log.seed == big_seed
+    assert log.players == [{"name": "Ann"}, {"bot": "greedy"}]
+    assert log.actions == [(1, None, "deal"), (2, 0, "draw"), (4, 0, "place 4")]
+    assert log.events == [(3, "round started", {"round": 1})]
+    assert log.round_scores == {1: [5, -2]}
+    assert log.started_at.tzinfo is not None
+
+
+def test_negative_seed_is_kept(journal):
+    match = journal.start_match({}, -(2**70))
+    assert journal.unfinished().seed == -(2**70)
+    assert journal.unfinished().id == match
+
+
+def test_unfinished_is_the_newest_match_in_play(journal):
+    assert journal.unfinished() is None
+    first = journal.start_match(CONFIG, 1)
+    second = journal.start_match(CONFIG, 2)
+    assert journal.unfinished().id == second
+    journal.abandon(second)
+    assert journal.unfinished().id == first
+    journal.finish_match(first, [10, 20, 30], winners=[0])
+    assert journal.unfinished() is None
+
+
+def test_sequence_numbers_are_per_match(journal):
+    a = journal.start_match(CONFIG, 1)
+    b = journal.start_match(CONFIG, 2)
+    assert [journal.record(a, 0, "draw"), journal.record(b, 1, "draw"), journal.record(a, 0, "discard")] == [1, 1, 2]
+
+
+def test_threads_share_a_journal_without_gaps(journal):
+    match = journal.start_match(CONFIG, 1)
+
+    def play(seat: int) -> None:
+        for _ in range(25):
+            journal.record(match, seat, "draw")
+
+    threads = [threading.Thread(target=play, args=(seat,)) for seat in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [seq for seq, _, _ in journal.unfinished().actions] == list(range(1, 101))
+
+
+# -- finishing and history ------------------------------------------------
+
+
+def test_history_lists_finished_matches_newest_first_with_round_scores(journal):
+    old = journal.start_match(CONFIG, 1, players=["Ann", "Bo", "Cy"])
+    journal.finish_round(old, 1, [3, 4, 5])
+    journal.finish_round(old, 2, [0, 9, 1])
+    journal.finish_match(old, [3, 13, 6], winners=[0])
+    journal.abandon(journal.start_match(CONFIG, 2))
+    new = journal.start_match({"variant": "four-card"}, 3)
+    journal.finish_match(new, [7, 7], winners=[0, 1])
+    journal.start_match(CONFIG, 4)  # still in play: not history
+
+    newest, oldest = journal.history()
+    assert (newest.id, newest.variant, newest.totals, newest.winners) == (new, "four-card", [7, 7], [0, 1])
+    assert (oldest.id, oldest.variant, oldest.players) == (old, "six-card", ["Ann", "Bo", "Cy"])
+    assert oldest.round_scores == {1: [3, 4, 5], 2: [0, 9, 1]}
+    assert oldest.started_at <= oldest.ended_at
+    assert [m.id for m in journal.history(limit=1)] == [new]
+
+
+def test_finishing_a_round_again_is_harmless_but_other_scores_are_refused(journal):
+    match = journal.start_match(CONFIG, 1)
+    journal.finish_round(match, 1, [1, 2, 3])
+    journal.finish_round(match, 1, [1, 2, 3])  # a replay after restart does this
+    with pytest.raises(ValueError, match="already scored"):
+        journal.finish_round(match, 1, [1, 2, 4])
+    assert journal.unfinished().round_scores == {1: [1, 2, 3]}
+
+
+def test_a_closed_match_takes_no_more_entries(journal):
+    done = journal.start_match(CONFIG, 1)
+    journal.finish_match(done, [1, 2, 3], winners=[0])
+    with pytest.raises(ValueError, match=f"match {done} is finished"):
+        journal.record(done, 0, "draw")
+    with pytest.raises(ValueError, match="is finished"):
+        journal.abandon(done)
+    dropped = journal.start_match(CONFIG, 2)
+    journal.abandon(dropped)
+    journal.abandon(dropped)  # twice is harmless
+    with pytest.raises(ValueError, match="is abandoned"):
+        journal.finish_round(dropped, 1, [0, 0, 0])
+    with pytest.raises(ValueError, match="no match 99"):
+        journal.record(99, 0, "draw")
+
+
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda j, m: j.record(m, 0, ""), ValueError),
+        (lambda j, m: j.record(m, 0, "x" * 201), ValueError),
+        (lambda j, m: j.record(m, -1, "draw"), ValueError),
+        (lambda j, m: j.record(m, True, "draw"), TypeError),
+        (lambda j, m: j.record(m, 0, 7), ValueError),
+        (lambda j, m: j.record_event(m, "", None), ValueError),
+        (lambda j, m: j.record_event(m, "odd", {1, 2}), ValueError),
+        (lambda j, m: j.start_match({"x": float("nan")}, 1), ValueError),
+        (lambda j, m: j.start_match([("variant", "x")], 1), TypeError),
+        (lambda j, m: j.start_match({}, "42"), TypeError),
+        (lambda j, m: j.finish_round(m, 1, [1, "2"]), TypeError),
+        (lambda j, m: j.finish_match(m, [1, 2], winners=[2]), ValueError),
+        (lambda j, m: j.finish_match(m, [1, 2], winners=[]), ValueError),
+        (lambda j, m: j.history(limit=0), ValueError),
+    ],
+)
+def test_bad_arguments_are_refused_and_write_nothing(journal, call, error):
+    match = journal.start_match(CONFIG, 1)
+    with pytest.raises(error):
+        call(journal, match)
+    log = journal.unfinished()
+    assert (log.id, log.actions, log.events, log.round_scores) == (match, [], [], {})
+
+
+def test_a_closed_journal_says_so(path):
+    journal = Journal(path)
+    journal.close()
+    journal.close()  # twice is harmless
+    with pytest.raises(JournalError, match="closed"):
+        journal.unfinished()
+
+
+# -- the file -------------------------------------------------------------
+
+
+def test_files_are_private_whatever_the_umask(tmp_path):
+    path = tmp_path / "state" / "journal.sqlite3"  # the directory is created too
+    previous = os.umask(0o002)
+    try:
+        journal = Journal(path)
+        journal.record(journal.start_match(CONFIG, 1), 0, "draw")
+        assert os.umask(0o002) == 0o002  # our umask is restored after opening
+        files = sorted(p.name for p in path.parent.iterdir())
+        assert files == ["journal.sqlite3", "journal.sqlite3-shm", "journal.sqlite3-wal"]
+        assert {name: mode(path.parent / name) for name in files} == dict.fromkeys(files, 0o600)
+        assert mode(path.parent) == 0o700
+        journal.close()
+    finally:
+        os.umask(previous)
+
+
+def test_the_file_says_what_it_is(journal, path):
+    journal.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+
+
+def test_a_file_that_is_not_sqlite_is_refused_by_path_and_left_alone(path):
+    path.write_bytes(b"[table]\nseats = 4\n" * 100)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=f"journal {path}: unreadable or corrupt"):
+        Journal(path)
+    assert path.read_bytes() == before
+
+
+def test_another_sqlite_database_is_refused_and_left_alone(path):
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE photos (name TEXT)")
+    other.commit()
+    other.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="not a golfbox journal"):
+        Journal(path)
+    assert path.read_bytes() == before
+
+
+def test_a_journal_from_a_newer_golfbox_is_refused(journal, path):
+    journal.close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="newer than this golfbox"):
+        Journal(path)
+
+
+def test_a_directory_is_refused(tmp_path):
+    with pytest.raises(JournalError, match="is a directory"):
+        Journal(tmp_path)
+
+
+def test_corruption_is_reported_and_set_aside_keeps_everything(path):
+    with Journal(path) as journal:
+        match = journal.start_match(CONFIG, 1)
+        for n in range(400):  # several pages of entries
+            journal.record(match, n % 3, f"place {n % 6}")
+    size = path.stat().st_size
+    assert size > 5 * 4096
+    with open(path, "r+b") as file:  # scribble over a page in the middle
+        file.seek(size // 2 // 4096 * 4096)
+        file.write(b"\xa5" * 4096)
+    damaged = path.read_bytes()
+    with pytest.raises(JournalError, match=f"journal {path}: .*corrupt"):
+        Journal(path)
+    assert path.read_bytes() == damaged  # never recreated over
+
+    moved = set_aside(path)
+    assert moved.name.startswith("journal.sqlite3.corrupt-")
+    assert moved.read_bytes() == damaged
+    assert not path.exists()
+    with Journal(path) as fresh:  # a clean start is now the caller's explicit choice
+        assert fresh.unfinished() is None
+
+
+# -- crashes --------------------------------------------------------------
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from golfbox.table.journal import Journal
+    journal = Journal(sys.argv[1])
+    match = journal.start_match({"variant": "six-card"}, 7)
+    n = 0
+    while True:
+        n += 1
+        seq = journal.record(match, n % 4, f"place {n % 6}")
+        print(seq, flush=True)
+    """
+)
+
+
+def test_sigkill_mid_stream_loses_no_returned_action_and_a_torn_wal_tail_only_the_last(path, tmp_path):
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    returned = []
+    try:
+        for line in writer.stdout:
+            returned.append(int(line))
+            if len(returned) == 300:
+                writer.send_signal(signal.SIGKILL)  # the writer is most likely inside a commit
+                break
+        returned += [int(line) for line in writer.stdout]  # printed before it died
+    finally:
+        writer.kill()
+        writer.wait()
+    assert writer.returncode == -signal.SIGKILL
+    assert Path(f"{path}-wal").stat().st_size > 0  # the kill left an unmerged WAL behind
+
+    # A copy of the files as the kill left them, the last bytes of the WAL torn off.
+    torn = tmp_path / "torn" / path.name
+    torn.parent.mkdir()
+    shutil.copy(path, torn)
+    wal = Path(f"{path}-wal").read_bytes()
+    Path(f"{torn}-wal").write_bytes(wal[:-1])
+
+    with Journal(path) as journal:
+        kept = [seq for seq, _, _ in journal.unfinished().actions]
+    assert kept == list(range(1, len(kept) + 1))  # no gaps
+    assert set(returned) <= set(kept)
+
+    with Journal(torn) as journal:
+        survived = [seq for seq, _, _ in journal.unfinished().actions]
+    assert survived == list(range(1, len(survived) + 1))
+    assert len(survived) >= len(kept) - 1  # at most the torn commit is gone
