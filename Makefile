@@ -23,7 +23,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py
 
 goldens: $(STAMP)
-	$(BIN)/python -m tests.goldens --regenerate
+	$(BIN)/python tests/goldens.py --regenerate
 
 clean:
 	rm -rf $(VENV) build *.egg-info

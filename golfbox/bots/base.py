@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+from golfbox.engine.actions import Action
+from golfbox.engine.views import SeatView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: SeatView) -> Action:
+        """An action from ``view.legal``."""
+
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {}
+
+
+def register(name: str):
+    def wrap(cls):
+        BOTS[name] = cls
+        cls.name = name
+        return cls
+    return wrap
+
+
+def make_bot(name: str, rng: random.Random) -> Bot:
+    # Import the bot modules so they register themselves.
+    from golfbox.bots import greedy, random_bot  # noqa: F401
+
+    try:
+        return BOTS[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (one of: {', '.join(sorted(BOTS))})") from None

@@ -1,0 +1,1 @@
+from golfbox.bots.base import register

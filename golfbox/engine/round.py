@@ -1,0 +1,401 @@
+"""One round of Golf: the deal, the start phase, turns, the end, the scoring.
+
+``Round.apply(seat, action)`` is the only way the state changes. It checks the
+action against ``legal_actions(seat)`` first, so an illegal action raises
+IllegalAction and changes nothing. The round mutates in place (like a chess
+board's push) because simulation speed matters; ``view(seat)`` hands out
+immutable snapshots.
+
+Speed notes: everything public lives in one flat list ``_pub`` laid out like
+PublicTable, so a snapshot for a view is one C-level copy; legal actions are
+precomputed tuples (see actions.action_tables).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Sequence
+
+from golfbox.engine import actions as A
+from golfbox.engine.actions import Action, action_tables
+from golfbox.engine.cards import Card, build_deck
+from golfbox.engine.scoring import apply_penalties, grid_score
+from golfbox.engine.variants import (
+    START_CHOOSE_TWO,
+    START_FIRST_TURN_THREE,
+    START_PEEK_NEAREST,
+    START_RANDOM_TWO,
+    Rules,
+    Variant,
+)
+from golfbox.engine.views import (
+    DISCARD_PILE,
+    FLIP_OPTION,
+    HOLDING,
+    OVER,
+    START,
+    STOCK,
+    TURN,
+    LastAction,
+    PublicTable,
+    SeatView,
+)
+
+# Indexes into Round._pub, in PublicTable's field order.
+(_VARIANT, _RULES, _PLAYERS, _ROUND_NO, _ROUNDS, _DEALER, _PHASE, _TO_MOVE, _GRIDS, _FACE_UP,
+ _HOLDER, _HELD_FROM, _PUBLIC_HELD, _DISCARD_TOP, _DISCARD_SIZE, _STOCK_SIZE, _KNOCKER, _ENDER,
+ _FINAL_TURNS_LEFT, _START_PENDING, _LAST, _ROUND_SCORES, _RAW_SCORES, _TOTALS) = range(
+    len(PublicTable._fields))
+
+_snapshot = tuple.__new__  # tuple.__new__(PublicTable, list): a C-level copy
+
+
+class IllegalAction(ValueError):
+    """An action the seat may not take now. The round is unchanged."""
+
+
+def start_kind(variant: Variant, rules: Rules) -> str:
+    """How this round starts, after house rules."""
+    if variant.start == START_CHOOSE_TWO and rules.get("peek_row"):
+        return START_PEEK_NEAREST
+    if variant.start == START_RANDOM_TWO and rules.get("choose_start"):
+        return START_CHOOSE_TWO
+    return variant.start
+
+
+def _public_property(index: int, doc: str) -> property:
+    return property(lambda self: self._pub[index], doc=doc)
+
+
+class Round:
+    def __init__(self, variant: Variant, rules: Rules, players: int, *, dealer: int = 0,
+                 rng: random.Random | None = None, deck: Sequence[Card] | None = None,
+                 round_no: int = 1, rounds: int = 1, totals: Sequence[int] | None = None):
+        """Deal a round. ``deck`` (first card dealt first) stacks the deck for tests;
+        otherwise the deck is shuffled with ``rng`` (the OS's randomness when None)."""
+        variant.check_players(players)
+        self.variant, self.rules, self.players = variant, rules, players
+        dealer %= players
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._tables = action_tables(variant.size)
+        self._full = full = (1 << variant.size) - 1
+        self._final_turn_rule = bool(rules.get("final_turn")) or variant.name == "9-card"
+        self._totals_before = tuple(totals) if totals is not None else (0,) * players
+
+        if deck is None:
+            stock = build_deck(variant.decks(players), variant.jokers_per_deck)
+            self._rng.shuffle(stock)
+        else:
+            stock = list(reversed(deck))  # the top of the stock is the end of the list
+        self._deck_size = len(stock)
+
+        first = (dealer + 1) % players
+        self.grids: list[list[Card]] = [[] for _ in range(players)]
+        for _ in range(variant.size):
+            for i in range(players):
+                self.grids[(first + i) % players].append(stock.pop())
+        self.initial_cards = Counter(stock) + Counter(c for g in self.grids for c in g)
+        self.stock: list[Card] = stock
+        self.discard: list[Card] = [stock.pop()]
+        self.initial_cards[self.discard[0]] += 1
+        self.face_up = [0] * players
+        self.known = [0] * players  # own face-down cards each seat has legitimately seen
+        self.held: Card | None = None
+        self.start_pending = [0] * players
+        self.first_flips = [0] * players
+        self.turns = 0
+        self.start = start_kind(variant, rules)
+
+        phase = TURN
+        if self.start == START_PEEK_NEAREST:
+            nearest = ((1 << variant.cols) - 1) << (variant.cols * (variant.rows - 1))
+            self.known = [nearest] * players
+            self.start_pending = [1] * players  # each seat says "ready" when done looking
+            phase = START
+        elif self.start == START_CHOOSE_TWO:
+            self.start_pending = [2] * players
+            phase = START
+        elif self.start == START_RANDOM_TWO:
+            for seat in range(players):
+                for pos in self._rng.sample(range(variant.size), 2):
+                    self.face_up[seat] |= 1 << pos
+        elif self.start == START_FIRST_TURN_THREE:
+            self.first_flips = [3] * players
+
+        self._public_grids = [self._public_grid(s) for s in range(players)]
+        self._pub: list = [
+            variant, rules, players, round_no, rounds, dealer, phase,
+            first if phase == TURN else None, tuple(self._public_grids), tuple(self.face_up),
+            None, None, None, self.discard[-1], 1, len(stock), None, None, None,
+            tuple(self.start_pending), None, None, None, self._totals_before,
+        ]
+        assert full  # a grid has cards
+
+    phase = _public_property(_PHASE, "START, TURN, HOLDING, FLIP_OPTION or OVER")
+    to_move = _public_property(_TO_MOVE, "the seat whose turn it is (None in the start phase)")
+    dealer = _public_property(_DEALER, "the dealer of this round")
+    round_no = _public_property(_ROUND_NO, "this round's number in the match, from 1")
+    held_from = _public_property(_HELD_FROM, "STOCK or DISCARD_PILE while a card is in hand")
+    knocker = _public_property(_KNOCKER, "the seat that knocked")
+    ender = _public_property(_ENDER, "the seat that knocked or turned up its last card")
+    final_turns_left = _public_property(_FINAL_TURNS_LEFT, "turns left once the round is ending")
+    scores = _public_property(_ROUND_SCORES, "round scores after penalties, once over")
+    raw_scores = _public_property(_RAW_SCORES, "round scores before penalties, once over")
+    last = _public_property(_LAST, "the last action, as every seat saw it")
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self._pub[_PHASE] == OVER
+
+    @property
+    def acting_seats(self) -> list[int]:
+        """Seats that may act now: every seat with start actions due, or the seat to move."""
+        phase = self._pub[_PHASE]
+        if phase == START:
+            return [s for s in range(self.players) if self.start_pending[s]]
+        if phase == OVER:
+            return []
+        return [self._pub[_TO_MOVE]]
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        pub = self._pub
+        phase = pub[_PHASE]
+        if phase == START:
+            if not self.start_pending[seat]:
+                return ()
+            if self.start == START_PEEK_NEAREST:
+                return self._tables.ready
+            return self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
+        if seat != pub[_TO_MOVE]:
+            return ()
+        if phase == TURN:
+            if self.first_flips[seat]:
+                return self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
+            if self.variant.can_knock and pub[_KNOCKER] is None and pub[_ENDER] is None:
+                return self._tables.turn_start_with_knock
+            return self._tables.turn_start
+        if phase == HOLDING:
+            if pub[_HELD_FROM] == STOCK and self.variant.draw_and_discard:
+                return self._tables.place_or_discard
+            return self._tables.place_all
+        if phase == FLIP_OPTION:
+            return self._tables.flip_or_pass_by_facedown[self._full & ~self.face_up[seat]]
+        return ()
+
+    def all_cards(self) -> Counter:
+        """Every card wherever it is: stock, discard, hand, grids (for invariants)."""
+        cards = Counter(self.stock)
+        cards.update(self.discard)
+        for grid in self.grids:
+            cards.update(grid)
+        if self.held is not None:
+            cards[self.held] += 1
+        return cards
+
+    # ------------------------------------------------------------------ change
+
+    def apply(self, seat: int, action: Action) -> None:
+        if not 0 <= seat < self.players or action not in self.legal_actions(seat):
+            raise IllegalAction(self.why_illegal(seat, action))
+        kind = action[0]
+        pub = self._pub
+        if kind == A.PLACE:
+            self._place(seat, action)
+        elif kind == A.DRAW:
+            self.held = self.stock.pop()
+            pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM] = HOLDING, seat, STOCK
+            pub[_STOCK_SIZE] = len(self.stock)
+            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+        elif kind == A.TAKE:
+            discard = self.discard
+            self.held = card = discard.pop()
+            pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM], pub[_PUBLIC_HELD] = (
+                HOLDING, seat, DISCARD_PILE, card)
+            pub[_DISCARD_TOP] = discard[-1] if discard else None
+            pub[_DISCARD_SIZE] = len(discard)
+            pub[_LAST] = _snapshot(LastAction, (seat, action, card))
+        elif kind == A.DISCARD:
+            card = self.held
+            self.held = pub[_HOLDER] = pub[_HELD_FROM] = None
+            self.discard.append(card)
+            pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = card, len(self.discard)
+            pub[_LAST] = _snapshot(LastAction, (seat, action, card))
+            if self.variant.flip_after_discard and self.face_up[seat] != self._full:
+                pub[_PHASE] = FLIP_OPTION
+            else:
+                self._end_turn(seat)
+        elif kind == A.FLIP:
+            self._flip(seat, action[1])
+        elif kind == A.PASS:
+            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._end_turn(seat)
+        elif kind == A.KNOCK:
+            pub[_KNOCKER] = pub[_ENDER] = seat
+            pub[_FINAL_TURNS_LEFT] = self.players - 1
+            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._end_turn(seat, triggered=True)
+        elif kind == A.READY:
+            self.start_pending[seat] = 0
+            pub[_START_PENDING] = tuple(self.start_pending)
+            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._maybe_begin_turns()
+
+    def _place(self, seat: int, action: Action) -> None:
+        pos = action[1]
+        pub = self._pub
+        grid = self.grids[seat]
+        replaced = grid[pos]
+        grid[pos] = placed = self.held
+        self.discard.append(replaced)
+        self.held = pub[_HOLDER] = pub[_HELD_FROM] = pub[_PUBLIC_HELD] = None
+        pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = replaced, len(self.discard)
+        pub[_LAST] = _snapshot(LastAction, (seat, action, replaced))
+        if self.variant.place_face_up:
+            face_up = self.face_up
+            face_up[seat] |= 1 << pos
+            public = list(self._public_grids[seat])
+            public[pos] = placed
+            self._public_grids[seat] = tuple(public)
+            pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(face_up)
+            if (face_up[seat] == self._full and self.variant.ends_when_all_face_up
+                    and pub[_ENDER] is None):
+                pub[_ENDER] = seat
+                if not self._final_turn_rule:
+                    self._finish()  # 6-card: the round ends at once
+                    return
+                pub[_FINAL_TURNS_LEFT] = self.players - 1
+                self._end_turn(seat, triggered=True)
+                return
+        else:
+            self.known[seat] |= 1 << pos  # placed face down, but its owner saw it
+        self._end_turn(seat)
+
+    def _flip(self, seat: int, pos: int) -> None:
+        pub = self._pub
+        self.face_up[seat] |= 1 << pos
+        self._public_grids[seat] = self._public_grid(seat)
+        pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
+        pub[_LAST] = _snapshot(LastAction, (seat, Action(A.FLIP, pos), self.grids[seat][pos]))
+        phase = pub[_PHASE]
+        if phase == START:
+            self.start_pending[seat] -= 1
+            pub[_START_PENDING] = tuple(self.start_pending)
+            self._maybe_begin_turns()
+        elif phase == FLIP_OPTION:
+            self._end_turn(seat)
+        else:  # 9-card: the first turn begins with three flips, then goes on as normal
+            self.first_flips[seat] -= 1
+
+    def _maybe_begin_turns(self) -> None:
+        if not any(self.start_pending):
+            self._pub[_PHASE] = TURN
+            self._pub[_TO_MOVE] = (self._pub[_DEALER] + 1) % self.players
+
+    def _end_turn(self, seat: int, triggered: bool = False) -> None:
+        pub = self._pub
+        self.turns += 1
+        final_left = pub[_FINAL_TURNS_LEFT]
+        if final_left is not None and not triggered:
+            pub[_FINAL_TURNS_LEFT] = final_left = final_left - 1
+        if final_left == 0:
+            self._finish()
+            return
+        if not self.stock:
+            # The discard pile but its top card becomes the new stock.
+            top = self.discard.pop()
+            self.stock, self.discard = self.discard, [top]
+            self._rng.shuffle(self.stock)
+            pub[_DISCARD_SIZE] = 1
+            pub[_STOCK_SIZE] = len(self.stock)
+            if not self.stock:
+                self._finish()
+                return
+        pub[_PHASE] = TURN
+        pub[_TO_MOVE] = (seat + 1) % self.players
+
+    def _finish(self) -> None:
+        variant, rules, pub = self.variant, self.rules, self._pub
+        raw = [grid_score(variant, rules, [c >> 2 for c in grid]) for grid in self.grids]
+        scores = tuple(apply_penalties(variant, rules, raw, pub[_ENDER],
+                                       knocked=pub[_KNOCKER] is not None))
+        self.face_up = [self._full] * self.players  # every card is revealed for scoring
+        self._public_grids = [tuple(g) for g in self.grids]
+        pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
+        pub[_RAW_SCORES], pub[_ROUND_SCORES] = tuple(raw), scores
+        pub[_TOTALS] = tuple(t + s for t, s in zip(self._totals_before, scores))
+        pub[_PHASE] = OVER
+        pub[_TO_MOVE] = pub[_FINAL_TURNS_LEFT] = None
+
+    # ------------------------------------------------------------------ views
+
+    def _public_grid(self, seat: int) -> tuple[Card | None, ...]:
+        up = self.face_up[seat]
+        return tuple(c if up >> p & 1 else None for p, c in enumerate(self.grids[seat]))
+
+    def public_table(self) -> PublicTable:
+        return _snapshot(PublicTable, self._pub)
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see (None: the public view for the shared display)."""
+        pub = self._pub
+        table = _snapshot(PublicTable, pub)
+        if seat is None:
+            return SeatView(table, None, (), None, 0, pub[_PUBLIC_HELD], 0)
+        known = self.known[seat] & ~self.face_up[seat]
+        own = self._public_grids[seat]
+        if known:
+            grid = self.grids[seat]
+            own = tuple(grid[p] if known >> p & 1 else c for p, c in enumerate(own))
+        held = self.held if pub[_HOLDER] == seat else pub[_PUBLIC_HELD]
+        if pub[_PHASE] == START:
+            flips = self.start_pending[seat] if self.start != START_PEEK_NEAREST else 0
+        else:
+            flips = self.first_flips[seat]
+        return SeatView(table, seat, self.legal_actions(seat), own, known, held, flips)
+
+    # ------------------------------------------------------------------ errors
+
+    def why_illegal(self, seat: int, action: Action) -> str:
+        """A sentence a player can read: why ``action`` is not allowed for ``seat`` now."""
+        who = f"seat {seat}"
+        phase, to_move = self._pub[_PHASE], self._pub[_TO_MOVE]
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            return f"there is no seat {seat} at a table of {self.players}"
+        if not isinstance(action, Action) or action.kind not in A.KINDS:
+            return f"{action!r} is not an action"
+        if action.kind in A.KINDS_WITH_POS and not 0 <= action.pos < self.variant.size:
+            return f"position {action.pos} is not in the {self.variant.rows}×{self.variant.cols} grid"
+        if phase == OVER:
+            return "the round is over"
+        legal_kinds = {a.kind for a in self.legal_actions(seat)}
+        if phase == START:
+            if not self.start_pending[seat]:
+                return f"{who} has done its start and waits for the others"
+            if self.start == START_PEEK_NEAREST:
+                return f"{who} is looking at its nearest row: press ready when done"
+            if action.kind == A.FLIP:
+                return f"{who}'s card at position {action.pos} is already face up"
+            return f"{who} must first turn up {self.start_pending[seat]} more card(s)"
+        if seat != to_move:
+            return f"it is seat {to_move}'s turn, not {who}'s"
+        if action.kind == A.FLIP and A.FLIP in legal_kinds:
+            return f"{who}'s card at position {action.pos} is already face up"
+        if phase == TURN and self.first_flips[seat]:
+            return f"{who} must first turn up {self.first_flips[seat]} more card(s)"
+        if action.kind == A.KNOCK:
+            if self.variant.can_knock:
+                return "nobody may knock once the round is ending"
+            return f"there is no knocking in {self.variant.name}"
+        if phase == HOLDING:
+            if action.kind == A.DISCARD:
+                if self._pub[_HELD_FROM] == DISCARD_PILE:
+                    return "a card taken from the discard pile must be placed, not discarded"
+                return f"a drawn card must be placed in {self.variant.name}"
+            return f"{who} holds a card: place it" + (
+                " or discard it" if A.DISCARD in legal_kinds else "")
+        if phase == FLIP_OPTION:
+            return f"{who} may turn up one face-down card or pass"
+        return f"{who} may {' / '.join(sorted(legal_kinds))} now, not {action}"

@@ -1,0 +1,105 @@
+"""Scoring of finished grids: combinations, then penalties. Pure functions of ranks.
+
+Grids are given as flat sequences of ranks (see cards.rank_of), row by row.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from golfbox.engine.cards import JOKER, KING
+from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, SCORE_SUM, Rules, Variant
+
+NINE_CARD_LINE_SCORES = {KING: -10, JOKER: -20}  # three of a kind otherwise scores 0
+TWO_LINES_SAME_RANK = -30
+FINISHER_PENALTY_PER_LOWER = 5
+
+
+def grid_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
+    """A grid's score before penalties."""
+    if variant.scoring == SCORE_SUM:
+        return sum(variant.values[r] for r in ranks)
+    if variant.scoring == SCORE_COLUMN_PAIRS:
+        return _column_pairs_score(variant, rules, ranks)
+    if variant.scoring == SCORE_LINES:
+        return _lines_score(variant, rules, ranks)
+    raise AssertionError(variant.scoring)
+
+
+def _column_pairs_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
+    values, cols = variant.values, variant.cols
+    keep_negative_pairs = rules.get("negative_pairs_keep", False)
+    total = 0
+    paired_ranks: list[int] = []
+    for col in range(cols):
+        top, bottom = ranks[col], ranks[cols + col]
+        if top != bottom:
+            total += values[top] + values[bottom]
+        elif keep_negative_pairs and values[top] < 0:
+            total += 2 * values[top]  # house rule: a pair of jokers keeps its -4
+        else:
+            paired_ranks.append(top)  # a pair cancels: 0
+    four_of_a_kind = rules.get("four_of_a_kind")
+    if four_of_a_kind is not None:
+        # Two paired columns of one rank score the rule's number together.
+        for count in Counter(paired_ranks).values():
+            total += (count // 2) * four_of_a_kind
+    return total
+
+
+def grid_lines(variant: Variant, rules: Rules) -> list[tuple[int, ...]]:
+    """The lines that can score a combination: rows first, then columns if the rule says."""
+    rows, cols = variant.rows, variant.cols
+    lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+    if rules.get("lines") == "rows+columns":
+        lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+    return lines
+
+
+def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
+    used: set[int] = set()
+    combo_ranks: list[int] = []
+    for line in grid_lines(variant, rules):
+        if used.isdisjoint(line) and len({ranks[p] for p in line}) == 1:
+            used.update(line)
+            combo_ranks.append(ranks[line[0]])
+    total = sum(variant.values[ranks[p]] for p in range(len(ranks)) if p not in used)
+    for rank, count in Counter(combo_ranks).items():
+        # Two complete lines of one rank score -30 together, instead of their own values.
+        total += (count // 2) * TWO_LINES_SAME_RANK
+        total += (count % 2) * NINE_CARD_LINE_SCORES.get(rank, 0)
+    return total
+
+
+def apply_penalties(variant: Variant, rules: Rules, raw: Sequence[int], ender: int | None,
+                    knocked: bool) -> list[int]:
+    """Round scores after the knock or finisher penalty of the seat that ended the round.
+
+    ``knocked`` says whether ``ender`` ended it by knocking (4-card, polish-poker) rather
+    than by turning up their last card (6-card, 9-card).
+    """
+    scores = list(raw)
+    if ender is None:
+        return scores
+    own = raw[ender]
+    lower = sum(1 for seat, s in enumerate(raw) if seat != ender and s < own)
+    if knocked:
+        penalty = rules.get("knock_penalty", 0)
+        if lower and penalty:  # sharing the lowest score is having it
+            if penalty == "double":
+                scores[ender] = own * 2 if own > 0 else own
+            else:
+                scores[ender] = own + penalty
+    elif variant.scoring == SCORE_LINES:
+        scores[ender] = own + FINISHER_PENALTY_PER_LOWER * lower
+    return scores
+
+
+def round_scores(variant: Variant, rules: Rules, grids: Sequence[Sequence[int]],
+                 ender: int | None = None, knocked: bool | None = None) -> list[int]:
+    """Every player's round score after penalties, from their grids' ranks."""
+    if knocked is None:
+        knocked = variant.can_knock
+    raw = [grid_score(variant, rules, g) for g in grids]
+    return apply_penalties(variant, rules, raw, ender, knocked)

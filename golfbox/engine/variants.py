@@ -1,0 +1,223 @@
+"""The four variants of RULES.md, as data, and their house rules.
+
+A Variant says how many cards, how the round starts, which turns exist, how
+it ends and how it scores. House rules are named, typed and validated here,
+so the config file and the command line get the same clear errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from golfbox.engine.cards import JOKER
+
+# How a round starts.
+START_PEEK_NEAREST = "peek_nearest"  # look once at the nearest row, then "ready"
+START_CHOOSE_TWO = "choose_two"  # turn up two cards of your choice
+START_RANDOM_TWO = "random_two"  # two cards turned up at random at the deal
+START_FIRST_TURN_THREE = "first_turn_three"  # your first turn begins by turning up three
+
+# How grids score.
+SCORE_SUM = "sum"
+SCORE_COLUMN_PAIRS = "column_pairs"
+SCORE_LINES = "lines"
+
+
+class RuleError(ValueError):
+    """An unknown variant or house rule, or a value a rule does not take."""
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    name: str
+    default: Any
+    kind: str  # "bool", "int", "penalty" (int >= 0 or "double"), "score_or_off", "lines"
+    help: str
+
+    def parse(self, value: Any) -> Any:
+        """Accept a TOML value or a command-line string; raise RuleError naming the rule."""
+        text = str(value).strip().lower() if not isinstance(value, bool) else None
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if text in ("on", "true", "yes", "1"):
+                return True
+            if text in ("off", "false", "no", "0"):
+                return False
+            raise RuleError(f"rule {self.name}: {value!r} is not on/off")
+        if self.kind == "lines":
+            if text in ("rows", "rows+columns"):
+                return text
+            raise RuleError(f"rule {self.name}: {value!r} is not 'rows' or 'rows+columns'")
+        if self.kind == "penalty" and text == "double":
+            return "double"
+        if self.kind == "score_or_off" and text in ("off", "false", "no"):
+            return None
+        if self.kind == "score_or_off" and text in ("on", "true", "yes"):
+            return -10
+        if isinstance(value, bool):
+            raise RuleError(f"rule {self.name}: {value!r} is not a number")
+        try:
+            number = int(value) if isinstance(value, int) else int(text, 10)
+        except (TypeError, ValueError):
+            expected = {"int": "a whole number", "penalty": "a whole number >= 0 or 'double'",
+                        "score_or_off": "a whole number (the score) or 'off'"}[self.kind]
+            raise RuleError(f"rule {self.name}: {value!r} is not {expected}") from None
+        if self.kind == "penalty" and number < 0:
+            raise RuleError(f"rule {self.name}: {number} is negative (a penalty adds points)")
+        return number
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    rows: int
+    cols: int
+    min_players: int
+    max_players: int
+    two_decks_from: int  # players from which two decks are used (1: always two)
+    jokers_per_deck: int
+    values: tuple[int, ...]  # by rank index, A … K, JK
+    start: str
+    can_knock: bool
+    draw_and_discard: bool  # a card drawn from the stock may be discarded
+    flip_after_discard: bool  # polish-poker: then optionally turn one up
+    place_face_up: bool  # False in 4-card: cards stay face down
+    ends_when_all_face_up: bool
+    scoring: str
+    rule_specs: tuple[RuleSpec, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def decks(self, players: int) -> int:
+        return 2 if players >= self.two_decks_from else 1
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise RuleError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}"
+            )
+
+    @property
+    def has_jokers(self) -> bool:
+        return self.jokers_per_deck > 0
+
+    def rules(self, overrides: Mapping[str, Any] | None = None) -> "Rules":
+        return make_rules(self, overrides or {})
+
+
+class Rules(Mapping[str, Any]):
+    """The house rules in force: every rule of the variant, defaults filled in."""
+
+    def __init__(self, values: dict[str, Any]):
+        self._values = MappingProxyType(dict(values))
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        return f"Rules({dict(self._values)!r})"
+
+
+def _values(*, two: int, jack: int, queen: int, joker: int) -> tuple[int, ...]:
+    # A, 2, 3 … 10, J, Q, K, JK
+    return (1, two, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen, 0, joker)
+
+
+_KNOCK_PENALTY_HELP = "points added to a knocker whose score is not the lowest, or 'double'"
+
+FOUR_CARD = Variant(
+    name="4-card", rows=2, cols=2, min_players=2, max_players=10, two_decks_from=7,
+    jokers_per_deck=0, values=_values(two=2, jack=10, queen=10, joker=0),
+    start=START_PEEK_NEAREST, can_knock=True, draw_and_discard=True, flip_after_discard=False,
+    place_face_up=False, ends_when_all_face_up=False, scoring=SCORE_SUM,
+    rule_specs=(
+        RuleSpec("assist", False, "bool", "the seat display also shows face-down cards the owner has seen"),
+        RuleSpec("knock_penalty", 0, "penalty", _KNOCK_PENALTY_HELP),
+    ),
+)
+
+SIX_CARD = Variant(
+    name="6-card", rows=2, cols=3, min_players=2, max_players=8, two_decks_from=5,
+    jokers_per_deck=0, values=_values(two=-2, jack=10, queen=10, joker=0),
+    start=START_CHOOSE_TWO, can_knock=False, draw_and_discard=True, flip_after_discard=False,
+    place_face_up=True, ends_when_all_face_up=True, scoring=SCORE_COLUMN_PAIRS,
+    rule_specs=(
+        RuleSpec("final_turn", False, "bool", "after a sixth card face up, every other player has one more turn"),
+        RuleSpec("peek_row", False, "bool", "look once at the nearest row instead of turning two cards"),
+        RuleSpec("four_of_a_kind", None, "score_or_off", "two columns paired in one rank score this together"),
+    ),
+)
+
+POLISH_POKER = Variant(
+    name="polish-poker", rows=2, cols=3, min_players=2, max_players=8, two_decks_from=5,
+    jokers_per_deck=2, values=_values(two=2, jack=10, queen=10, joker=-2),
+    start=START_RANDOM_TWO, can_knock=True, draw_and_discard=True, flip_after_discard=True,
+    place_face_up=True, ends_when_all_face_up=False, scoring=SCORE_COLUMN_PAIRS,
+    rule_specs=(
+        RuleSpec("choose_start", False, "bool", "players choose their two starting cards"),
+        RuleSpec("negative_pairs_keep", False, "bool", "a pair of jokers keeps its -4"),
+        RuleSpec("knock_penalty", 10, "penalty", _KNOCK_PENALTY_HELP),
+    ),
+)
+
+NINE_CARD = Variant(
+    name="9-card", rows=3, cols=3, min_players=2, max_players=8, two_decks_from=1,
+    jokers_per_deck=2, values=_values(two=2, jack=11, queen=12, joker=-3),
+    start=START_FIRST_TURN_THREE, can_knock=False, draw_and_discard=False, flip_after_discard=False,
+    place_face_up=True, ends_when_all_face_up=True, scoring=SCORE_LINES,
+    rule_specs=(
+        RuleSpec("lines", "rows", "lines", "which lines score combinations: 'rows' or 'rows+columns'"),
+    ),
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (FOUR_CARD, SIX_CARD, POLISH_POKER, NINE_CARD)}
+assert all(len(v.values) == JOKER + 1 for v in VARIANTS.values())
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise RuleError(f"unknown variant {name!r} (one of: {', '.join(VARIANTS)})") from None
+
+
+def make_rules(variant: Variant | str, overrides: Mapping[str, Any]) -> Rules:
+    """The variant's house rules with ``overrides`` applied; RuleError names a bad one."""
+    if isinstance(variant, str):
+        variant = get_variant(variant)
+    specs = {spec.name: spec for spec in variant.rule_specs}
+    values = {name: spec.default for name, spec in specs.items()}
+    for name, value in overrides.items():
+        if name not in specs:
+            known = ", ".join(specs) or "none"
+            raise RuleError(f"unknown rule {name!r} for {variant.name} (its rules: {known})")
+        values[name] = specs[name].parse(value)
+    return Rules(values)
+
+
+def parse_rule_args(pairs: list[str]) -> dict[str, str]:
+    """['final_turn=on', ...] from the command line -> {'final_turn': 'on'}."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"--rule {pair!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out

@@ -1,0 +1,616 @@
+"""The hardware config file: TOML in, plain dataclasses out, every mistake named.
+
+Validation happens once, at start, so a wrong pin is a one-line message
+(``seats[2].buttons.ok: GPIO 17 is already used by seats[0].buttons.left``)
+and not a dead button in the middle of a game. Nothing here imports gpiozero
+or luma: the laptop path never needs them.
+
+Layout (see hardware/config.example.toml)::
+
+    pinmap = "pinmap.toml"      # optional: default pins/buses, relative to this file
+    [gpio]                      # pin_factory, bounce_time, hold_time
+    [buses]                     # i2c1, spi0, spi1, uart: reserve their pins
+    [[i2c_mux]]                 # parent bus, address, the /dev/i2c-N of each channel
+    [[seats]]                   # backend = gpio | sim | serial; buttons; display; serial
+    [shared_display]            # driver + i2c/spi, or pygame/capture/dummy/sim
+    [game] [journal]            # passed through untouched (engine/table validate them)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from golfbox.hal.base import Button
+
+
+class ConfigError(ValueError):
+    """A config file that cannot drive the hardware; the message names the key."""
+
+
+# luma.oled drivers: name -> (default size, image mode our Display takes).
+# Mirrors luma.oled.device so validation needs no luma import.
+LUMA_DRIVERS: dict[str, tuple[tuple[int, int], str]] = {
+    "ssd1306": ((128, 64), "1"),
+    "ssd1309": ((128, 64), "1"),
+    "ssd1305": ((128, 32), "1"),
+    "ssd1315": ((128, 64), "1"),
+    "ssd1316": ((128, 32), "1"),
+    "sh1106": ((128, 64), "1"),
+    "sh1107": ((64, 128), "1"),
+    "ch1115": ((128, 64), "1"),
+    "ssd1322": ((256, 64), "L"),
+    "ssd1322_nhd": ((128, 64), "L"),
+    "ssd1325": ((128, 64), "L"),
+    "ssd1327": ((128, 128), "L"),
+    "ssd1362": ((256, 64), "L"),
+    "ssd1363": ((256, 128), "L"),
+    "ssd1331": ((96, 64), "RGB"),
+    "ssd1351": ((128, 128), "RGB"),
+}
+# Not a panel on a bus: a window (pygame), PNG files (capture), luma's dummy, our sim.
+VIRTUAL_DRIVERS = ("pygame", "capture", "dummy", "sim")
+SEAT_SIZE = (128, 64)
+SHARED_SIZE = (256, 64)
+SEAT_BACKENDS = ("gpio", "sim", "serial")
+MAX_SEATS = 8
+# luma.core.interface.serial.spi refuses any other bus speed.
+SPI_SPEEDS_HZ = tuple(int(mhz * 1_000_000) for mhz in (
+    0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52))
+
+# Pins a bus takes over when it is enabled (BCM numbers).
+BUS_PINS: dict[str, tuple[int, ...]] = {
+    "i2c1": (2, 3),
+    "spi0": (7, 8, 9, 10, 11),
+    "spi1": (16, 17, 18, 19, 20, 21),
+    "uart": (14, 15),
+}
+ID_EEPROM_PINS = (0, 1)  # the HAT ID EEPROM bus; the firmware probes it at boot
+HIGHEST_GPIO = 27
+
+
+@dataclass(frozen=True)
+class I2CLocation:
+    bus: int  # /dev/i2c-N
+    address: int
+
+
+@dataclass(frozen=True)
+class SpiLocation:
+    port: int
+    device: int
+    dc: int
+    rst: int | None
+    speed_hz: int
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    key: str  # where it came from in the file, e.g. "seats[1].display"
+    name: str  # shown to people: "seat 2 display", "shared display"
+    driver: str
+    width: int
+    height: int
+    mode: str  # what Display.show() takes: "1", "L" or "RGB"
+    rotate: int = 0
+    contrast: int | None = None
+    persist: bool = True
+    page_diff: bool = True
+    i2c: I2CLocation | None = None
+    spi: SpiLocation | None = None
+    scale: int = 2  # pygame/capture windows
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The size of the images it takes: the panel's, turned by ``rotate``."""
+        return (self.width, self.height) if self.rotate % 2 == 0 else (self.height, self.width)
+
+    def describe(self) -> str:
+        """'seat 2 display (ssd1306, /dev/i2c-22 0x3C)' for messages."""
+        if self.i2c:
+            where = f", /dev/i2c-{self.i2c.bus} 0x{self.i2c.address:02X}"
+        elif self.spi:
+            where = f", SPI{self.spi.port}.{self.spi.device} DC=GPIO{self.spi.dc}"
+        else:
+            where = ""
+        return f"{self.name} ({self.driver}{where})"
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    index: int  # 0-based, as in ButtonEvent.seat
+    backend: str
+    buttons: dict[Button, int] = field(default_factory=dict)  # gpio seats: BCM pins
+    display: DisplayConfig | None = None  # gpio and sim seats
+    serial: dict[str, Any] = field(default_factory=dict)  # serial seats, for serialnode
+
+
+@dataclass(frozen=True)
+class GpioSettings:
+    pin_factory: str | None = None  # None: GPIOZERO_PIN_FACTORY or gpiozero's choice
+    bounce_time: float = 0.02
+    hold_time: float = 0.8
+
+
+@dataclass(frozen=True)
+class I2CMux:
+    key: str
+    parent: int
+    address: int
+    buses: tuple[int, ...]  # /dev/i2c-N of channel 0, 1, …
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    seats: tuple[SeatConfig, ...]
+    shared_display: DisplayConfig | None
+    gpio: GpioSettings = GpioSettings()
+    i2c_muxes: tuple[I2CMux, ...] = ()
+    reserved_pins: dict[int, str] = field(default_factory=dict)  # pin -> bus that owns it
+    game: dict[str, Any] = field(default_factory=dict)
+    journal: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def load_config(path: str | Path) -> HardwareConfig:
+    """Read and validate a config file; ConfigError names the key (or line) at fault."""
+    path = Path(path)
+    data = _read_toml(path, "config")
+    pinmap: dict[str, Any] = {}
+    pinmap_name = ""
+    if "pinmap" in data:
+        pinmap_file = _str(data, "pinmap", "pinmap")
+        pinmap_path = (path.parent / pinmap_file).resolve()
+        if not pinmap_path.is_file():
+            raise ConfigError(f"pinmap: {pinmap_path} does not exist")
+        pinmap = _read_toml(pinmap_path, "pin map")
+        pinmap_name = pinmap_path.name
+    return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path)
+
+
+def sim_config(seats: int = 4) -> HardwareConfig:
+    """What runs with no config file: every seat and the shared display simulated."""
+    return parse_config({
+        "seats": [{"backend": "sim"} for _ in range(seats)],
+        "shared_display": {"driver": "sim"},
+    })
+
+
+def load_pinmap(path: str | Path) -> dict[str, Any]:
+    return _read_toml(Path(path), "pin map")
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such {what} file") from None
+    except tomllib.TOMLDecodeError as exc:  # its message carries "(at line N, column M)"
+        raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
+
+
+TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "shared_display", "game", "journal"}
+
+
+def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
+                 pinmap_name: str = "pin map", path: Path | None = None) -> HardwareConfig:
+    """Validate an already-parsed TOML document (``pinmap`` fills in left-out pins)."""
+    pinmap = pinmap or {}
+    _known_keys(data, "", TOP_KEYS)
+    gpio = _parse_gpio(_table(data.get("gpio", {}), "gpio"))
+    muxes = _parse_muxes(data.get("i2c_mux", pinmap.get("i2c_mux", [])))
+    defaults = _PinmapDefaults(pinmap, pinmap_name)
+
+    raw_seats = data.get("seats")
+    if raw_seats is None:
+        raise ConfigError("seats: missing (add one [[seats]] table per seat)")
+    if not isinstance(raw_seats, list) or not raw_seats:
+        raise ConfigError("seats: expected a non-empty array of tables ([[seats]])")
+    if len(raw_seats) > MAX_SEATS:
+        raise ConfigError(f"seats: {len(raw_seats)} seats, at most {MAX_SEATS} are supported")
+    seats = tuple(_parse_seat(raw, i, defaults) for i, raw in enumerate(raw_seats))
+
+    shared = None
+    if "shared_display" in data:
+        raw_shared = _table(data["shared_display"], "shared_display")
+        shared = _parse_display(raw_shared, "shared_display", "shared display",
+                                defaults.shared_display(raw_shared), seat=False)
+
+    config = HardwareConfig(
+        seats=seats,
+        shared_display=shared,
+        gpio=gpio,
+        i2c_muxes=muxes,
+        reserved_pins=_reserved_pins(_table(data.get("buses", {}), "buses"), seats, shared, muxes),
+        game=_table(data.get("game", {}), "game"),
+        journal=_table(data.get("journal", {}), "journal"),
+        path=path,
+    )
+    _check_pins(config)
+    _check_i2c(config)
+    _check_spi(config)
+    return config
+
+
+# ---------------------------------------------------------------- sections
+
+
+def _parse_gpio(raw: dict[str, Any]) -> GpioSettings:
+    _known_keys(raw, "gpio", {"pin_factory", "bounce_time", "hold_time"})
+    factory = _str(raw, "pin_factory", "gpio.pin_factory", None)
+    bounce = _number(raw, "bounce_time", "gpio.bounce_time", 0.02, lo=0.0, hi=0.5)
+    hold = _number(raw, "hold_time", "gpio.hold_time", 0.8, lo=0.1, hi=10.0)
+    if bounce >= hold:
+        raise ConfigError(f"gpio.bounce_time: {bounce} s must be shorter than gpio.hold_time ({hold} s)")
+    return GpioSettings(pin_factory=factory, bounce_time=bounce, hold_time=hold)
+
+
+def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
+    if not isinstance(raw, list):
+        raise ConfigError("i2c_mux: expected an array of tables ([[i2c_mux]])")
+    muxes = []
+    for i, entry in enumerate(raw):
+        key = f"i2c_mux[{i}]"
+        entry = _table(entry, key)
+        _known_keys(entry, key, {"parent", "address", "buses"})
+        buses = entry.get("buses")
+        if not isinstance(buses, list) or not buses or len(buses) > 8:
+            raise ConfigError(f"{key}.buses: expected a list of 1 to 8 bus numbers (channel 0 first)")
+        for j, bus in enumerate(buses):
+            _check_int(bus, f"{key}.buses[{j}]", lo=0, hi=255)
+        muxes.append(I2CMux(
+            key=key,
+            parent=_int(entry, "parent", f"{key}.parent", lo=0, hi=255),
+            address=_int(entry, "address", f"{key}.address", 0x70, lo=0x70, hi=0x77),
+            buses=tuple(buses),
+        ))
+    return tuple(muxes)
+
+
+SEAT_KEYS = {"backend", "buttons", "display", "serial"}
+
+
+def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
+    key = f"seats[{index}]"
+    raw = _table(raw, key)
+    _known_keys(raw, key, SEAT_KEYS)
+    backend = _choice(raw, "backend", f"{key}.backend", SEAT_BACKENDS, "gpio")
+    name = f"seat {index + 1} display"
+
+    if backend == "serial":
+        for extra in ("buttons", "display"):
+            if extra in raw:
+                raise ConfigError(f"{key}.{extra}: a serial seat's node drives its own {extra}; remove it")
+        serial = _table(raw.get("serial"), f"{key}.serial") if "serial" in raw else None
+        if serial is None or not isinstance(serial.get("port"), str):
+            raise ConfigError(f"{key}.serial.port: a serial seat needs its port, e.g. \"/dev/ttyACM0\"")
+        return SeatConfig(index=index, backend=backend, serial=dict(serial))
+    if "serial" in raw:
+        raise ConfigError(f"{key}.serial: only for backend = \"serial\" (this seat is {backend!r})")
+
+    if backend == "sim":
+        if "buttons" in raw:
+            raise ConfigError(f"{key}.buttons: a sim seat has no pins; remove it or use backend = \"gpio\"")
+        display_raw = _table(raw.get("display", {"driver": "sim"}), f"{key}.display")
+        display = _parse_display(display_raw, f"{key}.display", name, {}, seat=True)
+        return SeatConfig(index=index, backend=backend, display=display)
+
+    buttons_raw, buttons_key = defaults.buttons(raw, index)
+    buttons_raw = _table(buttons_raw, buttons_key)
+    _known_keys(buttons_raw, buttons_key, {b.value for b in Button})
+    buttons = {}
+    for button in Button:
+        if button.value not in buttons_raw:
+            raise ConfigError(f"{buttons_key}.{button.value}: missing (a seat has the four buttons "
+                              "left, right, ok, back)")
+        buttons[button] = _int(buttons_raw, button.value, f"{buttons_key}.{button.value}",
+                               lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number")
+    if "display" not in raw:
+        raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
+    display_raw = _table(raw["display"], f"{key}.display")
+    display = _parse_display(display_raw, f"{key}.display", name,
+                             defaults.seat_display(display_raw, index), seat=True)
+    return SeatConfig(index=index, backend=backend, buttons=buttons, display=display)
+
+
+DISPLAY_KEYS = {"driver", "i2c", "spi", "width", "height", "rotate", "contrast", "persist",
+                "page_diff", "scale"}
+
+
+def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[str, Any],
+                   *, seat: bool) -> DisplayConfig:
+    _known_keys(raw, key, DISPLAY_KEYS)
+    if "driver" not in raw:
+        raise ConfigError(f"{key}.driver: missing (one of {', '.join(_driver_names())})")
+    driver = _str(raw, "driver", f"{key}.driver")
+    if driver not in LUMA_DRIVERS and driver not in VIRTUAL_DRIVERS:
+        raise ConfigError(f"{key}.driver: unknown driver {driver!r} (known: {', '.join(_driver_names())})")
+
+    if driver in LUMA_DRIVERS:
+        (default_w, default_h), mode = LUMA_DRIVERS[driver]
+    else:
+        (default_w, default_h), mode = (SEAT_SIZE, "1") if seat else (SHARED_SIZE, "L")
+    width = _int(raw, "width", f"{key}.width", default_w, lo=8, hi=1024)
+    height = _int(raw, "height", f"{key}.height", default_h, lo=8, hi=1024)
+    rotate = _int(raw, "rotate", f"{key}.rotate", 0, lo=0, hi=3, what="quarter turns (0-3)")
+    logical = (width, height) if rotate % 2 == 0 else (height, width)
+    if seat and logical != SEAT_SIZE:
+        raise ConfigError(f"{key}: a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
+                          f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
+
+    i2c = spi = None
+    if driver in LUMA_DRIVERS:
+        explicit = {k: raw[k] for k in ("i2c", "spi") if k in raw}
+        if len(explicit) == 1:
+            (bus_kind, bus_raw), = explicit.items()
+            bus_key = f"{key}.{bus_kind}"
+        elif not explicit and bus_defaults:
+            bus_kind = "i2c" if "i2c" in bus_defaults else "spi"
+            bus_raw, bus_key = bus_defaults[bus_kind], bus_defaults["_key"]
+        else:
+            raise ConfigError(f"{key}: give exactly one of i2c = {{ bus, address }} or "
+                              "spi = { port, device, dc, rst }")
+        bus_raw = _table(bus_raw, bus_key)
+        if bus_kind == "i2c":
+            i2c = _parse_i2c(bus_raw, bus_key)
+        else:
+            spi = _parse_spi(bus_raw, bus_key)
+    else:
+        for k in ("i2c", "spi"):
+            if k in raw:
+                raise ConfigError(f"{key}.{k}: driver {driver!r} is not on a bus; remove it")
+
+    return DisplayConfig(
+        key=key, name=name, driver=driver, width=width, height=height, mode=mode,
+        rotate=rotate,
+        contrast=_int(raw, "contrast", f"{key}.contrast", None, lo=0, hi=255),
+        persist=_bool(raw, "persist", f"{key}.persist", True),
+        page_diff=_bool(raw, "page_diff", f"{key}.page_diff", True),
+        i2c=i2c, spi=spi,
+        scale=_int(raw, "scale", f"{key}.scale", 2, lo=1, hi=8),
+    )
+
+
+def _parse_i2c(raw: dict[str, Any], key: str) -> I2CLocation:
+    _known_keys(raw, key, {"bus", "address"})
+    return I2CLocation(
+        bus=_int(raw, "bus", f"{key}.bus", lo=0, hi=255, what="/dev/i2c-N bus number"),
+        address=_int(raw, "address", f"{key}.address", lo=0x03, hi=0x77, what="7-bit I2C address"),
+    )
+
+
+def _parse_spi(raw: dict[str, Any], key: str) -> SpiLocation:
+    _known_keys(raw, key, {"port", "device", "dc", "rst", "speed_hz"})
+    speed = _int(raw, "speed_hz", f"{key}.speed_hz", 8_000_000, lo=1)
+    if speed not in SPI_SPEEDS_HZ:
+        allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
+        raise ConfigError(f"{key}.speed_hz: {speed} is not a speed luma allows ({allowed})")
+    if "dc" not in raw:
+        raise ConfigError(f"{key}.dc: missing (the GPIO wired to the display's D/C pin)")
+    return SpiLocation(
+        port=_int(raw, "port", f"{key}.port", 0, lo=0, hi=1),
+        device=_int(raw, "device", f"{key}.device", 0, lo=0, hi=2),
+        dc=_int(raw, "dc", f"{key}.dc", lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
+        rst=_int(raw, "rst", f"{key}.rst", None, lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
+        speed_hz=speed,
+    )
+
+
+class _PinmapDefaults:
+    """Fills pins and buses a config leaves out from the pin map (hardware/pinmap.toml)."""
+
+    def __init__(self, pinmap: dict[str, Any], name: str):
+        self.pinmap = pinmap
+        self.name = name
+        seats = pinmap.get("seats", [])
+        self.seats = seats if isinstance(seats, list) else []
+
+    def buttons(self, seat_raw: dict[str, Any], index: int) -> tuple[Any, str]:
+        if "buttons" in seat_raw:
+            return seat_raw["buttons"], f"seats[{index}].buttons"
+        if index < len(self.seats) and "buttons" in self.seats[index]:
+            return self.seats[index]["buttons"], f"seats[{index}].buttons (from {self.name})"
+        hint = f"the pin map has {len(self.seats)} seats" if self.pinmap else "no pinmap is set"
+        raise ConfigError(f"seats[{index}].buttons: missing ({hint}); "
+                          "e.g. buttons = { left = 17, right = 27, ok = 22, back = 4 }")
+
+    def seat_display(self, display_raw: dict[str, Any], index: int) -> dict[str, Any]:
+        if index < len(self.seats):
+            return self._bus_of(self.seats[index].get("display", {}), f"seats[{index}].display")
+        return {}
+
+    def shared_display(self, display_raw: dict[str, Any]) -> dict[str, Any]:
+        return self._bus_of(self.pinmap.get("shared_display", {}), "shared_display")
+
+    def _bus_of(self, table: Any, key: str) -> dict[str, Any]:
+        if not isinstance(table, dict):
+            return {}
+        found = [k for k in ("i2c", "spi") if k in table]
+        if len(found) != 1:
+            return {}
+        kind = found[0]
+        return {kind: table[kind], "_key": f"{key}.{kind} (from {self.name})"}
+
+
+# ---------------------------------------------------------------- cross-checks
+
+
+def _reserved_pins(buses_raw: dict[str, Any], seats: tuple[SeatConfig, ...],
+                   shared: DisplayConfig | None, muxes: tuple[I2CMux, ...]) -> dict[int, str]:
+    """Pins owned by an enabled bus: named in [buses], or used by a display or mux."""
+    _known_keys(buses_raw, "buses", set(BUS_PINS))
+    enabled = {name for name in BUS_PINS if _bool(buses_raw, name, f"buses.{name}", False)}
+    displays = [s.display for s in seats if s.display] + ([shared] if shared else [])
+    mux_parents = {m.parent for m in muxes}
+    for d in displays:
+        if d.i2c and (d.i2c.bus == 1 or any(d.i2c.bus in m.buses and m.parent == 1 for m in muxes)):
+            enabled.add("i2c1")
+        if d.spi:
+            enabled.add(f"spi{d.spi.port}")
+    if 1 in mux_parents:
+        enabled.add("i2c1")
+    labels = {"i2c1": "I2C1 (SDA/SCL)", "spi0": "SPI0", "spi1": "SPI1", "uart": "the UART (TXD/RXD)"}
+    reserved = {pin: "the HAT ID EEPROM (ID_SD/ID_SC)" for pin in ID_EEPROM_PINS}
+    for name in sorted(enabled):
+        for pin in BUS_PINS[name]:
+            reserved[pin] = labels[name]
+    return reserved
+
+
+def _check_pins(config: HardwareConfig) -> None:
+    users: dict[int, str] = {}
+
+    def claim(pin: int, key: str) -> None:
+        if pin in config.reserved_pins:
+            raise ConfigError(f"{key}: GPIO {pin} belongs to {config.reserved_pins[pin]}, "
+                              "which is enabled; pick a free GPIO (see hardware/WIRING.md)")
+        if pin in users:
+            raise ConfigError(f"{key}: GPIO {pin} is already used by {users[pin]}")
+        users[pin] = key
+
+    # Displays first, so a button clashing with DC/RST names the button as the culprit.
+    displays = [s.display for s in config.seats if s.display] + (
+        [config.shared_display] if config.shared_display else [])
+    for d in displays:
+        if d.spi:
+            claim(d.spi.dc, f"{d.key}.spi.dc")
+            if d.spi.rst is not None:
+                claim(d.spi.rst, f"{d.key}.spi.rst")
+    for seat in config.seats:
+        for button, pin in seat.buttons.items():
+            claim(pin, f"seats[{seat.index}].buttons.{button.value}")
+
+
+def _check_i2c(config: HardwareConfig) -> None:
+    parent_of: dict[int, I2CMux] = {}
+    for mux in config.i2c_muxes:
+        for bus in mux.buses:
+            if bus in parent_of or bus == mux.parent or any(bus == m.parent for m in config.i2c_muxes):
+                raise ConfigError(f"{mux.key}.buses: bus {bus} is listed twice or is a mux's parent")
+            parent_of[bus] = mux
+
+    used: dict[tuple[int, int], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
+                                        for m in config.i2c_muxes}
+    displays = [s.display for s in config.seats if s.display] + (
+        [config.shared_display] if config.shared_display else [])
+    for d in displays:
+        if not d.i2c:
+            continue
+        spot = (d.i2c.bus, d.i2c.address)
+        where = f"bus {d.i2c.bus} address 0x{d.i2c.address:02X}"
+        if spot in used:
+            raise ConfigError(f"{d.key}.i2c: {where} is already used by {used[spot]}")
+        used[spot] = f"{d.key}.i2c"
+    # A mux channel is wired through to its parent bus: a device on the parent answers
+    # at its address on every channel too, so the same address below it would collide.
+    for (bus, address), key in list(used.items()):
+        mux = parent_of.get(bus)
+        if mux and (mux.parent, address) in used:
+            raise ConfigError(f"{key}: address 0x{address:02X} on mux bus {bus} collides with "
+                              f"{used[(mux.parent, address)]} on its parent bus {mux.parent} "
+                              "(devices on the parent answer on every channel)")
+
+
+def _check_spi(config: HardwareConfig) -> None:
+    used: dict[tuple[int, int], str] = {}
+    displays = [s.display for s in config.seats if s.display] + (
+        [config.shared_display] if config.shared_display else [])
+    for d in displays:
+        if d.spi:
+            spot = (d.spi.port, d.spi.device)
+            if spot in used:
+                raise ConfigError(f"{d.key}.spi: SPI{spot[0]} device {spot[1]} (chip select) "
+                                  f"is already used by {used[spot]}")
+            used[spot] = f"{d.key}.spi"
+
+
+# ---------------------------------------------------------------- typed getters
+
+_MISSING: Any = object()
+
+
+def _driver_names() -> list[str]:
+    return [*LUMA_DRIVERS, *VIRTUAL_DRIVERS]
+
+
+def _table(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key}: expected a table, got {_type_name(value)}")
+    return value
+
+
+def _known_keys(table: dict[str, Any], key: str, allowed: set[str]) -> None:
+    for name in table:
+        if name not in allowed:
+            where = f"{key}.{name}" if key else name
+            raise ConfigError(f"{where}: unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _get(table: dict[str, Any], name: str, key: str, default: Any) -> Any:
+    if name in table:
+        return table[name]
+    if default is _MISSING:
+        raise ConfigError(f"{key}: missing")
+    return default
+
+
+def _check_int(value: Any, key: str, lo: int | None = None, hi: int | None = None,
+               what: str = "integer") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{key}: expected an integer ({what}), got {_type_name(value)} {value!r}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ConfigError(f"{key}: {value} is out of range for a {what} ({span})")
+    return value
+
+
+def _int(table: dict[str, Any], name: str, key: str, default: Any = _MISSING, *,
+         lo: int | None = None, hi: int | None = None, what: str = "integer") -> Any:
+    value = _get(table, name, key, default)
+    if value is default and name not in table:
+        return value
+    return _check_int(value, key, lo, hi, what)
+
+
+def _number(table: dict[str, Any], name: str, key: str, default: Any = _MISSING, *,
+            lo: float, hi: float) -> float:
+    value = _get(table, name, key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{key}: expected a number of seconds, got {_type_name(value)} {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(f"{key}: {value} is out of range ({lo}..{hi} s)")
+    return float(value)
+
+
+def _str(table: dict[str, Any], name: str, key: str, default: Any = _MISSING) -> Any:
+    value = _get(table, name, key, default)
+    if value is default and name not in table:
+        return value
+    if not isinstance(value, str):
+        raise ConfigError(f"{key}: expected a string, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _bool(table: dict[str, Any], name: str, key: str, default: Any = _MISSING) -> bool:
+    value = _get(table, name, key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key}: expected true or false, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _choice(table: dict[str, Any], name: str, key: str, choices: tuple[str, ...], default: str) -> str:
+    value = _str(table, name, key, default)
+    if value not in choices:
+        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(choices)}")
+    return value

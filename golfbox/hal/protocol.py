@@ -1,0 +1,409 @@
+"""The seat-node link protocol: one module for the host (CPython) and the node (MicroPython).
+
+The same file runs in both places (the firmware flash step copies it onto the
+board as ``protocol.py``), so it keeps to what MicroPython has: no dataclasses,
+no typing imports, no ``__future__``; time comes in as integer milliseconds.
+
+Wire format (ideas from Klipper's host/MCU protocol, not its code)::
+
+    COBS( seq | ack | type | payload | crc16 ) 0x00
+
+* 0x00 only ever appears as the end-of-block sync byte, so a receiver that
+  starts mid-stream, or meets garbage, resynchronises at the next 0x00.
+* crc16 is CRC-16/CCITT-FALSE over seq..payload, big-endian.
+* ``type`` with the RELIABLE bit set is numbered by ``seq`` and retransmitted
+  until acknowledged (go-back-N, window of 8); other types are fire-and-forget.
+* every block carries ``ack``, the next sequence number its sender expects, so
+  acknowledgements ride along with traffic; a NAK asks for an early resend.
+"""
+
+try:  # MicroPython: millisecond ticks wrap, compare them with ticks_diff
+    from time import ticks_diff
+except ImportError:
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+PROTOCOL_VERSION = 1
+SYNC_BYTE = 0x00
+
+RELIABLE = 0x80
+# fire-and-forget
+MSG_SYNC = 0x01  # host -> node: token(2); start a fresh session, answer HELLO
+MSG_HELLO = 0x02  # node -> host: token(2) protocol(1) id_len(1) id firmware-version(utf-8)
+MSG_ACK = 0x03  # either way: nothing but the ack field
+MSG_NAK = 0x04  # either way: "I lost something, resend from ack"
+MSG_PING = 0x05  # host -> node: token(4)
+MSG_PONG = 0x06  # node -> host: token(4) echoed
+MSG_STATE = 0x07  # node -> host: event counter(2) buttons down bitmap(1) rx errors(2)
+# numbered, acknowledged, retransmitted
+MSG_ASSIGN = RELIABLE | 0x01  # host -> node: seat(1), 0xFF = not assigned
+MSG_FRAME = RELIABLE | 0x02  # host -> node: flags(1) then segments page(1) x0(1) n(1) bytes(n)
+MSG_CONTRAST = RELIABLE | 0x03  # host -> node: contrast(1)
+MSG_BUTTON = RELIABLE | 0x04  # node -> host: event counter(2) button(1) kind(1)
+
+FRAME_SHOW = 0x01  # FRAME flag: last part of a frame, push it to the panel
+UNASSIGNED_SEAT = 0xFF
+
+BUTTON_CODES = ("left", "right", "ok", "back")  # index = wire code, names = base.Button values
+KIND_CODES = ("pressed", "held")  # index = wire code, names = base.EventKind values
+
+HEADER_SIZE = 3
+CRC_SIZE = 2
+MAX_PAYLOAD = 240
+MIN_PAYLOAD_BUDGET = 12
+MAX_BLOCK = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
+MAX_ENCODED = MAX_BLOCK + MAX_BLOCK // 254 + 2
+
+PANEL_WIDTH = 128
+PANEL_PAGES = 8  # 64 rows in 8-row pages, SSD1306 GDDRAM layout (MONO_VLSB)
+
+
+def _crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_CRC_TABLE = _crc_table()
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): crc16(b"123456789") == 0x29B1."""
+    table = _CRC_TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+def cobs_encode(data):
+    """Consistent Overhead Byte Stuffing: the result holds no 0x00 byte."""
+    out = bytearray(b"\x00")
+    code_at = 0
+    code = 1
+    for byte in data:
+        if byte:
+            out.append(byte)
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = len(out)
+                out.append(0)
+                code = 1
+        else:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+    out[code_at] = code
+    return bytes(out)
+
+
+def cobs_decode(data):
+    """Inverse of cobs_encode; raises ValueError on a malformed block."""
+    out = bytearray()
+    index = 0
+    end = len(data)
+    while index < end:
+        code = data[index]
+        if code == 0:
+            raise ValueError("zero byte inside block")
+        stop = index + code
+        if stop > end:
+            raise ValueError("COBS run past end of block")
+        out.extend(data[index + 1 : stop])
+        index = stop
+        if code != 0xFF and index < end:
+            out.append(0)
+    return bytes(out)
+
+
+def encode_block(seq, ack, msg_type, payload=b""):
+    body = bytearray((seq & 0xFF, ack & 0xFF, msg_type))
+    body.extend(payload)
+    crc = crc16(body)
+    body.append(crc >> 8)
+    body.append(crc & 0xFF)
+    return cobs_encode(body) + b"\x00"
+
+
+class BlockDecoder:
+    """Splits a byte stream at sync bytes and checks each block.
+
+    ``feed`` never raises: a bad block goes to ``on_error(offset, reason)``,
+    where offset is the stream position (bytes since start) of its first byte.
+    """
+
+    def __init__(self, on_error=None):
+        self.on_error = on_error
+        self.offset = 0  # stream position of the next byte fed
+        self._buf = bytearray()
+        self._start = 0
+        self._overflow = False
+
+    def feed(self, data):
+        """Returns a list of (seq, ack, type, payload) for every good block in ``data``."""
+        blocks = []
+        for byte in data:
+            if byte != SYNC_BYTE:
+                if not self._buf and not self._overflow:
+                    self._start = self.offset
+                if len(self._buf) < MAX_ENCODED:
+                    self._buf.append(byte)
+                else:
+                    self._overflow = True
+            else:
+                if self._overflow:
+                    self._error("block longer than %d bytes" % MAX_ENCODED)
+                elif self._buf:
+                    block = self._check(bytes(self._buf))
+                    if block is not None:
+                        blocks.append(block)
+                self._buf = bytearray()
+                self._overflow = False
+            self.offset += 1
+        return blocks
+
+    def _check(self, encoded):
+        try:
+            body = cobs_decode(encoded)
+        except ValueError as err:
+            self._error("bad framing: %s" % err)
+            return None
+        if len(body) < HEADER_SIZE + CRC_SIZE:
+            self._error("block of %d bytes is too short" % len(body))
+            return None
+        crc = crc16(body[:-CRC_SIZE])
+        if crc != (body[-2] << 8) | body[-1]:
+            self._error("crc mismatch")
+            return None
+        return body[0], body[1], body[2], body[HEADER_SIZE:-CRC_SIZE]
+
+    def _error(self, reason):
+        if self.on_error is not None:
+            self.on_error(self._start, reason)
+
+
+class _Pending:
+    __slots__ = ("seq", "msg_type", "payload", "sent_at", "resent")
+
+    def __init__(self, seq, msg_type, payload, sent_at):
+        self.seq = seq
+        self.msg_type = msg_type
+        self.payload = payload
+        self.sent_at = sent_at
+        self.resent = False
+
+
+class Link:
+    """Reliable, ordered, duplicate-free messages over a lossy byte stream.
+
+    Not thread-safe and does no I/O: ``receive`` takes bytes read, ``poll``
+    returns bytes to write (new messages, retransmissions, acks). Both sides
+    of the link use this same class.
+    """
+
+    WINDOW = 8
+
+    def __init__(self, on_error=None, min_rto_ms=25, max_rto_ms=1000, max_queue=64):
+        self.min_rto_ms = min_rto_ms
+        self.max_rto_ms = max_rto_ms
+        self.max_queue = max_queue
+        self.on_error = on_error
+        self.queued_total = 0  # reliable messages ever accepted by send()
+        self.acked_total = 0  # ... of which acknowledged (or abandoned by reset)
+        self.retransmits = 0
+        self.rx_errors = 0
+        self.rx_blocks = 0  # good blocks of any type: the other side is alive
+        self.payload_budget = MAX_PAYLOAD
+        self.srtt_ms = 0
+        self.rttvar_ms = 0
+        self.rto_ms = 100
+        self.decoder = BlockDecoder(self._decode_error)
+        self.reset()
+
+    def reset(self):
+        """Start a new session: sequence numbers back to 0, undelivered messages dropped."""
+        self.tx_next = 0
+        self.unacked = []
+        self.queue = []
+        self.rx_expected = 0
+        self.ack_due = False
+        self.nak_due = False
+        self.last_fast_resend = None
+        self.out = bytearray()
+        self.acked_total = self.queued_total
+
+    # -- sending -------------------------------------------------------------
+
+    def send(self, msg_type, payload=b""):
+        """Queue a reliable message; returns its running number, or None if the queue is full."""
+        if len(self.queue) >= self.max_queue:
+            return None
+        self.queue.append((msg_type, bytes(payload)))
+        self.queued_total += 1
+        return self.queued_total
+
+    def send_unreliable(self, msg_type, payload=b""):
+        self.out.extend(encode_block(0, self.rx_expected, msg_type, payload))
+        self.ack_due = False
+
+    def window_free(self):
+        """How many more reliable messages would go out on the next poll."""
+        return self.WINDOW - len(self.unacked) - len(self.queue)
+
+    def idle(self):
+        return not self.unacked and not self.queue
+
+    def poll(self, now):
+        """Bytes to write now: retransmissions, queued messages that fit the window, an ack."""
+        if self.unacked and ticks_diff(now, self.unacked[0].sent_at) >= self.rto_ms:
+            self.rto_ms = min(self.rto_ms * 2, self.max_rto_ms)  # back off
+            self._resend_all(now)
+        while self.queue and len(self.unacked) < self.WINDOW:
+            msg_type, payload = self.queue.pop(0)
+            pending = _Pending(self.tx_next, msg_type, payload, now)
+            self.tx_next = (self.tx_next + 1) & 0xFF
+            self.unacked.append(pending)
+            self._emit(pending)
+        if self.nak_due:
+            self.send_unreliable(MSG_NAK)
+            self.nak_due = False
+        elif self.ack_due:
+            self.send_unreliable(MSG_ACK)
+        out = bytes(self.out)
+        self.out = bytearray()
+        return out
+
+    def _emit(self, pending):
+        self.out.extend(encode_block(pending.seq, self.rx_expected, pending.msg_type, pending.payload))
+        self.ack_due = False
+
+    def _resend_all(self, now):
+        # Go-back-N: the receiver dropped everything after the first gap.
+        for pending in self.unacked:
+            pending.sent_at = now
+            pending.resent = True
+            self._emit(pending)
+            self.retransmits += 1
+        # Long blocks are the ones a noisy line kills: send smaller ones for a while.
+        self.payload_budget = max(MIN_PAYLOAD_BUDGET, self.payload_budget // 2)
+
+    # -- receiving -----------------------------------------------------------
+
+    def receive(self, data, now):
+        """Feed bytes read; returns the messages now deliverable as (type, payload), in order."""
+        delivered = []
+        for seq, ack, msg_type, payload in self.decoder.feed(data):
+            self.rx_blocks += 1
+            self._take_ack(ack, now, msg_type == MSG_NAK)
+            if msg_type & RELIABLE:
+                distance = (seq - self.rx_expected) & 0xFF
+                if distance == 0:
+                    self.rx_expected = (self.rx_expected + 1) & 0xFF
+                    self.ack_due = True
+                    delivered.append((msg_type, payload))
+                elif distance >= 128:  # an old one again: our ack was lost
+                    self.ack_due = True
+                else:  # a gap: something before it was lost
+                    self.nak_due = True
+            elif msg_type != MSG_ACK and msg_type != MSG_NAK:
+                delivered.append((msg_type, payload))
+        return delivered
+
+    def _take_ack(self, ack, now, is_nak):
+        if not self.unacked:
+            return
+        count = (ack - self.unacked[0].seq) & 0xFF
+        if 0 < count <= len(self.unacked):
+            newest = self.unacked[count - 1]
+            if not newest.resent:  # Karn: only unambiguous round trips
+                self._sample_rtt(ticks_diff(now, newest.sent_at))
+                self.payload_budget = min(MAX_PAYLOAD, self.payload_budget + 16)
+            del self.unacked[:count]
+            self.acked_total += count
+        if is_nak and self.unacked:
+            if self.last_fast_resend is None or ticks_diff(now, self.last_fast_resend) >= self.rto_ms // 2:
+                self.last_fast_resend = now
+                self._resend_all(now)
+
+    def _sample_rtt(self, rtt):
+        if rtt < 0:
+            return
+        if self.srtt_ms == 0:
+            self.srtt_ms = rtt
+            self.rttvar_ms = rtt // 2
+        else:
+            self.rttvar_ms = (3 * self.rttvar_ms + abs(self.srtt_ms - rtt)) // 4
+            self.srtt_ms = (7 * self.srtt_ms + rtt) // 8
+        rto = self.srtt_ms + max(4 * self.rttvar_ms, 10)
+        self.rto_ms = max(self.min_rto_ms, min(rto, self.max_rto_ms))
+
+    def _decode_error(self, offset, reason):
+        self.rx_errors += 1
+        self.nak_due = True
+        if self.on_error is not None:
+            self.on_error(offset, reason)
+
+
+# -- payloads shared by both ends --------------------------------------------
+
+
+def pack_hello(token, unique_id, firmware_version):
+    version = firmware_version.encode()
+    return bytes((token >> 8, token & 0xFF, PROTOCOL_VERSION, len(unique_id))) + bytes(unique_id) + version
+
+
+def unpack_hello(payload):
+    """Returns (token, protocol, unique_id bytes, firmware version); ValueError if malformed."""
+    if len(payload) < 4 or len(payload) < 4 + payload[3]:
+        raise ValueError("HELLO of %d bytes is too short" % len(payload))
+    id_end = 4 + payload[3]
+    return (payload[0] << 8) | payload[1], payload[2], bytes(payload[4:id_end]), bytes(payload[id_end:]).decode()
+
+
+def pack_button(counter, button_code, kind_code):
+    return bytes((counter >> 8 & 0xFF, counter & 0xFF, button_code, kind_code))
+
+
+def unpack_button(payload):
+    """Returns (counter, button code, kind code); ValueError if malformed."""
+    if len(payload) != 4 or payload[2] >= len(BUTTON_CODES) or payload[3] >= len(KIND_CODES):
+        raise ValueError("bad BUTTON payload %r" % bytes(payload))
+    return (payload[0] << 8) | payload[1], payload[2], payload[3]
+
+
+def pack_state(counter, down_bits, rx_errors):
+    return bytes((counter >> 8 & 0xFF, counter & 0xFF, down_bits, rx_errors >> 8 & 0xFF, rx_errors & 0xFF))
+
+
+def unpack_state(payload):
+    """Returns (event counter, buttons-down bitmap, receive errors); ValueError if malformed."""
+    if len(payload) != 5:
+        raise ValueError("bad STATE payload %r" % bytes(payload))
+    return (payload[0] << 8) | payload[1], payload[2], (payload[3] << 8) | payload[4]
+
+
+def frame_segments(payload):
+    """Returns [(page, x0, data)] from a FRAME payload after its flags byte; ValueError if malformed.
+
+    The whole payload is checked before anything is returned, so a bad message changes no pixel.
+    """
+    segments = []
+    index = 1
+    end = len(payload)
+    while index < end:
+        if index + 3 > end:
+            raise ValueError("FRAME segment header cut short at byte %d" % index)
+        page, x0, count = payload[index], payload[index + 1], payload[index + 2]
+        start = index + 3
+        if page >= PANEL_PAGES or x0 + count > PANEL_WIDTH or start + count > end:
+            raise ValueError("FRAME segment out of range at byte %d" % index)
+        segments.append((page, x0, payload[start : start + count]))
+        index = start + count
+    return segments
