@@ -1,0 +1,133 @@
+#!/bin/bash
+# Install golfbox as a systemd service on Raspberry Pi OS, from this checkout.
+#
+#   sudo systemd/install.sh [--dry-run] [--root DIR]
+#
+# Safe to run again (after a `git pull`, say): it keeps an existing venv and
+# config, reinstalls the project, refreshes the unit and restarts a running
+# service, whose match in play resumes from the journal.
+#
+#   --dry-run   print what would be done, change nothing
+#   --root DIR  install the files under DIR instead of / (also DESTDIR=DIR):
+#               no account is created and systemd is only told to enable the
+#               unit under DIR; meant for tests and for inspecting the result
+#               (a venv's scripts name the path it was built at)
+# Environment: PYTHON, the interpreter for the venv (default python3, >= 3.11).
+set -euo pipefail
+
+SERVICE_USER=golfbox
+DEVICE_GROUPS=(gpio i2c spi dialout)
+VENV=/opt/golfbox/venv
+CONFIG=/etc/golfbox/config.toml
+UNIT=/etc/systemd/system/golfbox.service
+PYTHON=${PYTHON:-python3}
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TEMPLATE=$SOURCE/hardware/config.example.toml
+
+DRY_RUN=0
+ROOT=${DESTDIR:-}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --root) ROOT=${2:?--root needs a directory}; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+ROOT=${ROOT%/}
+
+say() { echo "install.sh: $*"; }
+warn() { echo "install.sh: warning: $*" >&2; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+# Runs a command, or only shows it with --dry-run.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        printf 'would run:'; printf ' %q' "$@"; echo
+    else
+        printf '+'; printf ' %q' "$@"; echo
+        "$@"
+    fi
+}
+
+if [ -n "$ROOT" ] && [ ! -d "$ROOT" ]; then
+    die "--root $ROOT is not a directory"
+fi
+if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+    die "run as root (sudo), or try --dry-run"
+fi
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null ||
+    die "$PYTHON is missing or older than 3.11 (set PYTHON=...)"
+[ -f "$SOURCE/pyproject.toml" ] || die "$SOURCE is not a golfbox checkout (no pyproject.toml)"
+
+# --- the service account -------------------------------------------------
+if [ -n "$ROOT" ]; then
+    say "--root: not creating user $SERVICE_USER (create it in the target system)"
+else
+    if getent passwd "$SERVICE_USER" >/dev/null; then
+        say "user $SERVICE_USER exists"
+    else
+        run useradd --system --user-group --home-dir /var/lib/golfbox --no-create-home \
+            --shell /usr/sbin/nologin --comment "golfbox table service" "$SERVICE_USER"
+    fi
+    present=()
+    for group in "${DEVICE_GROUPS[@]}"; do
+        if getent group "$group" >/dev/null; then
+            present+=("$group")
+        else
+            # systemd refuses to start a unit whose SupplementaryGroups= names a missing group.
+            warn "group $group does not exist: the service will not start until it does" \
+                 "(enable the interface with raspi-config, or groupadd $group)"
+        fi
+    done
+    if [ ${#present[@]} -gt 0 ]; then
+        run usermod --append --groups "$(IFS=,; echo "${present[*]}")" "$SERVICE_USER"
+    fi
+fi
+
+# --- the program ---------------------------------------------------------
+# --system-site-packages: Debian's python3-lgpio (a C extension) is used as is.
+if [ -x "$ROOT$VENV/bin/python" ]; then
+    say "venv $ROOT$VENV exists, kept"
+else
+    run "$PYTHON" -m venv --system-site-packages "$ROOT$VENV"
+fi
+run "$ROOT$VENV/bin/pip" install --no-input --upgrade "$SOURCE[pi]"
+if [ "$DRY_RUN" = 0 ]; then
+    [ -x "$ROOT$VENV/bin/golfbox" ] || die "pip did not install $ROOT$VENV/bin/golfbox"
+    "$ROOT$VENV/bin/python" -c 'import lgpio' 2>/dev/null ||
+        warn "python module lgpio not found: apt install python3-lgpio (gpiozero needs it on a Pi)"
+fi
+
+# --- configuration: never overwritten ------------------------------------
+if [ -e "$ROOT$CONFIG" ]; then
+    say "config $ROOT$CONFIG exists, kept"
+elif [ -f "$TEMPLATE" ]; then
+    run install -d -m 0755 "$ROOT$(dirname "$CONFIG")"
+    if [ -n "$ROOT" ]; then
+        run install -m 0640 "$TEMPLATE" "$ROOT$CONFIG"
+    else
+        # Readable by the service, writable by root only.
+        run install -m 0640 -o root -g "$SERVICE_USER" "$TEMPLATE" "$ROOT$CONFIG"
+    fi
+    say "edit $CONFIG for your table (seats, pins, displays)"
+else
+    warn "no $TEMPLATE in this checkout: write $CONFIG yourself"
+fi
+
+# --- the unit ------------------------------------------------------------
+run install -D -m 0644 "$SOURCE/systemd/golfbox.service" "$ROOT$UNIT"
+if [ -n "$ROOT" ]; then
+    run systemctl --root="$ROOT" enable golfbox.service
+else
+    was_running=0
+    systemctl is-active --quiet golfbox.service 2>/dev/null && was_running=1
+    run systemctl daemon-reload
+    run systemctl enable --now golfbox.service
+    if [ "$was_running" = 1 ]; then
+        # Run the code just installed; the match in play resumes from the journal.
+        run systemctl restart golfbox.service
+    fi
+    say "done: systemctl status golfbox; journalctl -u golfbox -f"
+fi

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Remove the golfbox service installed by systemd/install.sh.
+#
+#   sudo systemd/uninstall.sh [--dry-run] [--purge] [--root DIR]
+#
+# Stops and disables the service, removes the unit and the venv. The journal
+# (/var/lib/golfbox: match history, the match in play) and the config
+# (/etc/golfbox) are kept unless --purge, which also removes the golfbox user.
+#
+#   --dry-run   print what would be done, change nothing
+#   --purge     also remove /var/lib/golfbox, /etc/golfbox and the user
+#   --root DIR  act on files under DIR instead of / (also DESTDIR=DIR)
+set -euo pipefail
+
+SERVICE_USER=golfbox
+VENV=/opt/golfbox/venv
+STATE=/var/lib/golfbox
+CONFIG_DIR=/etc/golfbox
+UNIT=/etc/systemd/system/golfbox.service
+
+DRY_RUN=0
+PURGE=0
+ROOT=${DESTDIR:-}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --purge) PURGE=1 ;;
+        --root) ROOT=${2:?--root needs a directory}; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "uninstall.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+ROOT=${ROOT%/}
+
+say() { echo "uninstall.sh: $*"; }
+die() { echo "uninstall.sh: $*" >&2; exit 1; }
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        printf 'would run:'; printf ' %q' "$@"; echo
+    else
+        printf '+'; printf ' %q' "$@"; echo
+        "$@"
+    fi
+}
+
+if [ -n "$ROOT" ] && [ ! -d "$ROOT" ]; then
+    die "--root $ROOT is not a directory"
+fi
+if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+    die "run as root (sudo), or try --dry-run"
+fi
+
+if [ -e "$ROOT$UNIT" ]; then
+    if [ -n "$ROOT" ]; then
+        run systemctl --root="$ROOT" disable golfbox.service
+    else
+        run systemctl disable --now golfbox.service
+    fi
+    run rm -f "$ROOT$UNIT"
+    [ -n "$ROOT" ] || run systemctl daemon-reload
+else
+    say "no unit at $ROOT$UNIT"
+fi
+
+if [ -e "$ROOT$VENV" ]; then
+    run rm -rf "$ROOT$VENV"
+    # /opt/golfbox itself only if nothing else lives there.
+    run rmdir --ignore-fail-on-non-empty "$ROOT$(dirname "$VENV")"
+fi
+
+if [ "$PURGE" = 1 ]; then
+    for dir in "$STATE" "$CONFIG_DIR"; do
+        if [ -e "$ROOT$dir" ]; then run rm -rf "$ROOT$dir"; fi
+    done
+    if [ -z "$ROOT" ] && getent passwd "$SERVICE_USER" >/dev/null; then
+        run userdel "$SERVICE_USER"
+    fi
+else
+    say "kept $STATE (the journal) and $CONFIG_DIR (the config); --purge removes them"
+fi
