@@ -1,0 +1,221 @@
+"""The unit file passes systemd's own checks; the install scripts work into a temporary root."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+UNIT = REPO / "systemd" / "golfbox.service"
+INSTALL = REPO / "systemd" / "install.sh"
+UNINSTALL = REPO / "systemd" / "uninstall.sh"
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+SYSTEMCTL = shutil.which("systemctl")
+
+needs_analyze = pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")
+needs_systemctl = pytest.mark.skipif(SYSTEMCTL is None, reason="systemctl is not installed (install.sh --root uses it)")
+
+
+def unit_settings() -> list[tuple[str, str]]:
+    return [
+        tuple(line.split("=", 1))
+        for line in UNIT.read_text().splitlines()
+        if "=" in line and not line.startswith(("#", "["))
+    ]
+
+
+def verify(unit_text: str, tmp_path: Path) -> str:
+    """systemd-analyze verify's whole output for a copy of the unit whose
+    ExecStart names a program that exists here (verify insists on that)."""
+    copy = tmp_path / "golfbox.service"
+    copy.write_text(unit_text.replace("ExecStart=/opt/golfbox/venv/bin/golfbox ", "ExecStart=/bin/true "))
+    assert "ExecStart=/bin/true run --config" in copy.read_text()
+    result = subprocess.run([SYSTEMD_ANALYZE, "verify", str(copy)], capture_output=True, text=True, timeout=30)
+    return (result.stdout + result.stderr).strip() + ("" if result.returncode == 0 else f"\nexit {result.returncode}")
+
+
+# -- the unit -------------------------------------------------------------
+
+
+@needs_analyze
+def test_unit_verifies_without_a_single_message(tmp_path):
+    # verify exits 0 even on an unknown key: any output at all is a failure.
+    assert verify(UNIT.read_text(), tmp_path) == ""
+
+
+@needs_analyze
+def test_verify_would_catch_a_misspelt_key(tmp_path):
+    broken = UNIT.read_text().replace("ProtectHome=yes", "ProtectHomes=yes")
+    assert "ProtectHomes" in verify(broken, tmp_path)
+
+
+@needs_analyze
+def test_sandbox_exposure_stays_low():
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=true", str(UNIT)], capture_output=True, text=True, timeout=30
+    )
+    exposure = re.search(r"Overall exposure level for golfbox.service: (\d+\.\d+)", result.stdout)
+    assert exposure, result.stdout + result.stderr
+    assert float(exposure.group(1)) <= 1.0
+
+
+def test_unit_keeps_the_settings_the_service_relies_on():
+    settings = unit_settings()
+    keys = {key for key, _ in settings}
+    for wanted in [
+        ("Type", "notify"),
+        ("NotifyAccess", "main"),
+        ("ExecStart", "/opt/golfbox/venv/bin/golfbox run --config /etc/golfbox/config.toml"),
+        ("WatchdogSec", "10"),
+        ("User", "golfbox"),
+        ("SupplementaryGroups", "gpio i2c spi dialout"),
+        ("StateDirectory", "golfbox"),
+        ("StateDirectoryMode", "0700"),
+        ("WorkingDirectory", "/run/golfbox"),
+        ("Environment", "GPIOZERO_PIN_FACTORY=lgpio"),
+        ("DevicePolicy", "closed"),
+        ("DeviceAllow", "char-gpiochip rw"),
+        ("DeviceAllow", "char-i2c rw"),
+        ("DeviceAllow", "char-spi rw"),
+        ("DeviceAllow", "char-ttyACM rw"),
+        ("RestrictAddressFamilies", "AF_UNIX"),
+        ("UMask", "0077"),
+    ]:
+        assert wanted in settings
+    # These would hide the devices or the board revision the service needs.
+    assert not {"PrivateDevices", "ProcSubset", "DynamicUser"} & keys
+
+
+# -- the scripts ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_scripts_parse(script):
+    subprocess.run(["bash", "-n", str(script)], check=True)
+
+
+FAKE_PYTHON = """#!/bin/bash
+# Stands in for python3 -m venv: a venv whose pip only logs, and installs a golfbox script.
+log={log}
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+    echo "venv ${{@: -1}}" >> "$log"
+    bin="${{@: -1}}/bin"
+    mkdir -p "$bin"
+    ln -s {python} "$bin/python"
+    printf '#!/bin/bash\\necho "pip $*" >> %s\\ntouch %s/golfbox && chmod +x %s/golfbox\\n' "$log" "$bin" "$bin" > "$bin/pip"
+    chmod +x "$bin/pip"
+    exit 0
+fi
+exec {python} "$@"
+"""
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    """A copy of the parts of the checkout the scripts use, with its own config template,
+    a fake python3 and an empty target root."""
+    source = tmp_path / "src"
+    shutil.copytree(REPO / "systemd", source / "systemd")
+    shutil.copy(REPO / "pyproject.toml", source)
+    (source / "hardware").mkdir()
+    (source / "hardware" / "config.example.toml").write_text("[table]\nseats = 4\n")
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON.format(log=tmp_path / "log", python=sys.executable))
+    fake.chmod(0o755)
+    (tmp_path / "root").mkdir()
+    return tmp_path
+
+
+def script(checkout: Path, name: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", str(checkout / "src" / "systemd" / name), "--root", str(checkout / "root"), *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHON": str(checkout / "python3")},
+        timeout=60,
+    )
+
+
+def tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_install_dry_run_shows_every_step_and_changes_nothing(checkout):
+    result = script(checkout, "install.sh", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    root = checkout / "root"
+    # Commands are shown shell-quoted, so they can be pasted: [pi] appears as \[pi\].
+    steps = ["-m venv --system-site-packages", "bin/pip install", r"src\[pi\]", "etc/golfbox/config.toml", "enable golfbox.service"]
+    for step in steps:
+        assert step in result.stdout
+    assert tree(root) == []
+    assert not (checkout / "log").exists()
+
+
+@needs_systemctl
+def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
+    root = checkout / "root"
+    first = script(checkout, "install.sh")
+    assert first.returncode == 0, first.stderr
+    unit = root / "etc/systemd/system/golfbox.service"
+    assert unit.read_text() == UNIT.read_text()
+    assert (root / "etc/systemd/system/multi-user.target.wants/golfbox.service").is_symlink()
+    config = root / "etc/golfbox/config.toml"
+    assert config.read_text() == "[table]\nseats = 4\n"
+    assert config.stat().st_mode & 0o777 == 0o640
+    assert (root / "opt/golfbox/venv/bin/golfbox").exists()
+
+    config.write_text("[table]\nseats = 6  # edited by the owner\n")
+    files_after_first = tree(root)
+    second = script(checkout, "install.sh")
+    assert second.returncode == 0, second.stderr
+    assert "exists, kept" in second.stdout
+    assert config.read_text() == "[table]\nseats = 6  # edited by the owner\n"
+    assert tree(root) == files_after_first
+    log = (checkout / "log").read_text().splitlines()
+    assert [line.split()[0] for line in log] == ["venv", "pip", "pip"]  # one venv, the project reinstalled
+    assert log[1].endswith("/src[pi]")
+
+
+def test_install_without_a_config_template_says_so(checkout):
+    (checkout / "src" / "hardware" / "config.example.toml").unlink()
+    result = script(checkout, "install.sh", "--dry-run")
+    assert result.returncode == 0
+    assert "no " in result.stderr and "config.example.toml" in result.stderr and "write /etc/golfbox/config.toml" in result.stderr
+
+
+def test_scripts_refuse_unknown_options(checkout):
+    for name in ("install.sh", "uninstall.sh"):
+        result = script(checkout, name, "--frobnicate")
+        assert result.returncode == 2
+        assert "unknown option --frobnicate" in result.stderr
+
+
+@needs_systemctl
+def test_uninstall_keeps_the_journal_unless_purged(checkout):
+    root = checkout / "root"
+    assert script(checkout, "install.sh").returncode == 0
+    journal = root / "var/lib/golfbox/journal.sqlite3"
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(b"matches")
+
+    dry = script(checkout, "uninstall.sh", "--dry-run", "--purge")
+    assert dry.returncode == 0 and "would run: rm -rf" in dry.stdout
+    assert journal.exists() and (root / "opt/golfbox/venv").exists()
+
+    kept = script(checkout, "uninstall.sh")
+    assert kept.returncode == 0, kept.stderr
+    assert not (root / "etc/systemd/system/golfbox.service").exists()
+    assert not (root / "etc/systemd/system/multi-user.target.wants/golfbox.service").exists()
+    assert not (root / "opt/golfbox").exists()
+    assert journal.read_bytes() == b"matches"
+    assert (root / "etc/golfbox/config.toml").exists()
+
+    purged = script(checkout, "uninstall.sh", "--purge")
+    assert purged.returncode == 0, purged.stderr
+    assert not (root / "var/lib/golfbox").exists() and not (root / "etc/golfbox").exists()
