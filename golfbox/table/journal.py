@@ -382,6 +382,8 @@ def _open(path: Path) -> sqlite3.Connection:
         except BaseException:
             db.close()
             raise
+    except sqlite3.OperationalError as exc:  # permissions, a full or read-only disk, a lock
+        raise JournalError(path, f"cannot open ({exc})") from exc
     except sqlite3.DatabaseError as exc:
         raise JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup") from exc
     except OSError as exc:
