@@ -1,0 +1,138 @@
+"""Seat buttons wired straight to the Pi's GPIO, through gpiozero.
+
+Each button is a gpiozero ``Button`` (internal pull-up, pressed = pin low).
+What the players get, decided here once:
+
+* PRESSED is sent the moment a press is accepted (instant feedback, no
+  waiting to learn whether it will become a long press);
+* HELD is sent once more when the same press has lasted ``hold_time``;
+* releasing sends nothing. So a long press is PRESSED then HELD, never a
+  PRESSED on release; the table gives HELD its own meaning on top.
+
+Contact bounce: gpiozero passes ``bounce_time`` to the pin driver (lgpio
+filters in the kernel), but its MockPin, and some drivers, do not filter at
+all, so every press also goes through ``Debouncer``: an edge closer than
+``bounce_time`` to the last accepted edge of that button is ignored.
+
+gpiozero calls back on its own threads: the callbacks here only build an
+event and hand it to the sink (a queue's ``put``); no game logic runs there.
+gpiozero itself is imported when a pad is built, not before.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable, Mapping
+
+from golfbox.hal.base import Button, ButtonEvent, EventKind, EventSink
+
+log = logging.getLogger(__name__)
+
+
+class Debouncer:
+    """Accepts an edge only if ``bounce_time`` has passed since the last accepted one."""
+
+    def __init__(self, bounce_time: float, clock: Callable[[], float] = time.monotonic):
+        self.bounce_time = bounce_time
+        self._clock = clock
+        self._last: float | None = None
+
+    def accept(self) -> bool:
+        now = self._clock()
+        if self._last is not None and now - self._last < self.bounce_time:
+            return False
+        self._last = now
+        return True
+
+
+class _SeatButton:
+    """One physical button: debounced edges in, ButtonEvents out."""
+
+    def __init__(self, seat: int, button: Button, debouncer: Debouncer,
+                 post: Callable[[ButtonEvent], None]):
+        self.seat = seat
+        self.button = button
+        self._debouncer = debouncer
+        self._post = post
+        self._down = False
+        self._held_sent = False
+        self._lock = threading.Lock()  # press/release and hold come from different threads
+
+    def pressed(self) -> None:
+        with self._lock:
+            if not self._debouncer.accept():
+                return
+            # A press edge outside the bounce window is a new press even if we never
+            # saw the release (a tap shorter than bounce_time).
+            self._down = True
+            self._held_sent = False
+        self._post(ButtonEvent(self.seat, self.button, EventKind.PRESSED))
+
+    def released(self) -> None:
+        with self._lock:
+            if self._debouncer.accept():
+                self._down = False
+
+    def held(self) -> None:
+        with self._lock:
+            if not self._down or self._held_sent:
+                return
+            self._held_sent = True
+        self._post(ButtonEvent(self.seat, self.button, EventKind.HELD))
+
+
+def pin_factory_by_name(name: str) -> Any:
+    """A gpiozero pin factory from its registered name ("lgpio", "rpigpio", "mock" …)."""
+    from importlib.metadata import entry_points
+
+    from gpiozero.exc import BadPinFactory
+
+    for ep in entry_points(group="gpiozero_pin_factories"):
+        if ep.name == name.lower():
+            return ep.load()()
+    raise BadPinFactory(f"unknown gpiozero pin factory {name!r}")
+
+
+class GpioPad:
+    """The buttons of one or more seats on GPIO: ``{seat: {Button: bcm_pin}}``."""
+
+    def __init__(self, seats: Mapping[int, Mapping[Button, int]], *,
+                 bounce_time: float = 0.02, hold_time: float = 0.8,
+                 pin_factory: Any = None, clock: Callable[[], float] = time.monotonic):
+        from gpiozero import Button as GpioButton  # lazily: the laptop path never needs it
+
+        self._sink: EventSink | None = None
+        self._devices: list[Any] = []
+        self.buttons: dict[tuple[int, Button], _SeatButton] = {}
+        try:
+            for seat, pins in seats.items():
+                for button, pin in pins.items():
+                    logic = _SeatButton(seat, button, Debouncer(bounce_time, clock), self._post)
+                    device = GpioButton(
+                        f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
+                        hold_time=hold_time, hold_repeat=False, pin_factory=pin_factory)
+                    device.when_pressed = logic.pressed
+                    device.when_released = logic.released
+                    device.when_held = logic.held
+                    self._devices.append(device)
+                    self.buttons[(seat, button)] = logic
+        except Exception:
+            self.close()
+            raise
+
+    def start(self, sink: EventSink) -> None:
+        self._sink = sink
+
+    def close(self) -> None:
+        self._sink = None
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+
+    def _post(self, event: ButtonEvent) -> None:
+        sink = self._sink
+        if sink is not None:  # presses before start() or after close() go nowhere
+            sink(event)
+        log.debug("%s", event)

@@ -1,0 +1,316 @@
+"""OLED displays through luma.oled (any of its drivers, over I2C or SPI).
+
+``LumaDisplay`` adapts a luma device to our ``Display``:
+
+* it opens the device on first use and again after a bus error (a panel that
+  lost power needs its init sequence again), so a missing panel is an
+  ``OSError`` from ``show()`` that ``ResilientDisplay`` can retry, not a crash
+  at start;
+* an image identical to the last one sent is not sent at all (luma's SSD1306
+  driver always sends all 1,024 bytes);
+* for SSD1306-family and SH1106 panels it sends only the changed columns of
+  the changed 8-pixel pages, through the device's own ``command()``/``data()``
+  (``page_diff``); other drivers go through luma's ``display()`` (greyscale
+  ones diff internally);
+* every byte that goes through the serial interface is counted, so a
+  benchmark can say what a move costs on the bus;
+* ``persist`` is set so the panel keeps its last picture when we exit.
+
+luma is imported only when a device is opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PIL import Image
+
+from golfbox.hal.base import DisplayError
+from golfbox.hal.config import LUMA_DRIVERS, DisplayConfig
+
+log = logging.getLogger(__name__)
+
+# Drivers whose RAM is 8-pixel pages we can address ourselves, and how.
+HORIZONTAL_WINDOW = ("ssd1306", "ssd1309", "ssd1315")  # COLUMNADDR/PAGEADDR window
+PAGE_ADDRESSED = ("sh1106",)  # one page at a time: 0xB0|page, column low/high nibble
+SH1106_COLUMN_OFFSET = 2  # luma's default page_address_offset: 128 columns in 132 of RAM
+# Bus overhead of one write: I2C address byte + control byte (0x00 command, 0x40 data).
+I2C_BYTES_PER_TRANSFER = 2
+
+
+@dataclass
+class BusCounter:
+    """What went over the serial interface (payload bytes, write transfers)."""
+
+    command_bytes: int = 0
+    data_bytes: int = 0
+    transfers: int = 0
+
+    @property
+    def payload(self) -> int:
+        return self.command_bytes + self.data_bytes
+
+    @property
+    def i2c_bytes(self) -> int:
+        """Bytes on the wire for I2C, counting the address and control byte of each transfer."""
+        return self.payload + I2C_BYTES_PER_TRANSFER * self.transfers
+
+
+class CountingSerial:
+    """Passes a luma serial interface's command()/data() through, counting bytes."""
+
+    def __init__(self, inner: Any, counter: BusCounter):
+        self._inner = inner
+        self.counter = counter
+
+    def command(self, *cmd: int) -> None:
+        self._inner.command(*cmd)
+        self.counter.command_bytes += len(cmd)
+        self.counter.transfers += 1
+
+    def data(self, data: Any) -> None:
+        self._inner.data(data)
+        self.counter.data_bytes += len(data)
+        self.counter.transfers += 1
+
+    def cleanup(self) -> None:
+        self._inner.cleanup()
+
+    def __getattr__(self, name: str) -> Any:  # anything else luma asks of its interface
+        return getattr(self._inner, name)
+
+
+@dataclass
+class FrameStats:
+    shown: int = 0  # show() calls
+    sent: int = 0  # frames that reached the panel
+    skipped: int = 0  # identical to what the panel already shows
+    partial: int = 0  # of the sent ones, sent as changed pages only
+
+
+class LumaDisplay:
+    """Any luma device as a ``Display``; ``open_device()`` builds the device."""
+
+    def __init__(self, name: str, size: tuple[int, int], mode: str,
+                 open_device: Callable[[], Any], *, where: str = "",
+                 counter: BusCounter | None = None, contrast: int | None = None,
+                 persist: bool = True, page_layout: str | None = None):
+        self.name = name
+        self.size = size
+        self.mode = mode
+        self.where = where  # "I2C bus 22 address 0x3C": for error messages
+        self.counter = counter or BusCounter()
+        self.stats = FrameStats()
+        self._open_device = open_device
+        self._contrast = contrast
+        self._persist = persist
+        self._page_layout = page_layout  # "window", "pages" or None (luma's display())
+        self._device: Any = None
+        self._last: bytes | None = None  # the image on the panel, as bytes
+        self._pages: list[bytes] | None = None  # the panel's RAM, page by page
+        self._lock = threading.Lock()
+
+    @property
+    def device(self) -> Any:
+        """The luma device, opened if need be (raises DisplayError)."""
+        with self._lock:
+            return self._opened()
+
+    def show(self, image: Image.Image) -> None:
+        if image.size != self.size:
+            raise ValueError(f"{self.name}: image is {image.size[0]}x{image.size[1]}, "
+                             f"display is {self.size[0]}x{self.size[1]}")
+        with self._lock:
+            self.stats.shown += 1
+            try:
+                device = self._opened()
+                frame = _to_mode(image, device.mode)
+                raw = frame.tobytes()
+                if raw == self._last:
+                    self.stats.skipped += 1
+                    return
+                if self._page_layout and self._pages is not None:
+                    self._send_changed_pages(device, frame)
+                else:
+                    device.display(frame)
+                    if self._page_layout:
+                        self._pages = _pack_pages(device.preprocess(frame))
+                self._last = raw
+                self.stats.sent += 1
+            except Exception as exc:
+                if not _is_bus_error(exc):
+                    raise
+                self._drop_device()
+                raise DisplayError(f"{self.where or 'display'}: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            if self._device is None:
+                return
+            device, self._device = self._device, None
+            try:
+                device.persist = self._persist
+                device.cleanup()
+            except Exception as exc:
+                if not _is_bus_error(exc):
+                    raise
+                log.warning("%s: closing: %s", self.name, exc)
+
+    # -- internals (called with the lock held)
+
+    def _opened(self) -> Any:
+        if self._device is None:
+            try:
+                device = self._open_device()
+                device.persist = self._persist
+                if self._contrast is not None:
+                    device.contrast(self._contrast)
+            except Exception as exc:
+                if not _is_bus_error(exc):
+                    raise
+                raise DisplayError(f"{self.where or 'display'}: {exc}") from exc
+            self._device = device
+            self._last = None  # the init sequence cleared the panel
+            self._pages = None
+        return self._device
+
+    def _drop_device(self) -> None:
+        device, self._device = self._device, None
+        self._last = self._pages = None
+        if device is not None:
+            try:
+                device.persist = True  # so cleanup() only closes the bus handle, draws nothing
+                device.cleanup()
+            except Exception:  # it is already broken; we only want the file closed
+                pass
+
+    def _send_changed_pages(self, device: Any, frame: Image.Image) -> None:
+        new_pages = _pack_pages(device.preprocess(frame))
+        changed = [(p, *span) for p, (old, new) in enumerate(zip(self._pages, new_pages))
+                   if (span := _changed_span(old, new))]
+        for first_page, last_page, first_col, last_col in _merge_windows(changed, self._page_layout):
+            if self._page_layout == "window":
+                device.command(0x21, first_col, last_col, 0x22, first_page, last_page)
+                device.data(b"".join(new_pages[p][first_col:last_col + 1]
+                                     for p in range(first_page, last_page + 1)))
+            else:
+                column = first_col + SH1106_COLUMN_OFFSET
+                device.command(0xB0 | first_page, column & 0x0F, 0x10 | (column >> 4))
+                device.data(new_pages[first_page][first_col:last_col + 1])
+        # Only what was sent is on the panel; keep our copy equal to the panel's RAM.
+        self._pages = new_pages
+        self.stats.partial += 1
+
+
+def _to_mode(image: Image.Image, mode: str) -> Image.Image:
+    if image.mode == mode:
+        return image
+    if mode == "1":  # threshold, don't dither: the renderer draws 1-bit art already
+        return image.convert("L").point(lambda v: 255 if v >= 128 else 0).convert("1")
+    return image.convert(mode)
+
+
+def _pack_pages(image: Image.Image) -> list[bytes]:
+    """An SSD1306-style RAM image: per 8-row page, one byte per column, top pixel = bit 0."""
+    width, height = image.size
+    pages = []
+    for top in range(0, height, 8):
+        strip = image.crop((0, top, width, top + 8))
+        # Transposed, each column becomes an 8-pixel row that tobytes() packs MSB-first;
+        # mirrored first so the top pixel lands in bit 0.
+        pages.append(strip.transpose(Image.Transpose.TRANSPOSE)
+                     .transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes())
+    return pages
+
+
+def _changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
+    if old == new:
+        return None
+    first = next(i for i, (a, b) in enumerate(zip(old, new)) if a != b)
+    last = len(new) - 1 - next(i for i, (a, b) in enumerate(zip(reversed(old), reversed(new))) if a != b)
+    return first, last
+
+
+def _window_cost(first_page: int, last_page: int, first_col: int, last_col: int) -> int:
+    # 6 command bytes + data, and two transfers of address + control byte.
+    return 6 + (last_page - first_page + 1) * (last_col - first_col + 1) + 2 * I2C_BYTES_PER_TRANSFER
+
+
+def _merge_windows(changed: list[tuple[int, int, int]], layout: str | None
+                   ) -> list[tuple[int, int, int, int]]:
+    """(page, first_col, last_col) per changed page -> write windows, merged where cheaper."""
+    windows: list[tuple[int, int, int, int]] = []
+    for page, first_col, last_col in changed:
+        if layout == "window" and windows and windows[-1][1] == page - 1:
+            p0, p1, c0, c1 = windows[-1]
+            merged = (p0, page, min(c0, first_col), max(c1, last_col))
+            if _window_cost(*merged) <= _window_cost(*windows[-1]) + _window_cost(page, page, first_col, last_col):
+                windows[-1] = merged
+                continue
+        windows.append((page, page, first_col, last_col))
+    return windows
+
+
+def _is_bus_error(exc: BaseException) -> bool:
+    """OSError, or luma's own errors (DeviceNotFoundError is not an OSError)."""
+    if isinstance(exc, OSError):
+        return True
+    try:
+        import luma.core.error
+    except ImportError:
+        return False
+    return isinstance(exc, luma.core.error.Error)
+
+
+# ---------------------------------------------------------------- building from config
+
+
+def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = None) -> LumaDisplay:
+    """A luma.oled panel from its config; ``serial_factory`` replaces the real bus (tests)."""
+    if config.driver not in LUMA_DRIVERS:
+        raise ValueError(f"{config.key}.driver: {config.driver!r} is not a luma.oled driver")
+    counter = BusCounter()
+
+    def open_device() -> Any:
+        from luma.oled import device as luma_devices
+
+        serial = serial_factory() if serial_factory else _real_serial(config)
+        options: dict[str, Any] = {"width": config.width, "height": config.height,
+                                   "rotate": config.rotate}
+        if config.mode != "1":
+            options["mode"] = "RGB"  # greyscale/colour drivers: 4-bit grey from RGB
+        if config.driver in PAGE_ADDRESSED:
+            options["page_address_offset"] = SH1106_COLUMN_OFFSET
+        return getattr(luma_devices, config.driver)(CountingSerial(serial, counter), **options)
+
+    page_layout = None
+    if config.page_diff and (config.width, config.height) == (128, 64):
+        if config.driver in HORIZONTAL_WINDOW:
+            page_layout = "window"
+        elif config.driver in PAGE_ADDRESSED:
+            page_layout = "pages"
+    return LumaDisplay(config.name, config.size, config.mode, open_device,
+                       where=_where(config), counter=counter, contrast=config.contrast,
+                       persist=config.persist, page_layout=page_layout)
+
+
+def _where(config: DisplayConfig) -> str:
+    if config.i2c:
+        return f"I2C bus {config.i2c.bus} address 0x{config.i2c.address:02X}"
+    if config.spi:
+        return f"SPI{config.spi.port}.{config.spi.device}"
+    return config.driver
+
+
+def _real_serial(config: DisplayConfig) -> Any:
+    from luma.core.interface import serial
+
+    if config.i2c:
+        return serial.i2c(port=config.i2c.bus, address=config.i2c.address)
+    spi = config.spi
+    assert spi is not None, "config validation guarantees a bus for a luma driver"
+    return serial.spi(port=spi.port, device=spi.device, gpio_DC=spi.dc, gpio_RST=spi.rst,
+                      bus_speed_hz=spi.speed_hz)

@@ -1,0 +1,94 @@
+"""A display wrapper that lets the game go on when a panel fails.
+
+An I2C OLED on a long seat cable will, one day, NAK or vanish. The table must
+not crash for that: show() never raises. The first failure marks the display
+degraded and posts one LinkEvent(connected=False); later frames are only kept
+(the newest one) and the display is tried again with exponential backoff. When
+a try works, a LinkEvent(connected=True) is posted and the newest frame is on
+the panel. The table loop calls ``poll()`` on each tick so a display comes back
+even when no new frame is being drawn. No thread of its own: the clock is
+injected and time only moves when someone calls in.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+from PIL import Image
+
+from golfbox.hal.base import Display, EventSink, LinkEvent
+
+log = logging.getLogger(__name__)
+
+
+class ResilientDisplay:
+    def __init__(self, display: Display, seat: int | None, sink: EventSink | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 first_retry: float = 0.5, max_retry: float = 30.0):
+        self.inner = display
+        self.seat = seat  # None: the shared display
+        self.sink = sink
+        self.name = display.name
+        self.size = display.size
+        self.mode = display.mode
+        self.healthy = True
+        self.last_error: OSError | None = None
+        self._clock = clock
+        self._first_retry = first_retry
+        self._max_retry = max_retry
+        self._delay = first_retry
+        self._next_try = 0.0
+        self._pending: Image.Image | None = None  # newest frame not yet on the panel
+        self._lock = threading.Lock()
+
+    def show(self, image: Image.Image) -> None:
+        with self._lock:
+            self._pending = image
+            if self.healthy or self._clock() >= self._next_try:
+                self._flush()
+
+    def poll(self) -> None:
+        """Try a degraded display again if its backoff has run out."""
+        with self._lock:
+            if not self.healthy and self._clock() >= self._next_try:
+                self._flush()
+
+    def close(self) -> None:
+        try:
+            self.inner.close()
+        except OSError as exc:  # closing a dead panel is not worth a crash at shutdown
+            log.warning("%s: error while closing: %s", self.name, exc)
+
+    def _flush(self) -> None:
+        image = self._pending
+        try:
+            if image is not None:
+                self.inner.show(image)
+        except OSError as exc:
+            self._failed(exc)
+            return
+        self._pending = None
+        if not self.healthy:
+            self.healthy = True
+            self._delay = self._first_retry
+            log.info("%s: working again", self.name)
+            self._post(LinkEvent(self.seat, True, f"{self.name}: working again"))
+
+    def _failed(self, exc: OSError) -> None:
+        self.last_error = exc
+        if self.healthy:
+            self.healthy = False
+            self._delay = self._first_retry
+            log.warning("%s: %s; retrying in the background", self.name, exc)
+            self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}"))
+        else:
+            self._delay = min(self._delay * 2, self._max_retry)
+        self._next_try = self._clock() + self._delay
+
+    def _post(self, event: LinkEvent) -> None:
+        if self.sink is not None:
+            self.sink(event)
+
