@@ -1,1 +1,161 @@
+"""A greedy bot: keeps low cards, builds pairs and lines, knocks when likely lowest.
+
+It reads only its seat's view. Unknown cards are valued at the deck's mean
+value; every choice minimises the estimated score of its own grid. The tips
+of seed 001 are its rules of thumb: Kings and jokers first, make a pair even
+of high cards, take the discard only when it helps, discard a useless draw
+(and in polish-poker turn a card up for free).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
 from golfbox.bots.base import register
+from golfbox.engine import actions as A
+from golfbox.engine.actions import Action
+from golfbox.engine.cards import JOKER
+from golfbox.engine.scoring import NINE_CARD_LINE_SCORES
+from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, Variant
+from golfbox.engine.views import FLIP_OPTION, HOLDING, START, SeatView
+
+TAKE_MARGIN = 2.5  # the discard must beat an average draw by this much to be taken
+PATIENCE_TURNS = 25  # after this many own turns in a round, force the round towards its end
+
+
+@lru_cache(maxsize=None)
+def mean_card_value(variant: Variant) -> float:
+    jokers = variant.jokers_per_deck
+    total = 4 * sum(variant.values[:13]) + jokers * variant.values[JOKER]
+    return total / (52 + jokers)
+
+
+def estimate(variant: Variant, rules, grid, unknown: float) -> float:
+    """Expected score of a grid whose None cards are worth ``unknown`` on average."""
+    values = variant.values
+    if variant.scoring == SCORE_COLUMN_PAIRS:
+        cols, total = variant.cols, 0.0
+        for c in range(cols):
+            top, bottom = grid[c], grid[cols + c]
+            if top is not None and bottom is not None:
+                if top >> 2 == bottom >> 2 and not (rules.get("negative_pairs_keep")
+                                                    and values[top >> 2] < 0):
+                    continue  # a pair cancels
+                total += values[top >> 2] + values[bottom >> 2]
+            else:
+                total += sum(values[c >> 2] if c is not None else unknown for c in (top, bottom))
+        return total
+    if variant.scoring == SCORE_LINES:
+        cols, total = variant.cols, 0.0
+        for r in range(variant.rows):
+            line = grid[r * cols:(r + 1) * cols]
+            ranks = [c >> 2 for c in line if c is not None]
+            same = len(ranks) == cols and len(set(ranks)) == 1
+            if same:
+                total += NINE_CARD_LINE_SCORES.get(ranks[0], 0)
+                continue
+            total += sum(values[r_] for r_ in ranks) + unknown * (cols - len(ranks))
+            if len(ranks) == cols - 1 and len(set(ranks)) == 1:
+                total -= 0.3 * sum(values[r_] for r_ in ranks)  # one card from a line: worth hoping
+        return total
+    return sum(values[c >> 2] if c is not None else unknown for c in grid)
+
+
+@register("greedy")
+class GreedyBot:
+    def __init__(self, rng: random.Random):
+        self._rng = rng
+        self._round = None
+        self._own_turns = 0
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if (view.round_no, view.dealer) != self._round:
+            self._round, self._own_turns = (view.round_no, view.dealer), 0
+        variant, rules = view.variant, view.rules
+        unknown = mean_card_value(variant)
+        grid = list(view.own_grid)
+        kinds = {a.kind for a in legal}
+        if view.phase == START or (A.FLIP in kinds and view.phase != FLIP_OPTION):
+            return self._spread_flip(variant, grid, legal)
+        if view.phase == FLIP_OPTION:
+            return self._spread_flip(variant, grid, legal)  # a free look is always worth it
+        if view.phase == HOLDING:
+            return self._place_or_discard(view, grid, legal, unknown)
+        self._own_turns += 1
+        return self._start_turn(view, grid, kinds, unknown)
+
+    # -- turn start: knock, take the discard, or draw
+    def _start_turn(self, view, grid, kinds, unknown) -> Action:
+        variant, rules = view.variant, view.rules
+        mine = estimate(variant, rules, grid, unknown)
+        if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
+            return Action(A.KNOCK)
+        top = view.discard_top
+        if top is not None:
+            gain, _ = self._best_place(variant, rules, grid, top, unknown, view)
+            if gain >= TAKE_MARGIN:
+                return Action(A.TAKE)
+        return Action(A.DRAW)
+
+    def _should_knock(self, view, grid, mine, unknown) -> bool:
+        unseen = sum(1 for c in grid if c is None)
+        others = [estimate(view.variant, view.rules, g, unknown)
+                  for seat, g in enumerate(view.grids) if seat != view.seat]
+        if self._own_turns > PATIENCE_TURNS:
+            return True
+        if unseen > 1:
+            return False
+        margin = 2 + 2 * unseen
+        return mine + margin <= min(others) or mine <= (0 if unseen else 3) * view.variant.size / 4
+
+    # -- holding a card: the placement that lowers the estimate most
+    def _place_or_discard(self, view, grid, legal, unknown) -> Action:
+        variant, rules = view.variant, view.rules
+        gain, pos = self._best_place(variant, rules, grid, view.held, unknown, view)
+        can_discard = any(a.kind == A.DISCARD for a in legal)
+        if can_discard and gain <= 0.5:
+            if not (variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS):
+                return Action(A.DISCARD)
+            pos = next((p for p, c in enumerate(grid) if c is None), pos)  # move the round on
+        return Action(A.PLACE, pos)
+
+    def _best_place(self, variant, rules, grid, card, unknown, view) -> tuple[float, int]:
+        before = estimate(variant, rules, grid, unknown)
+        best_gain, best_pos = float("-inf"), 0
+        face_up = view.face_up[view.seat]
+        for pos in range(len(grid)):
+            trial = list(grid)
+            trial[pos] = card
+            after = estimate(variant, rules, trial, unknown)
+            gain = before - after
+            last_card = variant.ends_when_all_face_up and grid[pos] is None and \
+                sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
+            if last_card and after > self._lowest_other(view, unknown) \
+                    and self._own_turns <= PATIENCE_TURNS:
+                gain -= 10  # turning up the last card would end the round while behind
+            if gain > best_gain:
+                best_gain, best_pos = gain, pos
+        return best_gain, best_pos
+
+    def _lowest_other(self, view, unknown) -> float:
+        return min(estimate(view.variant, view.rules, g, unknown)
+                   for seat, g in enumerate(view.grids) if seat != view.seat)
+
+    # -- choosing which card to turn up: spread over columns, one per row
+    def _spread_flip(self, variant, grid, legal) -> Action:
+        flips = [a for a in legal if a.kind == A.FLIP]
+        if not flips:
+            return next(a for a in legal if a.kind == A.PASS)
+        cols = variant.cols
+
+        def crowding(action):
+            col, row = action.pos % cols, action.pos // cols
+            known_in_col = sum(1 for r in range(variant.rows) if grid[r * cols + col] is not None)
+            known_in_row = sum(1 for c in grid[row * cols:(row + 1) * cols] if c is not None)
+            return (known_in_col + known_in_row, action.pos)
+
+        return min(flips, key=crowding)

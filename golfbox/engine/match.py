@@ -53,8 +53,15 @@ class Match:
     def apply(self, seat: int, action: Action) -> None:
         self.round.apply(seat, action)
         if self.round.over:
-            self.history.append(self.round.scores)
-            self.totals = [t + s for t, s in zip(self.totals, self.round.scores)]
+            self.apply_round_end()
+
+    def apply_round_end(self) -> None:
+        """Book the finished round's scores (apply() does it; simulations playing
+        ``match.round`` directly call it once the round is over)."""
+        if not self.round.over or len(self.history) == self.round_no:
+            return
+        self.history.append(self.round.scores)
+        self.totals = [t + s for t, s in zip(self.totals, self.round.scores)]
 
     def next_round(self) -> Round:
         """Deal the next round once the current one is scored."""

@@ -1,0 +1,51 @@
+"""Grids written as in RULES.md: rows separated by '/', cards by spaces."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from golfbox.engine.cards import JOKER, Card, CardError, card_name, parse_card, rank_of
+from golfbox.engine.variants import Variant
+
+
+class NotationError(ValueError):
+    """A grid that cannot be read, or cannot be dealt in this variant."""
+
+
+def parse_grid(text: str, variant: Variant) -> list[Card]:
+    """'K K JK / 4 J 3 / 7 7 7' -> flat list of cards, row by row."""
+    rows = [row.split() for row in text.split("/")]
+    if len(rows) != variant.rows or any(len(r) != variant.cols for r in rows):
+        shape = " / ".join(str(len(r)) for r in rows)
+        raise NotationError(
+            f"grid {text.strip()!r} has rows of {shape} cards; {variant.name} needs "
+            f"{variant.rows} rows of {variant.cols}")
+    cards = []
+    for word in (w for row in rows for w in row):
+        try:
+            card = parse_card(word)
+        except CardError as exc:
+            raise NotationError(str(exc)) from None
+        if rank_of(card) == JOKER and not variant.has_jokers:
+            raise NotationError(f"{variant.name} is played without jokers, but a grid holds {word!r}")
+        cards.append(card)
+    return cards
+
+
+def check_cards_exist(grids: Sequence[Sequence[Card]], variant: Variant, players: int) -> None:
+    """Refuse more copies of a card than the decks for this many players hold."""
+    decks = variant.decks(players)
+    ranks = Counter(rank_of(c) for g in grids for c in g)
+    for rank, count in ranks.items():
+        most = decks * (variant.jokers_per_deck if rank == JOKER else 4)
+        if count > most:
+            name = "JK" if rank == JOKER else card_name(rank * 4)[:-1]
+            raise NotationError(
+                f"{count} cards of rank {name}, but {decks} deck(s) of {variant.name} hold {most}")
+
+
+def format_grid(cards: Sequence[Card | None], variant: Variant) -> str:
+    names = [card_name(c) if c is not None else "??" for c in cards]
+    return " / ".join(" ".join(names[r * variant.cols:(r + 1) * variant.cols])
+                      for r in range(variant.rows))

@@ -1,0 +1,85 @@
+"""Headless play: whole matches between bots that see only their seat's view."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from golfbox.bots import Bot, make_bot
+from golfbox.engine.match import Match
+from golfbox.engine.round import Round
+from golfbox.engine.variants import Rules, Variant
+
+
+def play_round(round_: Round, bots: Sequence[Bot]) -> None:
+    """Let the bots play ``round_`` to its end."""
+    view, apply = round_.view, round_.apply
+    while True:
+        seats = round_.acting_seats
+        if not seats:
+            return
+        for seat in seats:
+            apply(seat, bots[seat].choose(view(seat)))
+
+
+@dataclass
+class SimulationResult:
+    variant: str
+    players: int
+    bots: list[str]
+    matches: int = 0
+    rounds: int = 0
+    turns: int = 0
+    totals: list[int] = field(default_factory=list)  # per seat, over all matches
+    wins: list[float] = field(default_factory=list)  # shared wins count as a fraction
+    round_score_sum: list[int] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    def as_dict(self) -> dict:
+        rounds = max(self.rounds, 1)
+        return {
+            "variant": self.variant, "players": self.players, "bots": self.bots,
+            "matches": self.matches, "rounds": self.rounds, "turns": self.turns,
+            "totals": self.totals, "wins": self.wins,
+            "mean_round_score": [round(s / rounds, 3) for s in self.round_score_sum],
+            "elapsed_s": round(self.elapsed_s, 4),
+            "rounds_per_s": round(self.rounds / self.elapsed_s, 1) if self.elapsed_s else None,
+        }
+
+
+def simulate(variant: Variant, players: int, rules: Rules, *, matches: int, rounds: int,
+             bots: Sequence[str], seed: int | None = None,
+             progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """Play ``matches`` matches of ``rounds`` rounds; the same seed gives the same results."""
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} players")
+    master = random.Random(seed) if seed is not None else random.SystemRandom()
+    players_bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bots]
+    result = SimulationResult(variant.name, players, list(bots), totals=[0] * players,
+                              wins=[0.0] * players, round_score_sum=[0] * players)
+    started = time.perf_counter()
+    for match_no in range(matches):
+        match = Match(variant, players, rules, rounds=rounds, seed=master.getrandbits(64))
+        while True:
+            play_round(match.round, players_bots)
+            match.apply_round_end()
+            result.rounds += 1
+            result.turns += match.round.turns
+            if match.over:
+                break
+            match.next_round()
+        for seat in range(players):
+            result.totals[seat] += match.totals[seat]
+        winners = match.winners
+        for seat in winners:
+            result.wins[seat] += 1 / len(winners)
+        for scores in match.history:
+            for seat, s in enumerate(scores):
+                result.round_score_sum[seat] += s
+        result.matches += 1
+        if progress:
+            progress(match_no + 1)
+    result.elapsed_s = time.perf_counter() - started
+    return result

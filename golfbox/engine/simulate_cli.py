@@ -1,0 +1,80 @@
+"""golfbox simulate: play whole matches headlessly with bots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from golfbox.cli import UsageError
+from golfbox.engine.match import DEFAULT_ROUNDS
+from golfbox.engine.simulate import simulate
+from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--matches", type=int, required=True)
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
+    parser.add_argument("--seed", type=int, help="the same seed gives the same results")
+    parser.add_argument("--bots", default="random",
+                        help="bot per seat, comma separated (one name: every seat), e.g. greedy,random")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn at most every 1 % of the work."""
+
+    def __init__(self, total: int, stream=sys.stderr, width: int = 30):
+        self.total, self.stream, self.width = total, stream, width
+        self.step = max(1, total // 100)
+
+    def __call__(self, done: int) -> None:
+        if done % self.step and done != self.total:
+            return
+        filled = self.width * done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} matches")
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        variant = get_variant(args.variant)
+        rules = make_rules(variant, parse_rule_args(args.rule))
+        variant.check_players(args.players)
+    except RuleError as exc:
+        raise UsageError(str(exc)) from None
+    if args.matches < 1 or args.rounds < 1:
+        raise UsageError("--matches and --rounds must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",")]
+    if len(bots) == 1:
+        bots *= args.players
+    if len(bots) != args.players:
+        raise UsageError(f"--bots names {len(bots)} bots for {args.players} players")
+    from golfbox.bots import BOTS, make_bot  # noqa: F401  (registers the bots)
+    import random as _random
+    for name in bots:
+        try:
+            make_bot(name, _random.Random(0))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    long_run = args.matches * args.rounds >= 2000
+    progress = ProgressBar(args.matches) if long_run and not args.no_progress and sys.stderr.isatty() else None
+    result = simulate(variant, args.players, rules, matches=args.matches, rounds=args.rounds,
+                      bots=bots, seed=args.seed, progress=progress).as_dict()
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['matches']} matches, {result['rounds']} rounds, {result['turns']} turns "
+          f"of {variant.name} with {args.players} players")
+    print(f"{'seat':>4} {'bot':<8} {'total':>8} {'wins':>8} {'mean/round':>10}")
+    for seat in range(args.players):
+        print(f"{seat:>4} {bots[seat]:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
+              f"{result['mean_round_score'][seat]:>10.2f}")
+    print(f"elapsed {result['elapsed_s']:.2f} s, {result['rounds_per_s']:.0f} rounds/s")
+    return 0

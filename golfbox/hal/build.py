@@ -1,0 +1,122 @@
+"""Turn a validated HardwareConfig into running pads and displays.
+
+    hardware = build_hardware(load_config(path), events.put)
+    hardware.seat_displays[0].show(frame)   # never raises: see resilient.py
+    hardware.poll()                          # on each tick of the table loop
+    hardware.close()
+
+Pads are started at once and post ButtonEvents into the sink; displays post
+LinkEvents into the same sink when they fail or come back. Every gpio and sim
+seat display, and the shared one, is wrapped in a ResilientDisplay. Serial
+seats come from golfbox.hal.serialnode, which owns its links (it reports
+unplugged nodes itself), so its displays are used as they come.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from golfbox.hal.base import ButtonPad, Display, EventSink
+from golfbox.hal.config import HardwareConfig, SeatConfig
+from golfbox.hal.resilient import ResilientDisplay
+from golfbox.hal.shared_display import open_display
+from golfbox.hal.sim import SimPad
+
+
+@dataclass
+class Hardware:
+    config: HardwareConfig
+    pads: list[ButtonPad] = field(default_factory=list)
+    seat_displays: dict[int, Display] = field(default_factory=dict)  # by 0-based seat
+    shared_display: Display | None = None
+    sim_pad: SimPad | None = None  # the sim seats' pad, to inject presses
+
+    def displays(self) -> list[Display]:
+        """Seat displays in seat order, then the shared one."""
+        found = [self.seat_displays[i] for i in sorted(self.seat_displays)]
+        return found + ([self.shared_display] if self.shared_display else [])
+
+    def poll(self) -> None:
+        """Retry failed displays whose backoff has run out (call on each table tick)."""
+        for display in self.displays():
+            if isinstance(display, ResilientDisplay):
+                display.poll()
+
+    def close(self) -> None:
+        for pad in self.pads:
+            pad.close()
+        for display in self.displays():
+            display.close()
+
+
+def build_hardware(config: HardwareConfig, sink: EventSink, *,
+                   pin_factory: Any = None,
+                   clock: Callable[[], float] = time.monotonic) -> Hardware:
+    """Open every pad and display of ``config``; pads start posting into ``sink``.
+
+    ``pin_factory`` (a gpiozero factory) wins over ``[gpio] pin_factory``, which
+    wins over $GPIOZERO_PIN_FACTORY and gpiozero's own choice.
+    """
+    hardware = Hardware(config=config)
+    try:
+        _build(hardware, config, sink, pin_factory, clock)
+    except BaseException:
+        hardware.close()
+        raise
+    for pad in hardware.pads:
+        pad.start(sink)
+    return hardware
+
+
+def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
+           pin_factory: Any, clock: Callable[[], float]) -> None:
+    def resilient(display: Display, seat: int | None) -> ResilientDisplay:
+        return ResilientDisplay(display, seat, sink, clock=clock)
+
+    by_backend: dict[str, list[SeatConfig]] = {"gpio": [], "sim": [], "serial": []}
+    for seat in config.seats:
+        by_backend[seat.backend].append(seat)
+        if seat.display is not None:
+            hardware.seat_displays[seat.index] = resilient(open_display(seat.display), seat.index)
+
+    if by_backend["gpio"]:
+        from golfbox.hal.gpio import GpioPad, pin_factory_by_name
+
+        if pin_factory is None and config.gpio.pin_factory:
+            pin_factory = pin_factory_by_name(config.gpio.pin_factory)
+        hardware.pads.append(GpioPad(
+            {seat.index: seat.buttons for seat in by_backend["gpio"]},
+            bounce_time=config.gpio.bounce_time, hold_time=config.gpio.hold_time,
+            pin_factory=pin_factory))
+
+    if by_backend["sim"]:
+        hardware.sim_pad = SimPad(seat.index for seat in by_backend["sim"])
+        hardware.pads.append(hardware.sim_pad)
+
+    if by_backend["serial"]:
+        pads, displays = _serial_seats(by_backend["serial"], sink)
+        hardware.pads.extend(pads)
+        hardware.seat_displays.update(displays)
+
+    if config.shared_display is not None:
+        hardware.shared_display = resilient(open_display(config.shared_display), None)
+
+
+def _serial_seats(seats: list[SeatConfig], sink: EventSink) -> tuple[list[ButtonPad], dict[int, Display]]:
+    """The hook into golfbox.hal.serialnode (written alongside, imported only if used).
+
+    Expected: ``build_serial_seats(seats, sink) -> (pads, {seat index: Display})``
+    where each SeatConfig carries ``index`` and ``serial`` (the [seats.serial] table).
+    """
+    try:
+        serialnode = importlib.import_module("golfbox.hal.serialnode")
+        build_serial_seats = serialnode.build_serial_seats
+    except (ImportError, AttributeError) as exc:
+        names = ", ".join(f"seats[{s.index}]" for s in seats)
+        raise RuntimeError(f"{names}: serial seats need golfbox.hal.serialnode.build_serial_seats "
+                           f"({exc})") from exc
+    pads, displays = build_serial_seats(seats, sink)
+    return list(pads), dict(displays)

@@ -1,0 +1,566 @@
+"""Seat nodes on USB serial: tables of 5–8 seats, one RP2040 board per seat.
+
+A seat node has the seat's four buttons and its OLED; this module gives the
+table the same ButtonPad and Display interfaces as GPIO seats. The host
+renders frames and sends the changed columns of the changed 8-row pages; the
+node sends button events. The link protocol lives in golfbox/hal/protocol.py,
+the same file the firmware runs.
+
+Threads: one scanner finds and opens ports; one reader per open port talks
+to its node. They only move bytes and post ButtonEvents/LinkEvents into the
+sink; they never run game logic. pyserial is imported when the hub starts,
+so importing this module needs no hardware package.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from PIL import Image
+
+from golfbox.hal import protocol
+from golfbox.hal.base import Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
+
+log = logging.getLogger(__name__)
+
+MICROPYTHON_RP2040 = (0x2E8A, 0x0005)  # MicroPython's USB ids on RP2040 boards
+PANEL_SIZE = (protocol.PANEL_WIDTH, protocol.PANEL_PAGES * 8)
+FRAME_BYTES = protocol.PANEL_WIDTH * protocol.PANEL_PAGES
+SEGMENT_HEADER = 3  # page, x0, count
+MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
+
+
+class SerialNodeConfigError(ValueError):
+    """A [seat_nodes] setting that cannot work; the message names the key."""
+
+
+@dataclass(frozen=True)
+class SerialNodeConfig:
+    """Which nodes belong to which seats, and where to look for them.
+
+    ``seats`` maps a seat (0-based, as in ButtonEvent) to a node's unique id
+    in hex (the node shows it on its waiting screen; it is also the USB serial
+    number MicroPython reports).
+    """
+
+    seats: Mapping[int, str]
+    usb_ids: tuple[tuple[int, int], ...] = (MICROPYTHON_RP2040,)
+    ports: tuple[str, ...] = ()  # extra device paths or glob patterns, e.g. /dev/serial/by-id/*
+    scan_interval: float = 1.0
+    handshake_timeout: float = 3.0
+    silence_timeout: float = 3.0  # the node reports every second
+    ping_interval: float = 1.0  # the node shows "waiting" after 3 s without the host
+
+    @classmethod
+    def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
+        """Build from a TOML table like::
+
+            [seat_nodes]
+            usb_ids = ["2e8a:0005"]
+            ports = ["/dev/serial/by-id/usb-MicroPython*"]
+            [seat_nodes.seats]
+            5 = "e6614103e7452d2f"   # seat number as the players see it (1-based)
+        """
+        known = {"seats", "usb_ids", "ports"}
+        for key in table:
+            if key not in known:
+                raise SerialNodeConfigError(f"{where}.{key}: unknown key (expected one of {sorted(known)})")
+        seats: dict[int, str] = {}
+        raw_seats = table.get("seats", {})
+        if not isinstance(raw_seats, Mapping):
+            raise SerialNodeConfigError(f"{where}.seats: expected a table of seat number = node id")
+        for key, node_id in raw_seats.items():
+            name = f"{where}.seats.{key}"
+            try:
+                seat_number = int(key)
+            except ValueError:
+                raise SerialNodeConfigError(f"{name}: the key must be a seat number such as 5") from None
+            if not 1 <= seat_number <= 254:
+                raise SerialNodeConfigError(f"{name}: seat numbers start at 1")
+            if not isinstance(node_id, str) or not _is_hex(node_id):
+                raise SerialNodeConfigError(f"{name}: expected the node id in hex, like \"e6614103e7452d2f\"")
+            if node_id.lower() in seats.values():
+                raise SerialNodeConfigError(f"{name}: node {node_id} is already given to another seat")
+            seats[seat_number - 1] = node_id.lower()
+        usb_ids = []
+        for index, text in enumerate(table.get("usb_ids", ["2e8a:0005"])):
+            vid, _, pid = str(text).partition(":")
+            if not (_is_hex(vid) and _is_hex(pid)) or len(vid) > 4 or len(pid) > 4:
+                raise SerialNodeConfigError(f"{where}.usb_ids[{index}]: expected \"vid:pid\" in hex, got {text!r}")
+            usb_ids.append((int(vid, 16), int(pid, 16)))
+        ports = table.get("ports", [])
+        if not isinstance(ports, list) or not all(isinstance(p, str) for p in ports):
+            raise SerialNodeConfigError(f"{where}.ports: expected a list of device paths or glob patterns")
+        return cls(seats=seats, usb_ids=tuple(usb_ids), ports=tuple(ports))
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        int(text, 16)
+    except ValueError:
+        return False
+    return len(text) > 0
+
+
+# -- frames -------------------------------------------------------------------
+
+
+def image_to_pages(image: Image.Image) -> bytes:
+    """A 128×64 image as SSD1306 display memory: 8 pages of 128 columns, bit 0 = top row."""
+    if image.size != PANEL_SIZE:
+        raise ValueError(f"a seat node shows {PANEL_SIZE[0]}×{PANEL_SIZE[1]} images, not {image.size[0]}×{image.size[1]}")
+    # Flipped then transposed, each row of the packed bitmap is one column read bottom-up:
+    # byte k of column x holds rows of page 7-k with the top row in the lowest bit.
+    columns = image.convert("1").transpose(Image.Transpose.FLIP_TOP_BOTTOM).transpose(Image.Transpose.TRANSPOSE).tobytes()
+    pages = protocol.PANEL_PAGES
+    return bytes(columns[x * pages + pages - 1 - page] for page in range(pages) for x in range(protocol.PANEL_WIDTH))
+
+
+def changed_segments(old: bytes | None, new: bytes) -> list[tuple[int, int, bytes]]:
+    """The runs of ``new`` that differ from ``old`` as (page, x0, bytes); everything if old is None."""
+    width = protocol.PANEL_WIDTH
+    segments = []
+    for page in range(protocol.PANEL_PAGES):
+        row = new[page * width : (page + 1) * width]
+        if old is None:
+            segments.append((page, 0, row))
+            continue
+        before = old[page * width : (page + 1) * width]
+        start = end = None  # current run [start, end)
+        for x in range(width):
+            if row[x] != before[x]:
+                if start is not None and x - end > MERGE_GAP:
+                    segments.append((page, start, row[start:end]))
+                    start = None
+                if start is None:
+                    start = x
+                end = x + 1
+        if start is not None:
+            segments.append((page, start, row[start:end]))
+    return segments
+
+
+def pack_frame_payload(segments: list[tuple[int, int, bytes]], budget: int) -> bytes:
+    """Take segments off the front of ``segments`` (splitting one if needed) into one FRAME payload.
+
+    The last payload of a frame, the one that empties ``segments``, carries FRAME_SHOW.
+    """
+    payload = bytearray(b"\x00")
+    while segments:
+        room = budget - len(payload) - SEGMENT_HEADER
+        if room <= 0:
+            break
+        page, x0, data = segments[0]
+        if len(data) <= room:
+            segments.pop(0)
+            payload += bytes((page, x0, len(data))) + data
+        else:
+            payload += bytes((page, x0, room)) + data[:room]
+            segments[0] = (page, x0 + room, data[room:])
+            break
+    if not segments:
+        payload[0] = protocol.FRAME_SHOW
+    return bytes(payload)
+
+
+# -- the hub --------------------------------------------------------------------
+
+
+@dataclass
+class _SeatState:
+    seat: int
+    node_id: str
+    wanted: bytes | None = None  # the latest frame show() was given
+    wanted_generation: int = 0
+    shown_generation: int = 0  # the latest frame the node acknowledged
+    contrast: int | None = None
+    connection: "_NodeConnection | None" = None
+    buttons_down: int = 0
+
+
+@dataclass
+class LinkStats:
+    """Counters of one node connection, for diagnostics and the benchmark."""
+
+    bytes_out: int = 0
+    bytes_in: int = 0
+    corrupt_blocks: int = 0
+    retransmits: int = 0
+    node_rx_errors: int = 0
+    ping_ms: float | None = None
+    frame_times: list[float] = field(default_factory=list)  # show() to acknowledged, seconds
+
+
+class SerialNodeHub:
+    """All seat nodes of a table: a ButtonPad for their seats and a Display per seat."""
+
+    def __init__(self, config: SerialNodeConfig):
+        self.config = config
+        self._lock = threading.Condition()
+        self._seats = {seat: _SeatState(seat, node_id) for seat, node_id in config.seats.items()}
+        self._connections: dict[str, _NodeConnection] = {}  # by real device path
+        self._retry_after: dict[str, float] = {}  # ports that did not answer like a node
+        self._sink: EventSink | None = None
+        self._stop = threading.Event()
+        self._scanner: threading.Thread | None = None
+        self.stats: dict[int, LinkStats] = {seat: LinkStats() for seat in self._seats}
+
+    # ButtonPad
+    def start(self, sink: EventSink) -> None:
+        _import_pyserial()
+        self._sink = sink
+        self._scanner = threading.Thread(target=self._scan_forever, name="seat-node scanner", daemon=True)
+        self._scanner.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._scanner is not None:
+            self._scanner.join()
+        with self._lock:
+            connections = list(self._connections.values())
+        for connection in connections:
+            connection.thread.join()
+
+    def display(self, seat: int) -> "SerialNodeDisplay":
+        if seat not in self._seats:
+            raise KeyError(f"seat {seat + 1} has no seat node in the config")
+        return SerialNodeDisplay(self, seat)
+
+    def connected_seats(self) -> set[int]:
+        with self._lock:
+            return {seat for seat, state in self._seats.items() if state.connection is not None}
+
+    def wait_connected(self, seats: set[int], timeout: float) -> bool:
+        with self._lock:
+            return self._lock.wait_for(lambda: seats <= {s for s, st in self._seats.items() if st.connection}, timeout)
+
+    # scanning
+    def _scan_forever(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.scan_once()
+            except Exception:  # a scan must never end the scanner
+                log.exception("seat nodes: scanning for ports failed")
+            self._stop.wait(self.config.scan_interval)
+
+    def candidate_ports(self) -> list[str]:
+        """Ports that may hold a seat node: USB ids from the config, then configured paths."""
+        from serial.tools import list_ports
+
+        found = [port.device for port in list_ports.comports() if (port.vid, port.pid) in self.config.usb_ids]
+        for pattern in self.config.ports:
+            found.extend(sorted(glob.glob(pattern)))
+        return found
+
+    def scan_once(self) -> None:
+        now = time.monotonic()
+        for path in self.candidate_ports():
+            real = os.path.realpath(path)
+            with self._lock:
+                if real in self._connections or self._retry_after.get(real, 0) > now or self._stop.is_set():
+                    continue
+                connection = _NodeConnection(self, path, real)
+                self._connections[real] = connection
+            connection.thread.start()
+
+    # called by connections
+    def _claim(self, connection: "_NodeConnection", node_id: str) -> int | None:
+        """The seat this node serves, or None (not in the config, or its seat is taken)."""
+        with self._lock:
+            for state in self._seats.values():
+                if state.node_id == node_id:
+                    if state.connection is not None:
+                        log.error("seat %d: node %s also answers on %s; ignoring that port", state.seat + 1, node_id, connection.path)
+                        return None
+                    state.connection = connection
+                    self._lock.notify_all()
+                    seat = state.seat
+                    break
+            else:
+                log.warning("seat nodes: node %s on %s is not given to any seat (add it under [seat_nodes.seats])", node_id, connection.path)
+                return None
+        self._post(LinkEvent(seat, True))
+        return seat
+
+    def _release(self, connection: "_NodeConnection", reason: str | None, retry: bool = False) -> None:
+        with self._lock:
+            self._connections.pop(connection.real_path, None)
+            if retry:
+                self._retry_after[connection.real_path] = time.monotonic() + 10 * self.config.scan_interval
+            seat = connection.seat
+            if seat is not None and self._seats[seat].connection is connection:
+                self._seats[seat].connection = None
+            else:
+                seat = None
+            self._lock.notify_all()
+        if seat is not None and reason is not None:
+            log.warning("seat %d: %s", seat + 1, reason)
+            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}"))
+
+    def _post(self, event: ButtonEvent | LinkEvent) -> None:
+        if self._sink is not None and not self._stop.is_set():
+            self._sink(event)
+
+
+class SerialNodeDisplay:
+    """The OLED of one seat node, as a Display."""
+
+    mode = "1"
+    size = PANEL_SIZE
+
+    def __init__(self, hub: SerialNodeHub, seat: int):
+        self._hub = hub
+        self._state = hub._seats[seat]
+        self.seat = seat
+        self.name = f"seat {seat + 1} node"
+
+    def show(self, image: Image.Image) -> None:
+        """Send ``image`` (non-blocking). Kept and sent on (re)connect; raises DisplayError meanwhile."""
+        pages = image_to_pages(image)
+        with self._hub._lock:
+            state = self._state
+            if pages != state.wanted:
+                state.wanted = pages
+                state.wanted_generation += 1
+                state.shown_at_request = time.perf_counter()
+            connection = state.connection
+        if connection is None:
+            raise DisplayError(f"seat {self.seat + 1}: node not connected (the frame is shown when it is)")
+        connection.wake()
+
+    def set_contrast(self, value: int) -> None:
+        if not 0 <= value <= 255:
+            raise ValueError(f"contrast must be 0..255, got {value}")
+        with self._hub._lock:
+            self._state.contrast = value
+            connection = self._state.connection
+        if connection is not None:
+            connection.wake()
+
+    def wait_shown(self, timeout: float) -> bool:
+        """Wait until the node has acknowledged the latest frame."""
+        state = self._state
+        with self._hub._lock:
+            return self._hub._lock.wait_for(lambda: state.shown_generation >= state.wanted_generation, timeout)
+
+    def close(self) -> None:
+        """Nothing to release: the node keeps its last frame until the host is gone, then shows "waiting"."""
+
+
+class _NodeGone(Exception):
+    """The node stopped answering or the port failed; the message says how."""
+
+
+class _NodeConnection:
+    """One open port and the node behind it, served by its own reader thread."""
+
+    READ_TIMEOUT = 0.01  # also the retransmit timer's resolution
+
+    def __init__(self, hub: SerialNodeHub, path: str, real_path: str):
+        self.hub = hub
+        self.path = path
+        self.real_path = real_path
+        self.seat: int | None = None
+        self.node_id: str | None = None
+        self.port: Any = None
+        self.link = protocol.Link(on_error=self._corrupt_block)
+        self.stats = LinkStats()
+        self.thread = threading.Thread(target=self._run, name=f"seat node {path}", daemon=True)
+        self._node_frame: bytes | None = None  # what the node holds (None: unknown, send it all)
+        self._segments: list[tuple[int, int, bytes]] = []  # of the frame being sent
+        self._sending_generation = 0
+        self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
+        self._sent_contrast: int | None = None
+        self._last_counter: int | None = None
+        self._error_log_second = 0
+        self._errors_this_second = 0
+
+    def wake(self) -> None:
+        port = self.port
+        if port is not None and hasattr(port, "cancel_read"):
+            port.cancel_read()  # the reader sends the new frame now, not after its read timeout
+
+    def _label(self) -> str:
+        return f"seat {self.seat + 1}" if self.seat is not None else f"node on {self.path}"
+
+    def _run(self) -> None:
+        serial = _import_pyserial()
+        reason: str | None = "node unplugged"
+        retry = False
+        try:
+            self.port = serial.serial_for_url(self.path, baudrate=115200, timeout=self.READ_TIMEOUT, write_timeout=1.0, exclusive=True)
+        except (serial.SerialException, OSError) as err:
+            log.warning("seat nodes: cannot open %s: %s", self.path, err)
+            self.hub._release(self, None, retry=True)
+            return
+        try:
+            hello = self._handshake()
+            if hello is None:
+                reason, retry = None, True
+                log.warning("seat nodes: no answer like a seat node's from %s within %.0f s", self.path, self.hub.config.handshake_timeout)
+                return
+            if self.seat is not None:
+                self.hub.stats[self.seat] = self.stats
+            self._serve()
+            reason = None  # the hub is closing
+        except _NodeGone as gone:
+            reason = str(gone)
+        except (serial.SerialException, OSError) as err:
+            log.debug("%s: port error: %s", self._label(), err)
+        finally:
+            try:
+                self.port.close()
+            except (serial.SerialException, OSError):
+                pass
+            self.hub._release(self, reason, retry=retry)
+
+    # handshake: SYNC (fresh random token) until the node answers HELLO with that token
+    def _handshake(self) -> tuple[str, str] | None:
+        token = random.randrange(1, 0x10000)
+        self._write(b"\x00")  # end whatever half block the node was holding
+        deadline = time.monotonic() + self.hub.config.handshake_timeout
+        next_sync = 0.0
+        while not self.hub._stop.is_set() and time.monotonic() < deadline:
+            if time.monotonic() >= next_sync:
+                self.link.send_unreliable(protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
+                self._write(self.link.poll(self._now()))
+                next_sync = time.monotonic() + 0.25
+            data = self.port.read(self.port.in_waiting or 1)
+            self.stats.bytes_in += len(data)
+            for msg_type, payload in self.link.receive(data, self._now()):
+                if msg_type != protocol.MSG_HELLO:
+                    continue
+                try:
+                    their_token, version, unique_id, firmware = protocol.unpack_hello(payload)
+                except (ValueError, UnicodeError) as err:
+                    log.warning("seat nodes: bad HELLO from %s: %s", self.path, err)
+                    continue
+                if their_token != token:
+                    continue  # an answer to an earlier attempt
+                if version != protocol.PROTOCOL_VERSION:
+                    raise _NodeGone(f"node {unique_id.hex()} speaks protocol {version}, the host speaks {protocol.PROTOCOL_VERSION}: reflash it")
+                self.link.reset()  # the node did: both sides start at sequence 0
+                self.node_id = unique_id.hex()
+                log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
+                self.seat = self.hub._claim(self, self.node_id)
+                self.link.send(protocol.MSG_ASSIGN, bytes((protocol.UNASSIGNED_SEAT if self.seat is None else self.seat,)))
+                return self.node_id, firmware
+        return None
+
+    def _serve(self) -> None:
+        config = self.hub.config
+        last_heard = time.monotonic()
+        next_ping = 0.0
+        while not self.hub._stop.is_set():
+            data = self.port.read(self.port.in_waiting or 1)
+            now_s = time.monotonic()
+            now = self._now()
+            if data:
+                self.stats.bytes_in += len(data)
+                heard = self.link.rx_blocks
+                for msg_type, payload in self.link.receive(data, now):
+                    self._dispatch(msg_type, payload)
+                if self.link.rx_blocks != heard:
+                    last_heard = now_s
+            if now_s - last_heard > config.silence_timeout:
+                raise _NodeGone("node stopped answering")
+            if now_s >= next_ping:
+                next_ping = now_s + config.ping_interval
+                self.link.send_unreliable(protocol.MSG_PING, int(time.perf_counter() * 1e6 & 0xFFFFFFFF).to_bytes(4, "big"))
+            if self.seat is not None:
+                self._feed_link()
+            self._write(self.link.poll(now))
+            self.stats.retransmits = self.link.retransmits
+
+    def _feed_link(self) -> None:
+        """Queue what the seat wants shown: contrast, then the changes of the newest frame."""
+        state = self.hub._seats[self.seat]
+        with self.hub._lock:
+            wanted, generation, contrast = state.wanted, state.wanted_generation, state.contrast
+        if contrast is not None and contrast != self._sent_contrast:
+            self.link.send(protocol.MSG_CONTRAST, bytes((contrast,)))
+            self._sent_contrast = contrast
+        if not self._segments and generation != self._sending_generation and wanted is not None:
+            # Frames that came while the last one was on its way are skipped: only the newest matters.
+            self._segments = changed_segments(self._node_frame, wanted)
+            self._node_frame = wanted
+            self._sending_generation = generation
+            if not self._segments:
+                self._frame_marker = (self.link.queued_total, generation)
+        while self._segments and self.link.window_free() > 0:
+            number = self.link.send(protocol.MSG_FRAME, pack_frame_payload(self._segments, self.link.payload_budget))
+            if not self._segments:
+                self._frame_marker = (number, self._sending_generation)
+        if self._frame_marker is not None and self.link.acked_total >= self._frame_marker[0]:
+            generation = self._frame_marker[1]
+            self._frame_marker = None
+            with self.hub._lock:
+                if generation > state.shown_generation:
+                    state.shown_generation = generation
+                    started = getattr(state, "shown_at_request", None)
+                    if started is not None and generation == state.wanted_generation:
+                        self.stats.frame_times.append(time.perf_counter() - started)
+                    self.hub._lock.notify_all()
+
+    def _dispatch(self, msg_type: int, payload: bytes) -> None:
+        try:
+            if msg_type == protocol.MSG_BUTTON:
+                counter, button, kind = protocol.unpack_button(payload)
+                expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
+                if expected is not None and counter != expected:
+                    log.warning("%s: %d button events lost in the node (counter %d, expected %d)", self._label(), (counter - expected) & 0xFFFF, counter, expected)
+                self._last_counter = counter
+                if self.seat is not None:
+                    event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]), EventKind(protocol.KIND_CODES[kind]))
+                    self.hub._post(event)
+            elif msg_type == protocol.MSG_STATE:
+                counter, down, rx_errors = protocol.unpack_state(payload)
+                self.stats.node_rx_errors = rx_errors
+                if self.seat is not None:
+                    with self.hub._lock:
+                        self.hub._seats[self.seat].buttons_down = down
+            elif msg_type == protocol.MSG_PONG and len(payload) == 4:
+                sent = int.from_bytes(payload, "big")
+                self.stats.ping_ms = ((int(time.perf_counter() * 1e6) - sent) & 0xFFFFFFFF) / 1000
+            elif msg_type == protocol.MSG_HELLO:
+                pass  # a late answer to a repeated SYNC
+            else:
+                log.warning("%s: unexpected message type 0x%02x dropped", self._label(), msg_type)
+        except ValueError as err:
+            log.warning("%s: bad message dropped: %s", self._label(), err)
+
+    def _corrupt_block(self, offset: int, reason: str) -> None:
+        self.stats.corrupt_blocks += 1
+        second = int(time.monotonic())
+        if second != self._error_log_second:
+            if self._errors_this_second > 10:
+                log.warning("%s: %d more corrupt blocks not logged", self._label(), self._errors_this_second - 10)
+            self._error_log_second, self._errors_this_second = second, 0
+        self._errors_this_second += 1
+        if self._errors_this_second <= 10:  # a noisy cable must not flood the journal
+            log.warning("%s: dropped corrupt block at byte %d (%s)", self._label(), offset, reason)
+
+    def _write(self, data: bytes) -> None:
+        if data:
+            self.port.write(data)
+            self.stats.bytes_out += len(data)
+
+    @staticmethod
+    def _now() -> int:
+        return int(time.monotonic() * 1000)
+
+
+def _import_pyserial():
+    try:
+        import serial
+        import serial.tools.list_ports  # noqa: F401  (used by candidate_ports)
+    except ImportError as err:
+        raise ImportError("seat nodes need pyserial: pip install 'golfbox[pi]'") from err
+    return serial
