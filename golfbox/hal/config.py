@@ -107,15 +107,17 @@ class DisplayConfig:
         """The size of the images it takes: the panel's, turned by ``rotate``."""
         return (self.width, self.height) if self.rotate % 2 == 0 else (self.height, self.width)
 
+    def location(self) -> str:
+        """'ssd1306, /dev/i2c-22 0x3C': the driver and where it is wired."""
+        if self.i2c:
+            return f"{self.driver}, /dev/i2c-{self.i2c.bus} 0x{self.i2c.address:02X}"
+        if self.spi:
+            return f"{self.driver}, SPI{self.spi.port}.{self.spi.device} DC=GPIO{self.spi.dc}"
+        return self.driver
+
     def describe(self) -> str:
         """'seat 2 display (ssd1306, /dev/i2c-22 0x3C)' for messages."""
-        if self.i2c:
-            where = f", /dev/i2c-{self.i2c.bus} 0x{self.i2c.address:02X}"
-        elif self.spi:
-            where = f", SPI{self.spi.port}.{self.spi.device} DC=GPIO{self.spi.dc}"
-        else:
-            where = ""
-        return f"{self.name} ({self.driver}{where})"
+        return f"{self.name} ({self.location()})"
 
 
 @dataclass(frozen=True)

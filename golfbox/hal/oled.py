@@ -140,6 +140,8 @@ class LumaDisplay:
                         self._pages = _pack_pages(device.preprocess(frame))
                 self._last = raw
                 self.stats.sent += 1
+            except DisplayError:  # from opening: already says where
+                raise
             except Exception as exc:
                 if not _is_bus_error(exc):
                     raise

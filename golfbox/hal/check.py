@@ -1,0 +1,199 @@
+"""``golfbox check-hardware``: bring-up of a freshly wired table.
+
+Shows a test pattern with the seat number on every display, reports each
+display that does not answer (by name and bus), then prints every button
+event ("seat 2 ▶ pressed") and echoes it on that seat's display, until Ctrl-C
+or ``--seconds``. At the end it lists the buttons never pressed. Exit status:
+0 when every display answered, 1 when one did not, 2 for a bad config.
+With no ``--config`` everything is simulated (useful to see the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from golfbox.hal.base import Button, ButtonEvent, Display, LinkEvent
+from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="hardware config (TOML); default: every seat simulated")
+    parser.add_argument("--seconds", type=float, metavar="N",
+                        help="stop after N seconds (default: run until Ctrl-C)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from golfbox.cli import UsageError  # imported here: cli imports this module lazily too
+
+    if args.seconds is not None and args.seconds < 0:
+        raise UsageError(f"--seconds: {args.seconds:g} is negative")
+    if args.config is None:
+        config = sim_config()
+        print("no --config given: checking the simulated backend (4 seats, shared display)")
+    else:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            raise UsageError(f"{args.config}: {exc}" if str(args.config) not in str(exc) else str(exc))
+
+    from golfbox.hal.build import build_hardware
+
+    events: queue.Queue[ButtonEvent | LinkEvent] = queue.Queue()
+    try:
+        hardware = build_hardware(config, events.put)
+    except Exception as exc:  # a pin in use, no GPIO driver, …: say so and stop
+        print(f"could not set up the hardware: {type(exc).__name__}: {exc}")
+        return 1
+
+    try:
+        _describe_wiring(config)
+        targets = _targets(hardware, config)
+        for target in targets:
+            target.show()
+        _report_displays(targets)
+        _drain_link_events(events)
+        print("press buttons (Ctrl-C to stop)" if args.seconds is None
+              else f"press buttons for {args.seconds:g} s", flush=True)
+        seen = _watch(hardware, events, args.seconds, targets)
+        _report_buttons(config, seen)
+        # Judged at the end: a display may have come back (or gone) while we watched.
+        answered = all(getattr(t.display, "healthy", True) for t in targets)
+    finally:
+        hardware.close()
+    return 0 if answered else 1
+
+
+@dataclass
+class _Target:
+    """A display under test, with what to call it."""
+
+    display: Display
+    config: DisplayConfig | None
+    label: str  # drawn on it: "SEAT 2", "TABLE"
+    seat: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.config.describe() if self.config else self.display.name
+
+    def show(self, status: str = "") -> None:
+        self.display.show(test_pattern(self.display, self.label, self.config, status))
+
+
+def _targets(hardware, config: HardwareConfig) -> list[_Target]:
+    configs = {seat.index: seat.display for seat in config.seats}
+    found = [_Target(hardware.seat_displays[i], configs.get(i), f"SEAT {i + 1}", i)
+             for i in sorted(hardware.seat_displays)]
+    if hardware.shared_display is not None:
+        found.append(_Target(hardware.shared_display, config.shared_display, "TABLE"))
+    return found
+
+
+def _describe_wiring(config: HardwareConfig) -> None:
+    for seat in config.seats:
+        if seat.backend == "gpio":
+            pins = "  ".join(f"{b.symbol} GPIO{pin}" for b, pin in seat.buttons.items())
+            parts = [f"buttons {pins}"]
+        elif seat.backend == "serial":
+            parts = [f"seat node on {seat.serial['port']}"]
+        else:
+            parts = ["simulated buttons"]
+        if seat.display is not None:
+            parts.append(f"display {seat.display.location()}")
+        print(f"seat {seat.index + 1}: " + ", ".join(parts))
+    if config.shared_display is not None:
+        print(f"table: {config.shared_display.describe()}")
+
+
+def _report_displays(targets: list[_Target]) -> bool:
+    all_ok = True
+    for target in targets:
+        if getattr(target.display, "healthy", True):
+            print(f"{target.name}: OK, test pattern shown")
+        else:
+            all_ok = False
+            print(f"{target.name}: NOT ANSWERING: {target.display.last_error}")
+    return all_ok
+
+
+def _drain_link_events(events: queue.Queue) -> None:
+    """The failures were just reported by name; keep only button events."""
+    kept = []
+    while True:
+        try:
+            event = events.get_nowait()
+        except queue.Empty:
+            break
+        if isinstance(event, ButtonEvent):
+            kept.append(event)
+    for event in kept:
+        events.put(event)
+
+
+def _watch(hardware, events: queue.Queue, seconds: float | None,
+           targets: list[_Target]) -> set[tuple[int, Button]]:
+    seen: set[tuple[int, Button]] = set()
+    by_seat = {t.seat: t for t in targets if t.seat is not None}
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
+            try:
+                event = events.get(timeout=wait)
+            except queue.Empty:
+                hardware.poll()
+                continue
+            if isinstance(event, LinkEvent):
+                print(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")
+                continue
+            print(event, flush=True)
+            seen.add((event.seat, event.button))
+            if event.seat in by_seat:
+                by_seat[event.seat].show(f"{event.button.value} {event.kind.value}")
+    except KeyboardInterrupt:
+        print()
+    return seen
+
+
+def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]]) -> None:
+    missing = [f"seat {seat.index + 1} {button.symbol} ({button.value}, GPIO{pin})"
+               for seat in config.seats for button, pin in seat.buttons.items()
+               if (seat.index, button) not in seen]
+    if missing:
+        print("not pressed: " + ", ".join(missing))
+    elif any(seat.buttons for seat in config.seats):
+        print("every GPIO button was pressed")
+
+
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError):  # Pillow without FreeType: the small bitmap font
+        return ImageFont.load_default()
+
+
+def test_pattern(display: Display, label: str, config: DisplayConfig | None = None,
+                 status: str = "") -> Image.Image:
+    """A frame that shows the edges are right, which seat this is, and (greyscale) the levels."""
+    width, height = display.size
+    image = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=255)  # all four edges lit
+    for x, y in ((2, 2), (width - 6, 2), (2, height - 6), (width - 6, height - 6)):
+        draw.rectangle((x, y, x + 3, y + 3), fill=255)  # corners: catches column offsets
+    draw.text((8, 4), label, fill=255, font=_font(20))
+    detail = config.driver if config else display.name
+    draw.text((8, height - 26), status or detail, fill=255, font=_font(10))
+    if display.mode != "1" and width >= 64:
+        step = (width - 16) // 16
+        for level in range(16):  # the 16 grey levels of an SSD1322
+            x = 8 + level * step
+            draw.rectangle((x, height - 12, x + step - 2, height - 4), fill=level * 17)
+    return image if display.mode == "L" else image.convert(display.mode)
