@@ -101,6 +101,7 @@ class DisplayConfig:
     i2c: I2CLocation | None = None
     spi: SpiLocation | None = None
     scale: int = 2  # pygame/capture windows
+    bus_key: str = ""  # where i2c/spi came from: "seats[0].display.i2c (from pinmap.toml)"
 
     @property
     def size(self) -> tuple[int, int]:
@@ -125,6 +126,7 @@ class SeatConfig:
     index: int  # 0-based, as in ButtonEvent.seat
     backend: str
     buttons: dict[Button, int] = field(default_factory=dict)  # gpio seats: BCM pins
+    button_keys: dict[Button, str] = field(default_factory=dict)  # for messages, pin map noted
     display: DisplayConfig | None = None  # gpio and sim seats
     serial: dict[str, Any] = field(default_factory=dict)  # serial seats, for serialnode
 
@@ -306,19 +308,21 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     buttons_raw, buttons_key = defaults.buttons(raw, index)
     buttons_raw = _table(buttons_raw, buttons_key)
     _known_keys(buttons_raw, buttons_key, {b.value for b in Button})
-    buttons = {}
+    buttons, button_keys = {}, {}
     for button in Button:
+        button_keys[button] = key_of_button = _subkey(buttons_key, button.value)
         if button.value not in buttons_raw:
-            raise ConfigError(f"{buttons_key}.{button.value}: missing (a seat has the four buttons "
+            raise ConfigError(f"{key_of_button}: missing (a seat has the four buttons "
                               "left, right, ok, back)")
-        buttons[button] = _int(buttons_raw, button.value, f"{buttons_key}.{button.value}",
+        buttons[button] = _int(buttons_raw, button.value, key_of_button,
                                lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number")
     if "display" not in raw:
         raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
     display_raw = _table(raw["display"], f"{key}.display")
     display = _parse_display(display_raw, f"{key}.display", name,
                              defaults.seat_display(display_raw, index), seat=True)
-    return SeatConfig(index=index, backend=backend, buttons=buttons, display=display)
+    return SeatConfig(index=index, backend=backend, buttons=buttons, button_keys=button_keys,
+                      display=display)
 
 
 DISPLAY_KEYS = {"driver", "i2c", "spi", "width", "height", "rotate", "contrast", "persist",
@@ -347,6 +351,7 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
                           f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
 
     i2c = spi = None
+    bus_key = ""
     if driver in LUMA_DRIVERS:
         explicit = {k: raw[k] for k in ("i2c", "spi") if k in raw}
         if len(explicit) == 1:
@@ -374,7 +379,7 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
         contrast=_int(raw, "contrast", f"{key}.contrast", None, lo=0, hi=255),
         persist=_bool(raw, "persist", f"{key}.persist", True),
         page_diff=_bool(raw, "page_diff", f"{key}.page_diff", True),
-        i2c=i2c, spi=spi,
+        i2c=i2c, spi=spi, bus_key=bus_key,
         scale=_int(raw, "scale", f"{key}.scale", 2, lo=1, hi=8),
     )
 
@@ -382,24 +387,25 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
 def _parse_i2c(raw: dict[str, Any], key: str) -> I2CLocation:
     _known_keys(raw, key, {"bus", "address"})
     return I2CLocation(
-        bus=_int(raw, "bus", f"{key}.bus", lo=0, hi=255, what="/dev/i2c-N bus number"),
-        address=_int(raw, "address", f"{key}.address", lo=0x03, hi=0x77, what="7-bit I2C address"),
+        bus=_int(raw, "bus", _subkey(key, "bus"), lo=0, hi=255, what="/dev/i2c-N bus number"),
+        address=_int(raw, "address", _subkey(key, "address"), lo=0x03, hi=0x77,
+                     what="7-bit I2C address"),
     )
 
 
 def _parse_spi(raw: dict[str, Any], key: str) -> SpiLocation:
     _known_keys(raw, key, {"port", "device", "dc", "rst", "speed_hz"})
-    speed = _int(raw, "speed_hz", f"{key}.speed_hz", 8_000_000, lo=1)
+    speed = _int(raw, "speed_hz", _subkey(key, "speed_hz"), 8_000_000, lo=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
-        raise ConfigError(f"{key}.speed_hz: {speed} is not a speed luma allows ({allowed})")
+        raise ConfigError(f"{_subkey(key, 'speed_hz')}: {speed} is not a speed luma allows ({allowed})")
     if "dc" not in raw:
-        raise ConfigError(f"{key}.dc: missing (the GPIO wired to the display's D/C pin)")
+        raise ConfigError(f"{_subkey(key, 'dc')}: missing (the GPIO wired to the display's D/C pin)")
     return SpiLocation(
-        port=_int(raw, "port", f"{key}.port", 0, lo=0, hi=1),
-        device=_int(raw, "device", f"{key}.device", 0, lo=0, hi=2),
-        dc=_int(raw, "dc", f"{key}.dc", lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
-        rst=_int(raw, "rst", f"{key}.rst", None, lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
+        port=_int(raw, "port", _subkey(key, "port"), 0, lo=0, hi=1),
+        device=_int(raw, "device", _subkey(key, "device"), 0, lo=0, hi=2),
+        dc=_int(raw, "dc", _subkey(key, "dc"), lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
+        rst=_int(raw, "rst", _subkey(key, "rst"), None, lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
         speed_hz=speed,
     )
 
@@ -481,12 +487,12 @@ def _check_pins(config: HardwareConfig) -> None:
         [config.shared_display] if config.shared_display else [])
     for d in displays:
         if d.spi:
-            claim(d.spi.dc, f"{d.key}.spi.dc")
+            claim(d.spi.dc, _subkey(d.bus_key, "dc"))
             if d.spi.rst is not None:
-                claim(d.spi.rst, f"{d.key}.spi.rst")
+                claim(d.spi.rst, _subkey(d.bus_key, "rst"))
     for seat in config.seats:
         for button, pin in seat.buttons.items():
-            claim(pin, f"seats[{seat.index}].buttons.{button.value}")
+            claim(pin, seat.button_keys[button])
 
 
 def _check_i2c(config: HardwareConfig) -> None:
@@ -507,8 +513,8 @@ def _check_i2c(config: HardwareConfig) -> None:
         spot = (d.i2c.bus, d.i2c.address)
         where = f"bus {d.i2c.bus} address 0x{d.i2c.address:02X}"
         if spot in used:
-            raise ConfigError(f"{d.key}.i2c: {where} is already used by {used[spot]}")
-        used[spot] = f"{d.key}.i2c"
+            raise ConfigError(f"{d.bus_key}: {where} is already used by {used[spot]}")
+        used[spot] = d.bus_key
     # A mux channel is wired through to its parent bus: a device on the parent answers
     # at its address on every channel too, so the same address below it would collide.
     for (bus, address), key in list(used.items()):
@@ -527,9 +533,9 @@ def _check_spi(config: HardwareConfig) -> None:
         if d.spi:
             spot = (d.spi.port, d.spi.device)
             if spot in used:
-                raise ConfigError(f"{d.key}.spi: SPI{spot[0]} device {spot[1]} (chip select) "
+                raise ConfigError(f"{d.bus_key}: SPI{spot[0]} device {spot[1]} (chip select) "
                                   f"is already used by {used[spot]}")
-            used[spot] = f"{d.key}.spi"
+            used[spot] = d.bus_key
 
 
 # ---------------------------------------------------------------- typed getters
@@ -547,10 +553,16 @@ def _table(value: Any, key: str) -> dict[str, Any]:
     return value
 
 
+def _subkey(key: str, name: str) -> str:
+    """'seats[0].buttons (from pinmap.toml)' + 'ok' -> 'seats[0].buttons.ok (from pinmap.toml)'."""
+    base, sep, note = key.partition(" (")
+    return f"{base}.{name}{sep}{note}"
+
+
 def _known_keys(table: dict[str, Any], key: str, allowed: set[str]) -> None:
     for name in table:
         if name not in allowed:
-            where = f"{key}.{name}" if key else name
+            where = _subkey(key, name) if key else name
             raise ConfigError(f"{where}: unknown key (expected one of: {', '.join(sorted(allowed))})")
 
 

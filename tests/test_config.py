@@ -1,0 +1,286 @@
+"""The hardware config: the reference build validates, every mistake is named."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golfbox.hal.base import Button
+from golfbox.hal.config import ConfigError, load_config, parse_config, sim_config
+
+HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
+
+SEAT0 = {"left": 17, "right": 27, "ok": 22, "back": 4}
+SEAT1 = {"left": 5, "right": 6, "ok": 13, "back": 19}
+SEAT2 = {"left": 12, "right": 16, "ok": 20, "back": 21}
+
+
+def gpio_seat(buttons, **display):
+    return {"backend": "gpio", "buttons": dict(buttons),
+            "display": {"driver": "ssd1306", "i2c": {"bus": 1, "address": 0x3C}, **display}}
+
+
+def config_with(*seats, **top):
+    return {"seats": list(seats), **top}
+
+
+def refused(data, **kwargs) -> str:
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, **kwargs)
+    return str(info.value)
+
+
+# ---------------------------------------------------------------- the reference build
+
+
+def test_example_config_validates_with_the_reference_pins():
+    config = load_config(HARDWARE / "config.example.toml")
+    assert [s.backend for s in config.seats] == ["gpio"] * 4
+    assert config.seats[0].buttons == {Button.LEFT: 17, Button.RIGHT: 27, Button.OK: 22, Button.BACK: 4}
+    assert [(s.display.i2c.bus, s.display.i2c.address) for s in config.seats] == [
+        (22, 0x3C), (22, 0x3D), (23, 0x3C), (23, 0x3D)]
+    shared = config.shared_display
+    assert (shared.driver, shared.size, shared.mode) == ("ssd1322", (256, 64), "L")
+    assert (shared.spi.dc, shared.spi.rst, shared.spi.speed_hz) == (24, 25, 16_000_000)
+    assert config.game["variant"] == "six-card"
+    assert config.journal == {"path": "/var/lib/golfbox/journal.sqlite"}
+    assert config.i2c_muxes[0].parent == 1 and config.i2c_muxes[0].buses == (22, 23)
+
+
+def test_reference_pins_keep_clear_of_buses_and_the_display_control_pins():
+    config = load_config(HARDWARE / "config.example.toml")
+    buttons = {pin for seat in config.seats for pin in seat.buttons.values()}
+    assert len(buttons) == 16
+    assert not buttons & {0, 1, 2, 3, 7, 8, 9, 10, 11, 14, 24, 25}
+    # GPIO 15 (UART RXD) is the one compromise: refused as soon as the UART is on.
+    text = (HARDWARE / "config.example.toml").read_text().replace("uart = false", "uart = true")
+    example = HARDWARE / "uart_on.toml"
+    try:
+        example.write_text(text)
+        with pytest.raises(ConfigError, match=r"seats\[3\]\.buttons\.back \(from pinmap\.toml\): "
+                                              r"GPIO 15 belongs to the UART"):
+            load_config(example)
+    finally:
+        example.unlink()
+
+
+def test_wiring_table_matches_the_pin_map_and_the_header():
+    """WIRING.md's button table = pinmap.toml, and its pin numbers = gpiozero's header map."""
+    from gpiozero.pins.mock import MockFactory
+
+    header = MockFactory().board_info
+    config = load_config(HARDWARE / "config.example.toml")
+    rows = re.findall(r"^\| (\d) +\| \S+ (\w+) +\| GPIO (\d+) +\| (\d+) +\|$",
+                      (HARDWARE / "WIRING.md").read_text(), re.MULTILINE)
+    assert len(rows) == 16
+    for seat, button, gpio, pin in rows:
+        assert config.seats[int(seat) - 1].buttons[Button(button)] == int(gpio)
+        [(connector, pin_info)] = header.find_pin(f"GPIO{gpio}")
+        assert (connector.name, pin_info.number) == ("J8", int(pin))
+
+
+def test_sim_config_needs_no_file():
+    config = sim_config(3)
+    assert [s.backend for s in config.seats] == ["sim"] * 3
+    assert config.seats[2].display.size == (128, 64)
+    assert config.shared_display.driver == "sim"
+
+
+def test_config_and_sim_do_not_import_hardware_packages():
+    code = ("import sys, golfbox.hal.config, golfbox.hal.sim, golfbox.hal.build, golfbox.hal.check;"
+            "golfbox.hal.config.load_config('hardware/config.example.toml');"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma', 'serial')];"
+            "print(bad); raise SystemExit(bool(bad))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=HARDWARE.parent,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- every mistake, by name
+
+
+def test_pin_used_twice_names_both_keys():
+    message = refused(config_with(
+        gpio_seat(SEAT0),
+        gpio_seat(SEAT1, i2c={"bus": 1, "address": 0x3D}),
+        gpio_seat({**SEAT2, "ok": 17}, driver="sim", i2c=None) | {"display": {"driver": "sim"}}))
+    assert message == "seats[2].buttons.ok: GPIO 17 is already used by seats[0].buttons.left"
+
+
+def test_pin_on_an_enabled_bus_is_refused():
+    assert refused(config_with(gpio_seat({**SEAT0, "back": 3}))) == (
+        "seats[0].buttons.back: GPIO 3 belongs to I2C1 (SDA/SCL), which is enabled; "
+        "pick a free GPIO (see hardware/WIRING.md)")
+    spi_shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
+    message = refused(config_with(gpio_seat({**SEAT0, "ok": 10}), shared_display=spi_shared))
+    assert message.startswith("seats[0].buttons.ok: GPIO 10 belongs to SPI0")
+
+
+def test_bus_enabled_in_buses_reserves_its_pins_without_a_display():
+    seat = {"backend": "gpio", "buttons": {**SEAT0, "left": 16}, "display": {"driver": "sim"}}
+    assert parse_config(config_with(seat)).seats[0].buttons[Button.LEFT] == 16
+    message = refused(config_with(seat, buses={"spi1": True}))
+    assert message.startswith("seats[0].buttons.left: GPIO 16 belongs to SPI1")
+
+
+def test_id_eeprom_pins_are_refused():
+    seat = {"backend": "gpio", "buttons": {**SEAT0, "right": 0}, "display": {"driver": "sim"}}
+    assert refused(config_with(seat)).startswith(
+        "seats[0].buttons.right: GPIO 0 belongs to the HAT ID EEPROM")
+
+
+def test_button_on_the_shared_displays_dc_pin_is_refused():
+    spi_shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
+    message = refused(config_with(gpio_seat({**SEAT0, "back": 25}), shared_display=spi_shared))
+    assert message == "seats[0].buttons.back: GPIO 25 is already used by shared_display.spi.rst"
+
+
+def test_two_displays_at_one_address_on_one_bus():
+    message = refused(config_with(gpio_seat(SEAT0), gpio_seat(SEAT1)))
+    assert message == ("seats[1].display.i2c: bus 1 address 0x3C is already used by "
+                       "seats[0].display.i2c")
+
+
+def test_same_address_on_two_mux_channels_is_fine_but_not_on_the_parent_too():
+    mux = [{"parent": 1, "address": 0x70, "buses": [22, 23]}]
+    ok = config_with(gpio_seat(SEAT0, i2c={"bus": 22, "address": 0x3C}),
+                     gpio_seat(SEAT1, i2c={"bus": 23, "address": 0x3C}), i2c_mux=mux)
+    assert len(parse_config(ok).seats) == 2
+    clash = config_with(gpio_seat(SEAT0, i2c={"bus": 1, "address": 0x3C}),
+                        gpio_seat(SEAT1, i2c={"bus": 23, "address": 0x3C}), i2c_mux=mux)
+    assert refused(clash) == (
+        "seats[1].display.i2c: address 0x3C on mux bus 23 collides with seats[0].display.i2c on "
+        "its parent bus 1 (devices on the parent answer on every channel)")
+
+
+def test_display_at_the_mux_address_is_refused():
+    mux = [{"parent": 1, "address": 0x70, "buses": [22]}]
+    message = refused(config_with(gpio_seat(SEAT0, i2c={"bus": 1, "address": 0x70}), i2c_mux=mux))
+    assert message == ("seats[0].display.i2c: bus 1 address 0x70 is already used by "
+                       "i2c_mux[0] (the TCA9548A)")
+
+
+def test_two_spi_displays_on_one_chip_select():
+    seat = gpio_seat(SEAT0)
+    seat["display"] = {"driver": "ssd1306", "spi": {"port": 0, "device": 0, "dc": 23}}
+    shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
+    assert refused(config_with(seat, shared_display=shared)) == (
+        "shared_display.spi: SPI0 device 0 (chip select) is already used by seats[0].display.spi")
+
+
+def test_unknown_driver():
+    message = refused(config_with(gpio_seat(SEAT0, driver="ssd9999")))
+    assert message.startswith("seats[0].display.driver: unknown driver 'ssd9999' (known: ssd1306,")
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (config_with(gpio_seat(SEAT0), colour="red"), "colour: unknown key"),
+    (config_with(gpio_seat(SEAT0) | {"buton": {}}), "seats[0].buton: unknown key"),
+    (config_with(gpio_seat({**SEAT0, "up": 5})), "seats[0].buttons.up: unknown key"),
+    (config_with(gpio_seat(SEAT0, brightness=3)), "seats[0].display.brightness: unknown key"),
+    (config_with(gpio_seat(SEAT0), gpio={"bounce": 0.1}), "gpio.bounce: unknown key"),
+])
+def test_unknown_keys(data, expected):
+    assert refused(data).startswith(expected + " (expected one of: ")
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (config_with(gpio_seat({**SEAT0, "ok": "17"})),
+     "seats[0].buttons.ok: expected an integer (GPIO (BCM) number), got a string '17'"),
+    (config_with(gpio_seat({**SEAT0, "ok": True})),
+     "seats[0].buttons.ok: expected an integer (GPIO (BCM) number), got a boolean True"),
+    (config_with(gpio_seat({**SEAT0, "ok": 40})),
+     "seats[0].buttons.ok: 40 is out of range for a GPIO (BCM) number (0..27)"),
+    (config_with(gpio_seat(SEAT0, i2c={"bus": 1, "address": 0x80})),
+     "seats[0].display.i2c.address: 128 is out of range for a 7-bit I2C address (3..119)"),
+    (config_with(gpio_seat(SEAT0, rotate=4)),
+     "seats[0].display.rotate: 4 is out of range for a quarter turns (0-3) (0..3)"),
+    (config_with(gpio_seat(SEAT0, persist="yes")),
+     "seats[0].display.persist: expected true or false, got a string 'yes'"),
+    (config_with(gpio_seat(SEAT0), gpio={"hold_time": "long"}),
+     "gpio.hold_time: expected a number of seconds, got a string 'long'"),
+    (config_with(gpio_seat(SEAT0), gpio={"bounce_time": 0.5, "hold_time": 0.3}),
+     "gpio.bounce_time: 0.5 s must be shorter than gpio.hold_time (0.3 s)"),
+    (config_with(gpio_seat(SEAT0) | {"backend": "usb"}),
+     "seats[0].backend: 'usb' is not one of gpio, sim, serial"),
+    ({"seats": {"backend": "sim"}}, "seats: expected a non-empty array of tables ([[seats]])"),
+    ({}, "seats: missing (add one [[seats]] table per seat)"),
+    (config_with(gpio_seat(SEAT0), game=3), "game: expected a table, got an integer"),
+])
+def test_wrong_types_and_ranges(data, expected):
+    assert refused(data) == expected
+
+
+def test_missing_pieces_are_named():
+    seat = gpio_seat(SEAT0)
+    del seat["buttons"]["back"]
+    assert refused(config_with(seat)).startswith("seats[0].buttons.back: missing")
+    no_buttons = {"backend": "gpio", "display": {"driver": "sim"}}
+    assert refused(config_with(no_buttons)).startswith("seats[0].buttons: missing (no pinmap is set)")
+    no_bus = {"backend": "gpio", "buttons": SEAT0, "display": {"driver": "ssd1306"}}
+    assert refused(config_with(no_bus)).startswith("seats[0].display: give exactly one of i2c")
+    no_dc = {"driver": "ssd1322", "spi": {"port": 0}}
+    assert refused(config_with(gpio_seat(SEAT0), shared_display=no_dc)).startswith(
+        "shared_display.spi.dc: missing")
+    assert refused(config_with({"backend": "serial"})).startswith("seats[0].serial.port:")
+
+
+def test_spi_speed_must_be_one_luma_allows():
+    shared = {"driver": "ssd1322", "spi": {"dc": 24, "speed_hz": 10_000_000}}
+    message = refused(config_with(gpio_seat(SEAT0), shared_display=shared))
+    assert message.startswith("shared_display.spi.speed_hz: 10000000 is not a speed luma allows "
+                              "(0.5 MHz, 1 MHz, 2 MHz, 4 MHz, 8 MHz, 16 MHz")
+
+
+def test_seat_display_must_show_a_seat_view():
+    assert refused(config_with(gpio_seat(SEAT0, driver="ssd1327"))) == (
+        "seats[0].display: a seat view is 128x64, this ssd1327 shows 128x128 (rotate = 0)")
+    portrait = gpio_seat(SEAT0, driver="sh1107", rotate=1)  # 64x128 panel turned a quarter
+    assert parse_config(config_with(portrait)).seats[0].display.size == (128, 64)
+
+
+def test_serial_seats_pass_their_table_through():
+    config = parse_config(config_with(gpio_seat(SEAT0), {
+        "backend": "serial", "serial": {"port": "/dev/ttyACM0", "baudrate": 115200}}))
+    assert config.seats[1].serial == {"port": "/dev/ttyACM0", "baudrate": 115200}
+    assert config.seats[1].display is None and config.seats[1].buttons == {}
+    with_buttons = {"backend": "serial", "serial": {"port": "/dev/ttyACM0"}, "buttons": SEAT1}
+    assert refused(config_with(with_buttons)).startswith("seats[0].buttons: a serial seat's node")
+
+
+def test_pinmap_values_are_named_as_coming_from_it(tmp_path):
+    (tmp_path / "pins.toml").write_text(
+        "[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
+        "[[seats]]\nbuttons = { left = 5, right = 6, ok = 17, back = 19 }\n")
+    (tmp_path / "config.toml").write_text(
+        'pinmap = "pins.toml"\n'
+        '[[seats]]\ndisplay = { driver = "sim" }\n'
+        '[[seats]]\ndisplay = { driver = "sim" }\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "config.toml")
+    assert str(info.value) == ("seats[1].buttons.ok (from pins.toml): GPIO 17 is already used by "
+                               "seats[0].buttons.left (from pins.toml)")
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[[seats]]\nbackend = "sim"\ndisplay = { driver = "sim" \n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "TOML syntax error" in str(info.value) and "line 3" in str(info.value)
+
+
+def test_missing_files_are_named(tmp_path):
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.toml")
+    (tmp_path / "config.toml").write_text('pinmap = "gone.toml"\n[[seats]]\nbackend = "sim"\n')
+    with pytest.raises(ConfigError, match=r"^pinmap: .*gone\.toml does not exist"):
+        load_config(tmp_path / "config.toml")
+
+
+def test_config_error_is_a_value_error():
+    assert issubclass(ConfigError, ValueError)
