@@ -1,0 +1,151 @@
+"""Bitmap glyphs: a 5-pixel text font, big rank glyphs and suit marks.
+
+Drawn glyphs instead of a font file because Pillow's built-in font has no
+◀ ▶ ● ✕ ♣ ♦ ♥ ♠, and its small sizes lose spaces when rendered in 1 bit.
+Pixel glyphs stay crisp on a mono OLED and look the same everywhere.
+
+Every glyph is turned once, at import, into a mode "1" mask that
+``ImageDraw.bitmap`` stamps in C, which keeps a frame well under 2 ms.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+# The text font: capitals, digits, a little punctuation and the button and
+# suit symbols, 5 pixels tall, proportional. Lower case prints as capitals.
+_SMALL = {
+    "A": ".#.|#.#|###|#.#|#.#", "B": "##.|#.#|##.|#.#|##.", "C": ".##|#..|#..|#..|.##",
+    "D": "##.|#.#|#.#|#.#|##.", "E": "###|#..|##.|#..|###", "F": "###|#..|##.|#..|#..",
+    "G": ".##|#..|#.#|#.#|.##", "H": "#.#|#.#|###|#.#|#.#", "I": "###|.#.|.#.|.#.|###",
+    "J": "..#|..#|..#|#.#|.#.", "K": "#.#|#.#|##.|#.#|#.#", "L": "#..|#..|#..|#..|###",
+    "M": "#...#|##.##|#.#.#|#...#|#...#", "N": "#..#|##.#|#.##|#..#|#..#",
+    "O": ".#.|#.#|#.#|#.#|.#.", "P": "##.|#.#|##.|#..|#..", "Q": ".##.|#..#|#..#|#.#.|.#.#",
+    "R": "##.|#.#|##.|#.#|#.#", "S": ".##|#..|.#.|..#|##.", "T": "###|.#.|.#.|.#.|.#.",
+    "U": "#.#|#.#|#.#|#.#|###", "V": "#.#|#.#|#.#|#.#|.#.", "W": "#...#|#...#|#.#.#|##.##|#...#",
+    "X": "#.#|#.#|.#.|#.#|#.#", "Y": "#.#|#.#|.#.|.#.|.#.", "Z": "###|..#|.#.|#..|###",
+    "0": "###|#.#|#.#|#.#|###", "1": ".#.|##.|.#.|.#.|###", "2": "##.|..#|.#.|#..|###",
+    "3": "##.|..#|.#.|..#|##.", "4": "#.#|#.#|###|..#|..#", "5": "###|#..|##.|..#|##.",
+    "6": ".##|#..|###|#.#|###", "7": "###|..#|.#.|.#.|.#.", "8": "###|#.#|###|#.#|###",
+    "9": "###|#.#|###|..#|##.",
+    " ": "..|..|..|..|..", ".": ".|.|.|.|#", ",": "..|..|..|.#|#.", ":": ".|#|.|#|.",
+    ";": "..|.#|..|.#|#.", "-": "...|...|###|...|...", "+": "...|.#.|###|.#.|...",
+    "=": "...|###|...|###|...", "/": "..#|..#|.#.|#..|#..", "?": "##.|..#|.#.|...|.#.",
+    "!": "#|#|#|.|#", "'": "#|#|.|.|.", '"': "#.#|#.#|...|...|...", "(": ".#|#.|#.|#.|.#",
+    ")": "#.|.#|.#|.#|#.", "×": "...|#.#|.#.|#.#|...", "%": "#.#|..#|.#.|#..|#.#",
+    "<": "..#|.#.|#..|.#.|..#", ">": "#..|.#.|..#|.#.|#..", "#": "#.#|###|#.#|###|#.#",
+    "*": "...|#.#|.#.|#.#|...", "_": "...|...|...|...|###", "·": ".|.|#|.|.",
+    "…": "#.#.#|.....|.....|.....|#.#.#",
+    "◀": "..#|.##|###|.##|..#", "▶": "#..|##.|###|##.|#..",
+    "▲": "..#..|.###.|#####|.....|.....", "▼": ".....|.....|#####|.###.|..#..",
+    "●": ".###.|#####|#####|#####|.###.", "✕": "#...#|.#.#.|..#..|.#.#.|#...#",
+    "♣": "..#..|.###.|#.#.#|#####|..#..", "♦": "..#..|.###.|#####|.###.|..#..",
+    "♥": ".#.#.|#####|#####|.###.|..#..", "♠": "..#..|.###.|#####|#####|.#.#.",
+}
+
+# Big card ranks, drawn on a 4×6 grid and doubled: 8×12 pixels, 2-pixel
+# strokes, readable across a table. "1" is narrow so "10" stays compact.
+_RANK = {
+    "A": ".##.|#..#|#..#|####|#..#|#..#", "2": ".##.|#..#|...#|..#.|.#..|####",
+    "3": "###.|...#|.##.|...#|...#|###.", "4": "#..#|#..#|#..#|####|...#|...#",
+    "5": "####|#...|###.|...#|...#|###.", "6": ".##.|#...|###.|#..#|#..#|.##.",
+    "7": "####|...#|..#.|.#..|.#..|.#..", "8": ".##.|#..#|.##.|#..#|#..#|.##.",
+    "9": ".##.|#..#|#..#|.###|...#|.##.", "0": ".##.|#..#|#..#|#..#|#..#|.##.",
+    "1": ".#|##|.#|.#|.#|.#", "J": "...#|...#|...#|#..#|#..#|.##.",
+    "Q": ".##.|#..#|#..#|#..#|#.#.|.#.#", "K": "#..#|#.#.|##..|#.#.|#..#|#..#",
+}
+
+# Suits on a card face: 7×7, big enough that ♣ and ♠ differ.
+_SUIT = {
+    "♣": "..###..|..###..|##.#.##|#######|##.#.##|...#...|..###..",
+    "♦": "...#...|..###..|.#####.|#######|.#####.|..###..|...#...",
+    "♥": ".##.##.|#######|#######|#######|.#####.|..###..|...#...",
+    "♠": "...#...|..###..|.#####.|#######|#######|.#.#.#.|..###..",
+}
+
+SMALL_HEIGHT = 5
+RANK_SCALE = 2
+RANK_HEIGHT = 6 * RANK_SCALE  # 12 px: the smallest rank anyone reads at arm's length
+SUIT_SIZE = 7
+
+
+def _mask(rows: str, scale: int) -> Image.Image:
+    """A glyph drawn as '#'/'.' rows joined by '|' → a mode "1" mask, scaled up."""
+    lines = rows.split("|")
+    image = Image.new("1", (len(lines[0]), len(lines)), 0)
+    image.putdata([1 if ch == "#" else 0 for line in lines for ch in line])
+    if scale != 1:
+        image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
+    return image
+
+
+_SMALL_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SMALL.items()} for scale in (1, 2)}
+_RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
+_SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
+_UNKNOWN = "?"
+
+
+def _glyphs(text: str, scale: int) -> list[Image.Image]:
+    masks = _SMALL_MASKS[scale]
+    return [masks.get(ch) or masks[_UNKNOWN] for ch in text.upper()]
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """Width in pixels of ``text`` in the small font (1-pixel gaps, times ``scale``)."""
+    glyphs = _glyphs(text, scale)
+    if not glyphs:
+        return 0
+    return sum(g.width for g in glyphs) + scale * (len(glyphs) - 1)
+
+
+def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
+              scale: int = 1) -> int:
+    """Stamp ``text`` with its top-left at (x, y); returns the x after it."""
+    for glyph in _glyphs(text, scale):
+        draw.bitmap((x, y), glyph, fill=fill)
+        x += glyph.width + scale
+    return x
+
+
+def fit_text(text: str, width: int, scale: int = 1) -> str:
+    """``text`` cut short with '…' so that it fits in ``width`` pixels."""
+    if text_width(text, scale) <= width:
+        return text
+    while text and text_width(text + "…", scale) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap_text(text: str, width: int, lines: int, scale: int = 1) -> list[str]:
+    """Break ``text`` at spaces into at most ``lines`` lines of ``width`` pixels."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(line + " " + words[0], scale) <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:  # too long: the last line says so
+        out[-1] = fit_text(out[-1] + " " + " ".join(words), width, scale)
+    return [fit_text(line, width, scale) for line in out]
+
+
+def rank_masks(rank_text: str) -> list[Image.Image]:
+    """The big glyphs of a rank ("10", "Q", "JK")."""
+    return [_RANK_MASKS[ch] for ch in rank_text]
+
+
+def rank_width(rank_text: str) -> int:
+    masks = rank_masks(rank_text)
+    return sum(m.width for m in masks) + RANK_SCALE * (len(masks) - 1)
+
+
+def draw_rank(draw: ImageDraw.ImageDraw, x: int, y: int, rank_text: str, fill: int) -> None:
+    for mask in rank_masks(rank_text):
+        draw.bitmap((x, y), mask, fill=fill)
+        x += mask.width + RANK_SCALE
+
+
+def suit_mask(symbol: str) -> Image.Image:
+    """The 7×7 suit drawn on a card face."""
+    return _SUIT_MASKS[symbol]

@@ -1,0 +1,172 @@
+"""A seat's private 128×64 mono screen, drawn from that seat's view only.
+
+Layout (pixels)::
+
+    +---------------------------+----------------------+
+    | the grid, row 0 at the    | P1             R2/9  |
+    | top, the nearest row at   | YOUR TURN            |
+    | the bottom; up to 3×3     | [hand] [pile]        |
+    | cards of 24×16 with 12 px |  HAND   PILE         |
+    | ranks                     | [ STOCK 41 ]         |
+    |                           | [ KNOCK ]            |
+    +---------------------------+----------------------+
+    | prompt, or a message on an inverted bar          |
+    +--------------------------------------------------+
+
+The cursor (a grid position or "stock", "discard", "knock", "pass", "ready")
+is drawn inverted. Choices that are legal now are framed boxes; the same
+words without a frame are only information.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from golfbox.engine.views import OVER, START, SeatView
+from golfbox.render import glyphs
+from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
+
+SIZE = (128, 64)
+INK, PAPER = 1, 0
+
+CARD_W = 26
+GRID_W = 80  # three cards and two 1-pixel gaps
+GRID_H = 50  # three rows of 16 and two 1-pixel gaps
+SIDE_X = 82  # the right-hand column
+SIDE_W = SIZE[0] - SIDE_X
+PROMPT_Y = 58  # the bottom text line
+
+CURSOR_CHOICES = ("stock", "discard", "knock", "pass", "ready")
+_ACTION_WORDS = {"knock": "KNOCK", "pass": "PASS", "ready": "READY", "discard": "DISCARD"}
+
+
+def grid_boxes(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
+    """The box of every grid position, centred in the grid area; row 0 at the top."""
+    card_h, gap_y = (16, 1) if rows >= 3 else (20, 3)
+    gap_x = 1 if cols >= 3 else 4
+    width = cols * CARD_W + (cols - 1) * gap_x
+    height = rows * card_h + (rows - 1) * gap_y
+    left, top = (GRID_W - width) // 2, (GRID_H - height) // 2
+    return [(left + c * (CARD_W + gap_x), top + r * (card_h + gap_y), CARD_W, card_h)
+            for r in range(rows) for c in range(cols)]
+
+
+def shows_known_cards(view: SeatView) -> bool:
+    """Own face-down cards this seat has seen are shown only while peeking or with `assist`."""
+    return view.peeking or bool(view.rules.get("assist"))
+
+
+def status_text(view: SeatView) -> str:
+    seat = view.seat
+    if view.phase == OVER:
+        return "ROUND OVER"
+    if view.phase == START:
+        if view.peeking:
+            return "MEMORISE"
+        if view.flips_due:
+            return f"TURN UP {view.flips_due}"
+        return "WAITING"
+    if view.legal:
+        if view.flips_due:
+            return f"TURN UP {view.flips_due}"
+        return "LAST TURN" if view.final_turns_left is not None else "YOUR TURN"
+    if view.to_move is not None and view.to_move != seat:
+        words = f"SEAT {view.to_move + 1} PLAYS"
+        return words if glyphs.text_width(words) <= SIDE_W else f"P{view.to_move + 1} PLAYS"
+    return ""
+
+
+def _legal_kinds(view: SeatView) -> set[str]:
+    return {action.kind for action in view.legal}
+
+
+def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None) -> None:
+    variant = view.variant
+    face_up = view.face_up[view.seat]
+    show_known = shows_known_cards(view)
+    for pos, box in enumerate(grid_boxes(variant.rows, variant.cols)):
+        ink, paper = (PAPER, INK) if cursor == pos else (INK, PAPER)
+        card = view.own_grid[pos]
+        if face_up >> pos & 1:
+            draw_face(draw, box, card, ink, paper)
+        elif card is not None and show_known:
+            draw_face(draw, box, card, ink, paper, dashed=True)
+        else:
+            draw_back(draw, box, ink, paper)
+
+
+def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
+               label: str) -> None:
+    draw_text_right(draw, SIZE[0], 0, f"R{view.round_no}/{view.rounds}")
+    glyphs.draw_text(draw, SIDE_X, 0, glyphs.fit_text(label, SIDE_W - 26), INK)
+    glyphs.draw_text(draw, SIDE_X, 7, glyphs.fit_text(status_text(view), SIDE_W), INK)
+
+    legal = _legal_kinds(view)
+    # One card place: the card in hand while this seat holds one, else the pile's top.
+    card_box = (SIDE_X, 14, CARD_W, 16)
+    words_x = SIDE_X + CARD_W + 2
+    holding = view.held is not None and view.holder == view.seat
+    if holding:
+        draw_face(draw, card_box, view.held, INK, PAPER)
+        glyphs.draw_text(draw, words_x, 14, "HAND", INK)
+        glyphs.draw_text(draw, words_x, 21, "PILE", INK)
+        if view.discard_top is not None:
+            glyphs.draw_text(draw, words_x, 27, card_words(view.discard_top), INK)
+    else:
+        ink, paper = (PAPER, INK) if cursor == "discard" else (INK, PAPER)
+        if view.discard_top is not None:
+            draw_face(draw, card_box, view.discard_top, ink, paper)
+        else:
+            draw_slot(draw, card_box, ink, paper)
+        glyphs.draw_text(draw, words_x, 14, "PILE", INK)
+
+    stock_box = (SIDE_X, 33, SIDE_W, 9)
+    stock_words = f"STOCK {view.stock_size}"
+    if "draw" in legal or cursor == "stock":
+        draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
+    else:
+        glyphs.draw_text(draw, SIDE_X + 2, 35, stock_words, INK)
+
+    for choice, words in _ACTION_WORDS.items():
+        if choice == "discard" and not holding:
+            continue  # the pile card above is the "take" choice
+        if choice in legal or cursor == choice:
+            draw_label_box(draw, (SIDE_X, 43, SIDE_W, 9), words, INK, PAPER,
+                           selected=cursor == choice)
+            break
+
+
+def draw_text_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str,
+                    fill: int = INK) -> None:
+    glyphs.draw_text(draw, right - glyphs.text_width(text), y, text, fill)
+
+
+def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
+    if message:  # an error or a notice replaces the prompt, on an inverted bar
+        lines = glyphs.wrap_text(message, SIZE[0] - 4, 2)
+        top = PROMPT_Y - 6 * (len(lines) - 1) - 1
+        draw.rectangle((0, top, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
+        for i, line in enumerate(lines):
+            glyphs.draw_text(draw, 2, top + 1 + 6 * i, line, PAPER)
+    elif prompt:
+        glyphs.draw_text(draw, 0, PROMPT_Y, glyphs.fit_text(prompt, SIZE[0]), INK)
+
+
+def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "",
+                message: str = "", label: str | None = None) -> Image.Image:
+    """This seat's screen: its grid, the card in hand, the piles, the choices, a prompt.
+
+    ``cursor``: a grid position (int) or one of CURSOR_CHOICES, drawn inverted.
+    ``message`` (an error, a notice) replaces ``prompt`` on an inverted bar.
+    ``label``: this seat's name on the screen (default "P1" … for seat 0 …).
+    """
+    if view.seat is None:
+        raise ValueError("render_seat needs a seat's view, not the public view")
+    if cursor is not None and not isinstance(cursor, int) and cursor not in CURSOR_CHOICES:
+        raise ValueError(f"cursor {cursor!r}: a grid position or one of {', '.join(CURSOR_CHOICES)}")
+    image = Image.new("1", SIZE, PAPER)
+    draw = ImageDraw.Draw(image)
+    _draw_grid(draw, view, cursor)
+    _draw_side(draw, view, cursor, label if label is not None else f"P{view.seat + 1}")
+    _draw_bottom(draw, prompt, message)
+    return image
