@@ -1,0 +1,236 @@
+"""GPIO buttons through gpiozero's MockFactory; debouncing with a fake clock."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, EventKind
+from golfbox.hal.gpio import Debouncer, GpioPad, pin_factory_by_name
+
+gpiozero = pytest.importorskip("gpiozero")
+from gpiozero import Device  # noqa: E402
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+SEAT0 = {Button.LEFT: 17, Button.RIGHT: 27, Button.OK: 22, Button.BACK: 4}
+
+
+@pytest.fixture
+def mock_pins(monkeypatch):
+    """gpiozero's mock pins, chosen the way production chooses lgpio: by the environment."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    previous = Device.pin_factory
+    Device.pin_factory = None  # gpiozero builds the factory named in the environment
+    Device.ensure_pin_factory()
+    assert isinstance(Device.pin_factory, MockFactory)
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = previous
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Recorder:
+    """A sink that remembers events and the thread each came from."""
+
+    def __init__(self):
+        self.events: list[ButtonEvent] = []
+        self.threads: list[str] = []
+        self.arrived = threading.Event()
+
+    def __call__(self, event):
+        self.events.append(event)
+        self.threads.append(threading.current_thread().name)
+        self.arrived.set()
+
+    def wait_for(self, count: int, timeout: float = 2.0) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.events) < count and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+
+def release_and_close(pad, factory, pins=(17, 27, 22, 4, 5, 6, 13, 19)):
+    """Let go of every button first: gpiozero's hold thread only stops once a hold ends."""
+    for pin in pins:
+        factory.pin(pin).drive_high()
+    pad.close()
+
+
+def make_pad(factory, clock=None, hold_time=0.8, bounce_time=0.02, seats=None):
+    pad = GpioPad(seats or {0: SEAT0}, bounce_time=bounce_time, hold_time=hold_time,
+                  pin_factory=factory, clock=clock or time.monotonic)
+    sink = Recorder()
+    pad.start(sink)
+    return pad, sink
+
+
+# ---------------------------------------------------------------- presses and holds
+
+
+def test_buttons_are_pulled_up_and_a_press_is_sent_at_once(mock_pins):
+    pad, sink = make_pad(mock_pins)
+    assert isinstance(pad, ButtonPad)
+    pin = mock_pins.pin(27)
+    assert pin.pull == "up" and pin.state == 1  # idle high: pressed means wired to GND
+    pin.drive_low()
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED)]
+    pin.drive_high()
+    time.sleep(0.05)
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED)]  # release: nothing
+    pad.close()
+
+
+def test_long_press_is_pressed_then_held_once_and_nothing_on_release(mock_pins):
+    pad, sink = make_pad(mock_pins, hold_time=0.05)
+    pin = mock_pins.pin(4)
+    pin.drive_low()
+    sink.wait_for(2)
+    time.sleep(0.15)  # three more hold_times: still one HELD (no repeat)
+    pin.drive_high()
+    time.sleep(0.05)
+    assert sink.events == [ButtonEvent(0, Button.BACK, EventKind.PRESSED),
+                           ButtonEvent(0, Button.BACK, EventKind.HELD)]
+    # HELD comes from gpiozero's hold thread: the sink must be thread-safe (a queue).
+    assert sink.threads[1] != threading.main_thread().name
+    pad.close()
+
+
+def test_short_press_is_not_held(mock_pins):
+    pad, sink = make_pad(mock_pins, hold_time=0.1)
+    pin = mock_pins.pin(22)
+    pin.drive_low()
+    time.sleep(0.03)
+    pin.drive_high()
+    time.sleep(0.2)
+    assert sink.events == [ButtonEvent(0, Button.OK, EventKind.PRESSED)]
+    pad.close()
+
+
+def test_several_seats_on_one_pad(mock_pins):
+    seat1 = {Button.LEFT: 5, Button.RIGHT: 6, Button.OK: 13, Button.BACK: 19}
+    pad, sink = make_pad(mock_pins, seats={0: SEAT0, 1: seat1})
+    mock_pins.pin(13).drive_low()
+    mock_pins.pin(17).drive_low()
+    assert [str(e) for e in sink.events] == ["seat 2 ● pressed", "seat 1 ◀ pressed"]
+    release_and_close(pad, mock_pins)
+
+
+# ---------------------------------------------------------------- debouncing
+
+
+def test_debouncer_ignores_edges_inside_the_window():
+    clock = FakeClock()
+    debouncer = Debouncer(0.02, clock)
+    assert debouncer.accept()
+    clock.now += 0.005
+    assert not debouncer.accept()
+    clock.now += 0.014
+    assert not debouncer.accept()  # 19 ms after the accepted edge
+    clock.now += 0.001
+    assert debouncer.accept()  # 20 ms: a real edge
+    assert not debouncer.accept()
+
+
+def test_contact_bounce_on_press_gives_one_press(mock_pins):
+    clock = FakeClock()
+    pad, sink = make_pad(mock_pins, clock=clock)
+    pin = mock_pins.pin(17)
+    for _ in range(4):  # the contacts chatter for a few ms
+        pin.drive_low()
+        clock.now += 0.002
+        pin.drive_high()
+        clock.now += 0.002
+    pin.drive_low()  # settled, still inside 20 ms of the first edge
+    assert sink.events == [ButtonEvent(0, Button.LEFT)]
+    clock.now += 0.2
+    pin.drive_high()
+    clock.now += 0.2
+    pin.drive_low()  # a second, real press
+    assert sink.events == [ButtonEvent(0, Button.LEFT)] * 2
+    release_and_close(pad, mock_pins)
+
+
+def test_contact_bounce_on_release_is_not_a_press(mock_pins):
+    clock = FakeClock()
+    pad, sink = make_pad(mock_pins, clock=clock)
+    pin = mock_pins.pin(27)
+    pin.drive_low()
+    clock.now += 0.3
+    pin.drive_high()  # release accepted
+    clock.now += 0.003
+    pin.drive_low()  # bounce 3 ms after the release: ignored
+    clock.now += 0.003
+    pin.drive_high()
+    assert sink.events == [ButtonEvent(0, Button.RIGHT)]
+    pad.close()
+
+
+def test_tap_shorter_than_the_bounce_window_still_counts_the_next_press(mock_pins):
+    clock = FakeClock()
+    pad, sink = make_pad(mock_pins, clock=clock)
+    pin = mock_pins.pin(22)
+    pin.drive_low()
+    clock.now += 0.01
+    pin.drive_high()  # release inside the window: ignored, we think it is still down
+    clock.now += 0.5
+    pin.drive_low()
+    assert sink.events == [ButtonEvent(0, Button.OK)] * 2
+    release_and_close(pad, mock_pins)
+
+
+# ---------------------------------------------------------------- lifecycle and factories
+
+
+def test_close_releases_the_pins_and_stops_events(mock_pins):
+    pad, sink = make_pad(mock_pins)
+    pad.close()
+    mock_pins.pin(17).drive_low()
+    assert sink.events == []
+    again, sink2 = make_pad(mock_pins)  # the pins are free again
+    mock_pins.pin(17).drive_high()
+    mock_pins.pin(17).drive_low()
+    assert sink2.events == [ButtonEvent(0, Button.LEFT)]
+    release_and_close(again, mock_pins)
+
+
+def test_pin_already_in_use_fails_and_frees_what_was_built(mock_pins):
+    from gpiozero.exc import GPIOPinInUse
+
+    other = gpiozero.Button("GPIO22", pin_factory=mock_pins)
+    with pytest.raises(GPIOPinInUse):
+        GpioPad({0: SEAT0}, pin_factory=mock_pins)
+    other.close()
+    pad, _ = make_pad(mock_pins)  # GPIO17 and 27, built before the failure, were released
+    pad.close()
+
+
+def test_pin_factory_by_name():
+    assert isinstance(pin_factory_by_name("mock"), MockFactory)
+    from gpiozero.exc import BadPinFactory
+
+    with pytest.raises(BadPinFactory, match="'nonsense'"):
+        pin_factory_by_name("nonsense")
+
+
+def test_build_hardware_with_gpio_seats_uses_the_environments_factory(mock_pins):
+    from golfbox.hal.build import build_hardware
+    from golfbox.hal.config import parse_config
+
+    config = parse_config({"gpio": {"hold_time": 0.1}, "seats": [
+        {"backend": "gpio", "buttons": {"left": 17, "right": 27, "ok": 22, "back": 4},
+         "display": {"driver": "sim"}}]})
+    sink = Recorder()
+    hardware = build_hardware(config, sink)
+    mock_pins.pin(4).drive_low()
+    sink.wait_for(2)
+    assert [str(e) for e in sink.events] == ["seat 1 ✕ pressed", "seat 1 ✕ held"]
+    mock_pins.pin(4).drive_high()
+    hardware.close()
