@@ -1,0 +1,103 @@
+"""One seat's four buttons during a round: a cursor over what is legal now.
+
+The choices are read from ``view.legal`` and nothing else, so every variant
+and house rule gets the right menu without a line here knowing about them:
+
+    ◀ ▶   move the cursor over the choices (stock, discard, grid cards, pass, knock, ready)
+    ●     do what the cursor is on (knocking asks first: "knock? ● yes ✕ no")
+    ✕     back: out of the knock question, or the cursor back to the first choice
+    hold ✕  knock (when knocking is allowed), after the same question
+
+A press of ● is never also a hold: the HAL sends PRESSED at once and HELD
+later, so holding ● would already have confirmed the choice under the
+cursor. That is why the knock shortcut is on ✕, whose press only moves the
+cursor home.
+"""
+
+from __future__ import annotations
+
+from golfbox.engine import Action
+from golfbox.engine.actions import DISCARD, DRAW, FLIP, KNOCK, PASS, PLACE, READY, TAKE
+from golfbox.hal.base import Button, EventKind
+
+# Where the cursor sits for an action without a grid position (render_seat's names).
+TARGET_OF_KIND = {DRAW: "stock", TAKE: "discard", DISCARD: "discard", KNOCK: "knock",
+                  PASS: "pass", READY: "ready"}
+VERB_OF_KIND = {DRAW: "draw", TAKE: "take it", DISCARD: "discard", KNOCK: "knock",
+                PASS: "pass", READY: "done looking", PLACE: "place here", FLIP: "turn up"}
+KNOCK_QUESTION = "knock? ● yes  ✕ no"
+
+
+class SeatInput:
+    """The cursor and the knock question of one seat."""
+
+    def __init__(self) -> None:
+        self.legal: tuple[Action, ...] = ()
+        self.index = 0
+        self.confirming_knock = False
+
+    def update(self, legal: tuple[Action, ...]) -> None:
+        """Follow the engine: a new set of choices puts the cursor back on the first one."""
+        if legal != self.legal:
+            self.legal = legal
+            self.reset()
+
+    def reset(self) -> None:
+        self.index = 0
+        self.confirming_knock = False
+
+    @property
+    def choice(self) -> Action | None:
+        return self.legal[self.index] if self.legal else None
+
+    @property
+    def cursor(self) -> int | str | None:
+        """render_seat's cursor: a grid position or "stock"/"discard"/"knock"/"pass"/"ready"."""
+        action = self.choice
+        if action is None:
+            return None
+        if self.confirming_knock:
+            return "knock"
+        return action.pos if action.kind in (PLACE, FLIP) else TARGET_OF_KIND[action.kind]
+
+    @property
+    def prompt(self) -> str:
+        """What the buttons do now, in one short line."""
+        action = self.choice
+        if action is None:
+            return ""
+        if self.confirming_knock:
+            return KNOCK_QUESTION
+        move = "◀▶ move · " if len(self.legal) > 1 else ""
+        return f"{move}● {VERB_OF_KIND[action.kind]}"
+
+    def press(self, button: Button, kind: EventKind) -> Action | None:
+        """Handle a button; returns the action to play, or None when only the cursor moved."""
+        if not self.legal:
+            return None
+        knock_legal = any(a.kind == KNOCK for a in self.legal)
+        if kind is EventKind.HELD:
+            if button is Button.BACK and knock_legal:
+                self.confirming_knock = True
+            return None  # a held ●, ◀ or ▶ already acted as its press
+        if self.confirming_knock:
+            if button is Button.OK:
+                self.reset()
+                return Action(KNOCK)
+            if button is Button.BACK:
+                self.confirming_knock = False
+            return None  # ◀ ▶ wait for an answer to the question
+        if button is Button.LEFT:
+            self.index = (self.index - 1) % len(self.legal)
+        elif button is Button.RIGHT:
+            self.index = (self.index + 1) % len(self.legal)
+        elif button is Button.BACK:
+            self.index = 0
+        elif button is Button.OK:
+            action = self.legal[self.index]
+            if action.kind == KNOCK:
+                self.confirming_knock = True
+                return None
+            self.reset()
+            return action
+        return None

@@ -1,0 +1,501 @@
+"""The table service: button presses in, game actions through the engine, frames out.
+
+One thread (the one calling ``run`` or ``step``) owns the engine, the lobby,
+the cursors and the journal. Pads and displays only ``post`` events into a
+queue, from their own threads. Timers (a bot's thinking time, the peek
+timeout, the watchdog ping, retrying a failed display) are deadlines the
+loop waits for: it blocks on the queue until the next one, so an idle table
+uses no CPU and a press is handled the moment it arrives.
+
+Every action is written to the journal before it is applied, including the
+table's own ("next": deal the next round). At start an unfinished match is
+replayed from its seed and actions, and play goes on where it stopped.
+
+States: "lobby" → "playing" ⇄ "round_over" → "match_over" → "playing" (● a
+new match with the same players) or "lobby" (✕); "paused" after close().
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import secrets
+import threading
+import time
+from typing import Callable
+
+from PIL import Image
+
+from golfbox.bots import make_bot
+from golfbox.engine import START, Action, IllegalAction, Match
+from golfbox.engine.actions import READY
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
+from golfbox.table import frames
+from golfbox.table.input import SeatInput
+from golfbox.table.journal import Journal, JournalError, MatchLog
+from golfbox.table.lobby import Lobby, Player
+from golfbox.table.settings import TableSettings
+
+__all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
+
+log = logging.getLogger(__name__)
+
+NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
+RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
+IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
+SEAT_SIZE = (128, 64)
+_WAKE = object()  # posted to make a blocked loop look at its stop event
+
+
+class TableService:
+    def __init__(self, settings: TableSettings, pads: list[ButtonPad],
+                 seat_displays: dict[int, Display], shared_display: Display | None,
+                 journal: Journal | None = None, clock: Callable[[], float] = time.monotonic,
+                 notifier=None, *, inbox: queue.SimpleQueue | None = None):
+        """``inbox``: the queue the pads were built to post into, if they already post."""
+        self.settings = settings
+        self.journal = journal
+        self.notifier = notifier
+        self.seat_displays = dict(seat_displays)
+        self.shared_display = shared_display
+        self._clock = clock
+        # SimpleQueue: put() is safe from a signal handler and from any thread.
+        self._inbox: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
+        self.lobby = Lobby(settings)
+        self.state = "lobby"
+        self.match: Match | None = None
+        self.match_id: int | None = None
+        self.players: list[Player] = []  # by engine seat
+        self.actions_played = 0  # journal entries of this match; seeds the bots' choices
+        self.inputs = {seat: SeatInput() for seat in range(settings.seats)}
+        self.messages: dict[int, str] = {}  # physical seat -> a message until its next press
+        self.table_message = ""  # on the shared display (a failed display, a journal problem)
+        self._engine_seat: dict[int, int] = {}  # physical seat -> engine seat
+        self._bots: dict[int, tuple[object, random.Random]] = {}
+        self._timers: dict[tuple, float] = {}  # insertion order breaks ties between equal deadlines
+        self._shown: dict[object, tuple] = {}  # display key -> what its last frame was drawn from
+        self._unsent: dict[object, tuple[Display, Image.Image]] = {}  # frames a failed display still owes
+        self._status = ""
+        self._seed_used = False
+
+        if journal is not None:
+            unfinished = journal.unfinished()
+            if unfinished is not None:
+                self._resume(unfinished)
+        if self.match is None and settings.auto_start:
+            self._start_match(self.lobby.players(), settings.variant, dict(settings.rules))
+        for pad in pads:
+            pad.start(self.post)
+        self._after_change()
+
+    # ------------------------------------------------------------------ the loop
+
+    def post(self, event: ButtonEvent | LinkEvent) -> None:
+        """Hand an event to the table (any thread)."""
+        self._inbox.put(event)
+
+    def wake(self) -> None:
+        """Make a blocked run() look at its stop event now (safe in a signal handler)."""
+        self._inbox.put(_WAKE)
+
+    def step(self, timeout: float = 0.0) -> bool:
+        """Handle one queued event or one due timer, waiting up to ``timeout`` seconds
+        (less if a timer falls due sooner). True if something was handled."""
+        due = self._next_timer()
+        now = self._clock()
+        if due is not None and due[1] <= now:
+            self._fire(due[0])
+            return True
+        wait = timeout if due is None else min(timeout, due[1] - now)
+        try:
+            event = self._inbox.get(timeout=wait) if wait > 0 else self._inbox.get_nowait()
+        except queue.Empty:
+            if due is not None and self._clock() >= due[1]:
+                self._fire(due[0])
+                return True
+            return False
+        if event is not _WAKE:
+            self._handle(event)
+        return True
+
+    def run_until_idle(self) -> None:
+        """Handle events and timers until nothing is due now (bots with no delay play on)."""
+        while self.step(0.0):
+            pass
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Serve the table until ``stop`` is set (call wake() after setting it to be quick)."""
+        stop = stop or threading.Event()
+        interval = self.notifier.watchdog_interval if self.notifier is not None else None
+        if interval:
+            self._timers[("watchdog",)] = self._clock()
+        if self.notifier is not None:
+            self.notifier.ready(self._status)
+        while not stop.is_set():
+            self.step(IDLE_WAKE)
+
+    def close(self, message: str = "paused") -> None:
+        """Show ``message`` on every display and close the journal (the match resumes at start)."""
+        self.state = "paused"
+        for key, display in self._displays():
+            title = "golfbox" if key == "shared" else self._seat_name(key[1])
+            self._show(key, display, None, frames.render_notice(display.size, title, message))
+        if self.journal is not None:
+            self.journal.close()
+        if self.notifier is not None:
+            self.notifier.stopping(message)
+
+    # ------------------------------------------------------------------ events
+
+    def _handle(self, event: ButtonEvent | LinkEvent) -> None:
+        if isinstance(event, LinkEvent):
+            self._on_link(event)
+        elif isinstance(event, ButtonEvent):
+            if event.seat in self.inputs:
+                self._on_button(event.seat, event.button, event.kind)
+            else:
+                log.warning("ignored a press from seat %d: the table has %d seats",
+                            event.seat + 1, self.settings.seats)
+        self._after_change(first=getattr(event, "seat", None))
+
+    def _on_button(self, seat: int, button: Button, kind: EventKind) -> None:
+        self.messages.pop(seat, None)  # a press clears the last message
+        if self.state == "lobby":
+            start, message = self.lobby.press(seat, button, kind)
+            self._say(seat, message)
+            if start:
+                self._start_match(self.lobby.players(), self.lobby.choice.variant, self.lobby.rules())
+            return
+        engine_seat = self._engine_seat.get(seat)
+        if engine_seat is None or self.players[engine_seat].bot is not None:
+            if kind is EventKind.PRESSED:
+                self._say(seat, "a bot plays this seat" if engine_seat is not None
+                          else "not in this match: join when it ends")
+            return
+        if kind is EventKind.HELD and button is not Button.BACK:
+            return  # a held ●, ◀ or ▶ was already handled as its press
+        if self.state == "playing":
+            self._on_play_button(seat, engine_seat, button, kind)
+        elif self.state == "round_over" and kind is EventKind.PRESSED:
+            if button is Button.OK:
+                self._next_round()
+            else:
+                self._say(seat, "● deals the next round")
+        elif self.state == "match_over" and kind is EventKind.PRESSED:
+            if button is Button.OK:
+                self._start_match(self.players, self.match.variant.name, dict(self.match.rules))
+            elif button is Button.BACK:
+                self.lobby.joined = {p.seat for p in self.players if p.bot is None}
+                self.state = "lobby"
+            else:
+                self._say(seat, "● new match · ✕ back to the lobby")
+
+    def _on_play_button(self, seat: int, engine_seat: int, button: Button, kind: EventKind) -> None:
+        seat_input = self.inputs[seat]
+        seat_input.update(self.match.round.legal_actions(engine_seat))
+        if not seat_input.legal:
+            if kind is EventKind.PRESSED:
+                self._say(seat, self._wait_text())
+            return
+        action = seat_input.press(button, kind)
+        if action is not None:
+            self._play(engine_seat, action, seat)
+
+    def _on_link(self, event: LinkEvent) -> None:
+        where = "shared display" if event.seat is None else self._seat_name(event.seat)
+        if event.connected:
+            log.info("%s is back: %s", where, event.reason)
+            self.table_message = ""
+            # A node or panel that was away may have lost its picture: draw it again.
+            self._shown.pop("shared" if event.seat is None else ("seat", event.seat), None)
+        else:
+            log.warning("%s failed: %s (the game goes on)", where, event.reason)
+            self.table_message = f"{where}: {event.reason or 'failed'}"
+
+    # ------------------------------------------------------------------ game
+
+    def _play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
+        """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
+        rnd = self.match.round
+        if action not in rnd.legal_actions(engine_seat):
+            self._say(physical, rnd.why_illegal(engine_seat, action))  # never journal an illegal action
+            return False
+        if not self._record(engine_seat, str(action), physical):
+            return False
+        self.match.apply(engine_seat, action)
+        self.actions_played += 1
+        if self.match.round.over:
+            self._round_ended()
+        return True
+
+    def _next_round(self) -> None:
+        if self._record(None, NEXT_ROUND, None):
+            self.match.next_round()
+            self.actions_played += 1
+            self.state = "playing"
+
+    def _record(self, engine_seat: int | None, text: str, physical: int | None) -> bool:
+        if self.journal is None:
+            return True
+        try:
+            self.journal.record(self.match_id, engine_seat, text)
+        except (JournalError, ValueError) as exc:
+            # Not saved, so not played: the table stays as it was and says why.
+            log.error("journal: %s", exc)
+            self.table_message = "cannot save the game: see the log"
+            self._say(physical, "not saved, not played: try again")
+            return False
+        return True
+
+    def _round_ended(self) -> None:
+        match = self.match
+        if self.journal is not None:
+            self.journal.finish_round(self.match_id, match.round_no, match.round.scores)
+        if match.over:
+            if self.journal is not None:
+                self.journal.finish_match(self.match_id, match.totals, match.winners)
+            self.state = "match_over"
+        else:
+            self.state = "round_over"
+
+    def _start_match(self, players: list[Player], variant: str, rules: dict) -> None:
+        if self.settings.seed is not None and not self._seed_used:
+            seed = self.settings.seed
+        else:
+            seed = secrets.randbits(64)  # recorded, so the match can be replayed
+        self._seed_used = True
+        match = Match(variant, len(players), rules, rounds=self.settings.rounds, seed=seed)
+        if self.journal is not None:
+            config = {"variant": variant, "rules": rules, "rounds": self.settings.rounds}
+            self.match_id = self.journal.start_match(config, seed, [p.to_json() for p in players])
+        log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
+        self._use(match, players)
+        self.actions_played = 0
+        self.state = "playing"
+
+    def _resume(self, saved: MatchLog) -> None:
+        """Replay an unfinished match: the same seed and the same actions give the same table."""
+        try:
+            players = [Player.from_json(p) for p in saved.players]
+            config = saved.config
+            match = Match(config["variant"], len(players), config.get("rules", {}),
+                          rounds=config["rounds"], seed=saved.seed)
+            for _, seat, text in saved.actions:
+                if seat is None:
+                    match.next_round()
+                else:
+                    match.apply(seat, Action.parse(text))
+        except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
+            log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
+            self.journal.abandon(saved.id)
+            return
+        self.match_id = saved.id
+        self._use(match, players)
+        self.actions_played = len(saved.actions)
+        for round_no, scores in enumerate(match.history, start=1):
+            self.journal.finish_round(saved.id, round_no, scores)  # a crash may have come between
+        self.state = "playing"
+        if match.round.over:
+            self._round_ended()
+        log.info("resumed match %d at round %d after %d actions", saved.id, match.round_no,
+                 len(saved.actions))
+
+    def _use(self, match: Match, players: list[Player]) -> None:
+        self.match = match
+        self.players = players
+        self._engine_seat = {p.seat: i for i, p in enumerate(players)}
+        for p in players:
+            self.inputs.setdefault(p.seat, SeatInput())
+        self._bots = {i: self._make_bot(p.bot) for i, p in enumerate(players) if p.bot is not None}
+
+    @staticmethod
+    def _make_bot(name: str) -> tuple[object, random.Random]:
+        rng = random.Random()
+        return make_bot(name, rng), rng
+
+    def _bot_move(self, engine_seat: int) -> None:
+        bot, rng = self._bots[engine_seat]
+        # Seeded by the match and the move number, so a resumed match plays on as it would have.
+        rng.seed(f"{self.match.seed}:{engine_seat}:{self.actions_played}")
+        self._play(engine_seat, bot.choose(self.match.view(engine_seat)))
+
+    # ------------------------------------------------------------------ timers
+
+    def _next_timer(self) -> tuple[tuple, float] | None:
+        if not self._timers:
+            return None
+        return min(self._timers.items(), key=lambda item: item[1])
+
+    def _fire(self, key: tuple) -> None:
+        del self._timers[key]
+        kind = key[0]
+        if kind == "bot":
+            self._bot_move(key[1])
+        elif kind == "peek":
+            for engine_seat in self.match.round.acting_seats:
+                if self._peeking(engine_seat):
+                    self._play(engine_seat, Action(READY))
+        elif kind == "next":
+            self._next_round()
+        elif kind == "watchdog":
+            self.notifier.watchdog()
+            self._timers[key] = self._clock() + self.notifier.watchdog_interval
+            return  # nothing on the table changed
+        elif kind == "retry":
+            self._retry_displays()
+        self._after_change()
+
+    def _peeking(self, engine_seat: int) -> bool:
+        return any(a.kind == READY for a in self.match.round.legal_actions(engine_seat))
+
+    def _sync_timers(self) -> None:
+        """Set or drop the game's deadlines to match the state just reached."""
+        now, timers = self._clock(), self._timers
+        playing = self.state == "playing"
+        acting = self.match.round.acting_seats if playing else []
+        for key in [k for k in timers if k[0] == "bot" and k[1] not in acting]:
+            del timers[key]
+        for engine_seat in acting:
+            if engine_seat in self._bots:
+                timers.setdefault(("bot", engine_seat), now + self.settings.bot_delay)
+        if playing and self.match.round.phase == START and any(map(self._peeking, acting)):
+            timers.setdefault(("peek",), now + self.settings.peek_timeout)
+        else:
+            timers.pop(("peek",), None)
+        if self.state == "round_over" and all(p.bot is not None for p in self.players):
+            timers.setdefault(("next",), now + self.settings.bot_delay)  # nobody to press ●
+        else:
+            timers.pop(("next",), None)
+        if self._unsent or any(not getattr(d, "healthy", True) for _, d in self._displays()):
+            timers.setdefault(("retry",), now + RETRY_INTERVAL)
+
+    # ------------------------------------------------------------------ frames
+
+    def _after_change(self, first: int | None = None) -> None:
+        self._sync_timers()
+        self._draw(first)
+        self._report_status()
+
+    def _displays(self) -> list[tuple[object, Display]]:
+        found: list[tuple[object, Display]] = [(("seat", s), d) for s, d in sorted(self.seat_displays.items())]
+        if self.shared_display is not None:
+            found.append(("shared", self.shared_display))
+        return found
+
+    def _draw(self, first: int | None = None) -> None:
+        """Draw every display whose inputs changed; the seat that pressed goes first."""
+        order = sorted(self.seat_displays, key=lambda s: s != first)
+        for seat in order:
+            display = self.seat_displays[seat]
+            source, render = self._seat_frame(seat, display.size)
+            self._show(("seat", seat), display, source, render)
+        if self.shared_display is not None:
+            source, render = self._shared_frame(self.shared_display.size)
+            self._show("shared", self.shared_display, source, render)
+
+    def _show(self, key: object, display: Display, source: tuple | None, render) -> None:
+        """Show a frame if what it is drawn from changed (``source`` None: always)."""
+        if source is not None and self._shown.get(key) == source:
+            return
+        image = render() if callable(render) else render
+        if image.mode != display.mode:
+            image = image.convert(display.mode)
+        self._shown[key] = source
+        try:
+            display.show(image)
+        except OSError as exc:
+            if key not in self._unsent:
+                log.warning("%s: %s (the game goes on; retrying)", display.name, exc)
+                self.table_message = f"{display.name}: {exc}"
+            self._unsent[key] = (display, image)
+        else:
+            if self._unsent.pop(key, None) is not None:
+                log.info("%s: working again", display.name)
+                self.table_message = ""
+
+    def _retry_displays(self) -> None:
+        for key, (display, image) in list(self._unsent.items()):
+            self._show(key, display, None, image)
+        for _, display in self._displays():
+            poll = getattr(display, "poll", None)  # a ResilientDisplay retries on poll()
+            if poll is not None:
+                poll()
+
+    def _seat_frame(self, seat: int, size: tuple[int, int]) -> tuple[tuple, object]:
+        message = self.messages.get(seat, "")
+        name = self._seat_name(seat)
+        if self.state == "lobby":
+            lobby = self.lobby
+            status = "you play" if seat in lobby.joined else "press ● to join"
+            text = f"{status}\n{lobby.choice.describe()}\n{message or lobby.prompt(seat)}"
+            return ("lobby", text), lambda: frames.render_notice(size, name, text)
+        engine_seat = self._engine_seat.get(seat)
+        if engine_seat is None or self.players[engine_seat].bot is not None:
+            text = "a bot plays this seat" if engine_seat is not None else "not in this match"
+            text = f"{text}\n{message}" if message else text
+            return ("notice", text), lambda: frames.render_notice(size, name, text)
+        view = self.match.view(engine_seat)
+        seat_input = self.inputs[seat]
+        seat_input.update(view.legal)
+        prompt = seat_input.prompt or self._idle_prompt()
+        cursor = seat_input.cursor
+        source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
+                  view.flips_due, cursor, prompt, message)
+        return source, lambda: frames.render_seat(view, cursor=cursor, prompt=prompt,
+                                                  message=message, label=name)
+
+    def _shared_frame(self, size: tuple[int, int]) -> tuple[tuple, object]:
+        message = self.table_message
+        if self.state == "lobby":
+            lobby = self.lobby
+            who = ", ".join(p.name for p in lobby.players()) or "nobody yet"
+            text = f"{lobby.choice.describe()}  (◀▶)\nplaying: {who}\n{lobby.problem() or 'hold ● to start'}"
+            text += f"\n{message}" if message else ""
+            return ("lobby", text), lambda: frames.render_notice(size, "golfbox: press ● to join", text)
+        names = [p.name for p in self.players]
+        if self.state == "playing":
+            view = self.match.view(None)
+            return (("table", view.table, message),
+                    lambda: frames.render_table(view, size, names, message))
+        if self.state == "round_over":
+            view = self.match.view(None)
+            return ("reveal", view.table), lambda: frames.render_reveal(view, size, names)
+        totals, winners = tuple(self.match.totals), tuple(self.match.winners)
+        return (("result", totals, winners, self.match_id),
+                lambda: frames.render_match_result(totals, winners, names, size))
+
+    def _idle_prompt(self) -> str:
+        if self.state == "round_over":
+            return "● next round"
+        if self.state == "match_over":
+            return "● new match · ✕ lobby"
+        return self._wait_text()
+
+    def _wait_text(self) -> str:
+        rnd = self.match.round
+        if rnd.phase == START:
+            waiting = ", ".join(self.players[s].name for s in rnd.acting_seats)
+            return f"wait: {waiting} still starting"
+        return f"wait: {self.players[rnd.to_move].name} is playing"
+
+    def _say(self, seat: int | None, message: str) -> None:
+        if seat is not None and message:
+            self.messages[seat] = message
+
+    def _seat_name(self, seat: int) -> str:
+        return self.settings.name(seat)
+
+    def _report_status(self) -> None:
+        if self.notifier is None:
+            return
+        if self.state == "lobby":
+            status = f"lobby: {len(self.lobby.joined)} joined, {self.lobby.choice.variant}"
+        elif self.state in ("playing", "round_over"):
+            m = self.match
+            status = f"{m.variant.name} round {m.round_no}/{m.rounds}: {self.state.replace('_', ' ')}"
+        else:
+            status = f"match over: {self.state}"
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)

@@ -1,0 +1,157 @@
+"""``golfbox run``: the table service, as systemd starts it at boot.
+
+    golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless]
+
+With no config file at the default path (a laptop), the simulated table runs
+instead: golfbox.table.sim_cli (the terminal simulator) when it is there,
+else a headless sim table that logs what happens.
+
+The journal is ``--journal``, else the config's ``[journal] path``, else
+``$STATE_DIRECTORY/journal.sqlite3`` (systemd's StateDirectory=, i.e.
+/var/lib/golfbox), else /var/lib/golfbox/journal.sqlite3 when a config file
+is used, else ``$XDG_STATE_HOME/golfbox/journal.sqlite3``
+(~/.local/state/golfbox/journal.sqlite3) on a laptop.
+
+SIGTERM and SIGINT show "paused" on every display, close the journal and
+exit 0; the match resumes at the next start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import queue
+import signal
+import threading
+import time
+from pathlib import Path
+
+from golfbox.cli import UsageError
+from golfbox.hal.config import ConfigError, HardwareConfig, load_config, sim_config
+from golfbox.table.journal import Journal, JournalError, set_aside
+from golfbox.table.notify import Notifier, NotifyError
+from golfbox.table.settings import settings_from_config
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONFIG = "/etc/golfbox/config.toml"
+PI_JOURNAL = Path("/var/lib/golfbox/journal.sqlite3")
+JOURNAL_KEYS = ("path",)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default=DEFAULT_CONFIG, metavar="FILE",
+                        help=f"the table's config file (default {DEFAULT_CONFIG}; "
+                             "without it a simulated table runs)")
+    parser.add_argument("--journal", metavar="PATH",
+                        help="the journal file (default: [journal] path, else the state directory)")
+    parser.add_argument("--headless", action="store_true",
+                        help="with no config file: run the sim table without the terminal simulator")
+
+
+def run(args: argparse.Namespace) -> int:
+    config_path = Path(args.config)
+    if config_path.exists():
+        config = _load(config_path)
+        return serve(config, journal_path(args.journal, config, laptop=False))
+    if args.config != DEFAULT_CONFIG:
+        raise UsageError(f"--config {args.config}: no such file")
+    if not getattr(args, "headless", False):
+        try:
+            sim_cli = importlib.import_module("golfbox.table.sim_cli")
+        except ModuleNotFoundError as exc:
+            if exc.name != "golfbox.table.sim_cli":
+                raise
+        else:
+            return int(sim_cli.run(args) or 0)
+    log.info("no config at %s: running a headless simulated table", DEFAULT_CONFIG)
+    config = sim_config()
+    return serve(config, journal_path(args.journal, config, laptop=True))
+
+
+def _load(path: Path) -> HardwareConfig:
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) -> Path:
+    for key in config.journal:
+        if key not in JOURNAL_KEYS:
+            raise UsageError(f"journal.{key}: unknown key (expected: {', '.join(JOURNAL_KEYS)})")
+    if override:
+        return Path(override)
+    configured = config.journal.get("path")
+    if configured is not None:
+        if not isinstance(configured, str) or not configured:
+            raise UsageError(f"journal.path: expected a file path, got {configured!r}")
+        return Path(configured)
+    if os.environ.get("STATE_DIRECTORY"):  # systemd's StateDirectory= (the first one)
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "journal.sqlite3"
+    if not laptop:
+        return PI_JOURNAL
+    state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(state_home) / "golfbox" / "journal.sqlite3"
+
+
+def open_journal(path: Path) -> Journal:
+    """Open the journal; a corrupt one is moved aside (kept for repair) and a fresh one begun."""
+    try:
+        return Journal(path)
+    except JournalError as exc:
+        if "corrupt" not in exc.problem:
+            raise UsageError(str(exc)) from None
+        log.error("%s", exc)
+        set_aside(path)
+        return Journal(path)
+
+
+def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
+          started: float | None = None) -> int:
+    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it."""
+    from golfbox.hal.build import build_hardware
+    from golfbox.table.service import TableService
+
+    started = time.monotonic() if started is None else started
+    try:
+        settings = settings_from_config(config.game, len(config.seats))
+        notifier = Notifier.from_environment()
+    except (ConfigError, NotifyError) as exc:
+        raise UsageError(str(exc)) from None
+    journal = open_journal(journal_file)
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        hardware = build_hardware(config, inbox.put)
+    except BaseException:
+        journal.close()
+        raise
+    stop = stop or threading.Event()
+    service = None
+    try:
+        service = TableService(settings, hardware.pads, hardware.seat_displays,
+                               hardware.shared_display, journal, notifier=notifier, inbox=inbox)
+
+        def on_signal(signum: int, _frame) -> None:
+            log.info("%s: pausing the table", signal.Signals(signum).name)
+            stop.set()
+            service.wake()
+
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_signal)
+            signal.signal(signal.SIGINT, on_signal)
+        log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
+        service.run(stop)
+        service.close("paused")
+    except BaseException:
+        if service is not None:
+            service.close("stopped by an error: restarting")
+        else:
+            journal.close()
+        raise
+    finally:
+        hardware.close()
+        notifier.close()
+    return 0
