@@ -12,7 +12,7 @@ from time import ticks_diff, ticks_ms
 
 FIRMWARE_VERSION = "1.0.0"
 HOST_SILENT_MS = 3000  # the host pings every second; three missed means it is gone
-STATE_EVERY_MS = 1000
+STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
 LOOP_WAIT_MS = 2
 
@@ -97,6 +97,7 @@ class SeatNode:
                 self.link.reset()
                 self.session = token
                 self.frame_valid = False
+                self.frame[:] = bytes(len(self.frame))  # the host starts from a blank frame too
             self.link.send_unreliable(protocol.MSG_HELLO, protocol.pack_hello(token, self.unique_id, FIRMWARE_VERSION))
         elif msg_type == protocol.MSG_PING:
             self.link.send_unreliable(protocol.MSG_PONG, payload)

@@ -12,7 +12,7 @@ Wire format (ideas from Klipper's host/MCU protocol, not its code)::
   starts mid-stream, or meets garbage, resynchronises at the next 0x00.
 * crc16 is CRC-16/CCITT-FALSE over seq..payload, big-endian.
 * ``type`` with the RELIABLE bit set is numbered by ``seq`` and retransmitted
-  until acknowledged (go-back-N, window of 8); other types are fire-and-forget.
+  until acknowledged (window of 16, selective repeat); other types are fire-and-forget.
 * every block carries ``ack``, the next sequence number its sender expects, so
   acknowledgements ride along with traffic; a NAK asks for an early resend.
 """
@@ -53,6 +53,7 @@ HEADER_SIZE = 3
 CRC_SIZE = 2
 MAX_PAYLOAD = 240
 MIN_PAYLOAD_BUDGET = 12
+START_PAYLOAD_BUDGET = 24  # slow start: grow while blocks get through, halve when they do not
 MAX_BLOCK = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
 MAX_ENCODED = MAX_BLOCK + MAX_BLOCK // 254 + 2
 
@@ -190,14 +191,14 @@ class BlockDecoder:
 
 
 class _Pending:
-    __slots__ = ("seq", "msg_type", "payload", "sent_at", "resent")
+    __slots__ = ("seq", "msg_type", "payload", "sent_at", "resent")  # resent: how many times
 
     def __init__(self, seq, msg_type, payload, sent_at):
         self.seq = seq
         self.msg_type = msg_type
         self.payload = payload
         self.sent_at = sent_at
-        self.resent = False
+        self.resent = 0
 
 
 class Link:
@@ -206,11 +207,16 @@ class Link:
     Not thread-safe and does no I/O: ``receive`` takes bytes read, ``poll``
     returns bytes to write (new messages, retransmissions, acks). Both sides
     of the link use this same class.
+
+    The receiver keeps messages that arrive after a gap and answers NAK (ack =
+    the first missing one) while the gap lasts; the sender then resends just
+    that message. When the retransmit timeout strikes, everything unacknowledged
+    goes again. The timeout follows the measured round trip (Jacobson/Karels).
     """
 
-    WINDOW = 8
+    WINDOW = 16
 
-    def __init__(self, on_error=None, min_rto_ms=25, max_rto_ms=1000, max_queue=64):
+    def __init__(self, on_error=None, min_rto_ms=10, max_rto_ms=250, max_queue=64):
         self.min_rto_ms = min_rto_ms
         self.max_rto_ms = max_rto_ms
         self.max_queue = max_queue
@@ -220,10 +226,10 @@ class Link:
         self.retransmits = 0
         self.rx_errors = 0
         self.rx_blocks = 0  # good blocks of any type: the other side is alive
-        self.payload_budget = MAX_PAYLOAD
+        self.payload_budget = START_PAYLOAD_BUDGET  # a hint for senders that can split their data
         self.srtt_ms = 0
         self.rttvar_ms = 0
-        self.rto_ms = 100
+        self.rto_ms = 30  # until measured; a USB round trip is a few ms
         self.decoder = BlockDecoder(self._decode_error)
         self.reset()
 
@@ -233,9 +239,9 @@ class Link:
         self.unacked = []
         self.queue = []
         self.rx_expected = 0
+        self.rx_early = {}  # seq -> (type, payload) that arrived after a gap
         self.ack_due = False
         self.nak_due = False
-        self.last_fast_resend = None
         self.out = bytearray()
         self.acked_total = self.queued_total
 
@@ -260,20 +266,28 @@ class Link:
     def idle(self):
         return not self.unacked and not self.queue
 
+    def oldest_resends(self):
+        """How often the oldest unacknowledged message was resent: a big one on a noisy line may never pass."""
+        return self.unacked[0].resent if self.unacked else 0
+
     def poll(self, now):
         """Bytes to write now: retransmissions, queued messages that fit the window, an ack."""
+        # NAK when a block was lost (corrupt, or a gap): the sender resends the first missing one.
+        nak = self.nak_due or (self.ack_due and self.rx_early)
+        self.nak_due = False
+        # No exponential backoff: on a USB cable loss is noise, not congestion. The timeout
+        # follows measured round trips (clean acks, and the host's PING/PONG).
         if self.unacked and ticks_diff(now, self.unacked[0].sent_at) >= self.rto_ms:
-            self.rto_ms = min(self.rto_ms * 2, self.max_rto_ms)  # back off
-            self._resend_all(now)
+            for pending in self.unacked:
+                self._resend(pending, now)
         while self.queue and len(self.unacked) < self.WINDOW:
             msg_type, payload = self.queue.pop(0)
             pending = _Pending(self.tx_next, msg_type, payload, now)
             self.tx_next = (self.tx_next + 1) & 0xFF
             self.unacked.append(pending)
             self._emit(pending)
-        if self.nak_due:
+        if nak:
             self.send_unreliable(MSG_NAK)
-            self.nak_due = False
         elif self.ack_due:
             self.send_unreliable(MSG_ACK)
         out = bytes(self.out)
@@ -284,13 +298,11 @@ class Link:
         self.out.extend(encode_block(pending.seq, self.rx_expected, pending.msg_type, pending.payload))
         self.ack_due = False
 
-    def _resend_all(self, now):
-        # Go-back-N: the receiver dropped everything after the first gap.
-        for pending in self.unacked:
-            pending.sent_at = now
-            pending.resent = True
-            self._emit(pending)
-            self.retransmits += 1
+    def _resend(self, pending, now):
+        pending.sent_at = now
+        pending.resent += 1
+        self._emit(pending)
+        self.retransmits += 1
         # Long blocks are the ones a noisy line kills: send smaller ones for a while.
         self.payload_budget = max(MIN_PAYLOAD_BUDGET, self.payload_budget // 2)
 
@@ -303,15 +315,18 @@ class Link:
             self.rx_blocks += 1
             self._take_ack(ack, now, msg_type == MSG_NAK)
             if msg_type & RELIABLE:
+                self.ack_due = True
                 distance = (seq - self.rx_expected) & 0xFF
                 if distance == 0:
-                    self.rx_expected = (self.rx_expected + 1) & 0xFF
-                    self.ack_due = True
                     delivered.append((msg_type, payload))
-                elif distance >= 128:  # an old one again: our ack was lost
-                    self.ack_due = True
-                else:  # a gap: something before it was lost
+                    self.rx_expected = (self.rx_expected + 1) & 0xFF
+                    while self.rx_expected in self.rx_early:  # the gap is filled: hand over what waited
+                        delivered.append(self.rx_early.pop(self.rx_expected))
+                        self.rx_expected = (self.rx_expected + 1) & 0xFF
+                elif distance < self.WINDOW:  # after a gap: keep it, ask for the missing one
+                    self.rx_early[seq] = (msg_type, payload)
                     self.nak_due = True
+                # else an old one again (our ack was lost): the ack above answers it
             elif msg_type != MSG_ACK and msg_type != MSG_NAK:
                 delivered.append((msg_type, payload))
         return delivered
@@ -323,16 +338,18 @@ class Link:
         if 0 < count <= len(self.unacked):
             newest = self.unacked[count - 1]
             if not newest.resent:  # Karn: only unambiguous round trips
-                self._sample_rtt(ticks_diff(now, newest.sent_at))
-                self.payload_budget = min(MAX_PAYLOAD, self.payload_budget + 16)
+                self.sample_rtt(ticks_diff(now, newest.sent_at))
+                self.payload_budget = min(MAX_PAYLOAD, self.payload_budget + 8)
             del self.unacked[:count]
             self.acked_total += count
         if is_nak and self.unacked:
-            if self.last_fast_resend is None or ticks_diff(now, self.last_fast_resend) >= self.rto_ms // 2:
-                self.last_fast_resend = now
-                self._resend_all(now)
+            oldest = self.unacked[0]  # the one the receiver is missing
+            if ticks_diff(now, oldest.sent_at) >= max(2, self.srtt_ms):  # not while it may be on its way
+                self._resend(oldest, now)
 
-    def _sample_rtt(self, rtt):
+    def sample_rtt(self, rtt):
+        """Feed a measured round trip in ms: from clean acks here, and from PING/PONG by the host,
+        which keeps the timeout honest while every data message needs resending (Karn)."""
         if rtt < 0:
             return
         if self.srtt_ms == 0:
@@ -341,7 +358,7 @@ class Link:
         else:
             self.rttvar_ms = (3 * self.rttvar_ms + abs(self.srtt_ms - rtt)) // 4
             self.srtt_ms = (7 * self.srtt_ms + rtt) // 8
-        rto = self.srtt_ms + max(4 * self.rttvar_ms, 10)
+        rto = self.srtt_ms + max(4 * self.rttvar_ms, 5)
         self.rto_ms = max(self.min_rto_ms, min(rto, self.max_rto_ms))
 
     def _decode_error(self, offset, reason):

@@ -35,6 +35,7 @@ PANEL_SIZE = (protocol.PANEL_WIDTH, protocol.PANEL_PAGES * 8)
 FRAME_BYTES = protocol.PANEL_WIDTH * protocol.PANEL_PAGES
 SEGMENT_HEADER = 3  # page, x0, count
 MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
+STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
 
 
 class SerialNodeConfigError(ValueError):
@@ -55,8 +56,8 @@ class SerialNodeConfig:
     ports: tuple[str, ...] = ()  # extra device paths or glob patterns, e.g. /dev/serial/by-id/*
     scan_interval: float = 1.0
     handshake_timeout: float = 3.0
-    silence_timeout: float = 3.0  # the node reports every second
-    ping_interval: float = 1.0  # the node shows "waiting" after 3 s without the host
+    silence_timeout: float = 3.0  # the node reports 4 times a second
+    ping_interval: float = 0.25  # the node shows "waiting" after 3 s without the host
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -181,6 +182,7 @@ class _SeatState:
     wanted_generation: int = 0
     shown_generation: int = 0  # the latest frame the node acknowledged
     contrast: int | None = None
+    requested_at: float | None = None  # perf_counter() of the latest show() that changed the frame
     connection: "_NodeConnection | None" = None
     buttons_down: int = 0
 
@@ -256,13 +258,14 @@ class SerialNodeHub:
 
         found = [port.device for port in list_ports.comports() if (port.vid, port.pid) in self.config.usb_ids]
         for pattern in self.config.ports:
-            found.extend(sorted(glob.glob(pattern)))
+            # pyserial URLs (loop://, rfc2217://…) are taken as they are
+            found.extend([pattern] if "://" in pattern else sorted(glob.glob(pattern)))
         return found
 
     def scan_once(self) -> None:
         now = time.monotonic()
         for path in self.candidate_ports():
-            real = os.path.realpath(path)
+            real = path if "://" in path else os.path.realpath(path)
             with self._lock:
                 if real in self._connections or self._retry_after.get(real, 0) > now or self._stop.is_set():
                     continue
@@ -293,7 +296,7 @@ class SerialNodeHub:
         with self._lock:
             self._connections.pop(connection.real_path, None)
             if retry:
-                self._retry_after[connection.real_path] = time.monotonic() + 10 * self.config.scan_interval
+                self._retry_after[connection.real_path] = time.monotonic() + 3 * self.config.scan_interval
             seat = connection.seat
             if seat is not None and self._seats[seat].connection is connection:
                 self._seats[seat].connection = None
@@ -329,7 +332,7 @@ class SerialNodeDisplay:
             if pages != state.wanted:
                 state.wanted = pages
                 state.wanted_generation += 1
-                state.shown_at_request = time.perf_counter()
+                state.requested_at = time.perf_counter()
             connection = state.connection
         if connection is None:
             raise DisplayError(f"seat {self.seat + 1}: node not connected (the frame is shown when it is)")
@@ -373,7 +376,7 @@ class _NodeConnection:
         self.link = protocol.Link(on_error=self._corrupt_block)
         self.stats = LinkStats()
         self.thread = threading.Thread(target=self._run, name=f"seat node {path}", daemon=True)
-        self._node_frame: bytes | None = None  # what the node holds (None: unknown, send it all)
+        self._node_frame = bytes(FRAME_BYTES)  # what the node holds: it clears its frame when a session starts
         self._segments: list[tuple[int, int, bytes]] = []  # of the frame being sent
         self._sending_generation = 0
         self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
@@ -406,14 +409,21 @@ class _NodeConnection:
                 reason, retry = None, True
                 log.warning("seat nodes: no answer like a seat node's from %s within %.0f s", self.path, self.hub.config.handshake_timeout)
                 return
+            self.node_id, firmware = hello
+            log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
+            self.seat = self.hub._claim(self, self.node_id)
             if self.seat is not None:
                 self.hub.stats[self.seat] = self.stats
+            self._start_session()
             self._serve()
             reason = None  # the hub is closing
         except _NodeGone as gone:
             reason = str(gone)
         except (serial.SerialException, OSError) as err:
             log.debug("%s: port error: %s", self._label(), err)
+        except Exception as err:  # a bug here must not kill the seat silently: report it, retry later
+            log.exception("%s: link failed", self._label())
+            reason, retry = f"link failed ({err})", True
         finally:
             try:
                 self.port.close()
@@ -431,7 +441,7 @@ class _NodeConnection:
             if time.monotonic() >= next_sync:
                 self.link.send_unreliable(protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
                 self._write(self.link.poll(self._now()))
-                next_sync = time.monotonic() + 0.25
+                next_sync = time.monotonic() + 0.03  # the node answers in a few ms; a noisy line needs many tries
             data = self.port.read(self.port.in_waiting or 1)
             self.stats.bytes_in += len(data)
             for msg_type, payload in self.link.receive(data, self._now()):
@@ -447,12 +457,25 @@ class _NodeConnection:
                 if version != protocol.PROTOCOL_VERSION:
                     raise _NodeGone(f"node {unique_id.hex()} speaks protocol {version}, the host speaks {protocol.PROTOCOL_VERSION}: reflash it")
                 self.link.reset()  # the node did: both sides start at sequence 0
-                self.node_id = unique_id.hex()
-                log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
-                self.seat = self.hub._claim(self, self.node_id)
-                self.link.send(protocol.MSG_ASSIGN, bytes((protocol.UNASSIGNED_SEAT if self.seat is None else self.seat,)))
-                return self.node_id, firmware
+                return unique_id.hex(), firmware
         return None
+
+    def _start_session(self) -> None:
+        """After a handshake the node holds a blank frame and nothing else."""
+        self._node_frame = bytes(FRAME_BYTES)
+        self._segments = []
+        self._sending_generation = 0
+        self._frame_marker = None
+        self._sent_contrast = None
+        self.link.send(protocol.MSG_ASSIGN, bytes((protocol.UNASSIGNED_SEAT if self.seat is None else self.seat,)))
+
+    def _resync(self) -> None:
+        # A long message that a noisy line never lets through blocks everything after it;
+        # a new session starts over with the short messages the noise has taught us to send.
+        log.warning("%s: message resent %d times, starting a new session", self._label(), self.link.oldest_resends())
+        if self._handshake() is None:
+            raise _NodeGone("node stopped answering")
+        self._start_session()
 
     def _serve(self) -> None:
         config = self.hub.config
@@ -473,7 +496,10 @@ class _NodeConnection:
                 raise _NodeGone("node stopped answering")
             if now_s >= next_ping:
                 next_ping = now_s + config.ping_interval
-                self.link.send_unreliable(protocol.MSG_PING, int(time.perf_counter() * 1e6 & 0xFFFFFFFF).to_bytes(4, "big"))
+                self.link.send_unreliable(protocol.MSG_PING, (int(time.perf_counter() * 1e6) & 0xFFFFFFFF).to_bytes(4, "big"))
+            if self.link.oldest_resends() > STUCK_RESENDS:
+                self._resync()
+                last_heard = time.monotonic()
             if self.seat is not None:
                 self._feed_link()
             self._write(self.link.poll(now))
@@ -492,8 +518,8 @@ class _NodeConnection:
             self._segments = changed_segments(self._node_frame, wanted)
             self._node_frame = wanted
             self._sending_generation = generation
-            if not self._segments:
-                self._frame_marker = (self.link.queued_total, generation)
+            if not self._segments:  # nothing changed, but the node must know the frame is complete
+                self._frame_marker = (self.link.send(protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW,))), generation)
         while self._segments and self.link.window_free() > 0:
             number = self.link.send(protocol.MSG_FRAME, pack_frame_payload(self._segments, self.link.payload_budget))
             if not self._segments:
@@ -504,9 +530,8 @@ class _NodeConnection:
             with self.hub._lock:
                 if generation > state.shown_generation:
                     state.shown_generation = generation
-                    started = getattr(state, "shown_at_request", None)
-                    if started is not None and generation == state.wanted_generation:
-                        self.stats.frame_times.append(time.perf_counter() - started)
+                    if state.requested_at is not None and generation == state.wanted_generation:
+                        self.stats.frame_times.append(time.perf_counter() - state.requested_at)
                     self.hub._lock.notify_all()
 
     def _dispatch(self, msg_type: int, payload: bytes) -> None:
@@ -529,6 +554,7 @@ class _NodeConnection:
             elif msg_type == protocol.MSG_PONG and len(payload) == 4:
                 sent = int.from_bytes(payload, "big")
                 self.stats.ping_ms = ((int(time.perf_counter() * 1e6) - sent) & 0xFFFFFFFF) / 1000
+                self.link.sample_rtt(int(self.stats.ping_ms))
             elif msg_type == protocol.MSG_HELLO:
                 pass  # a late answer to a repeated SYNC
             else:

@@ -1,0 +1,211 @@
+"""CPython side of the seat-node fakes: run the real firmware under the MicroPython Unix port.
+
+Topology of one fake node::
+
+    host (pyserial) ── pty slave ═ pty master ── Relay (loss, unplug) ── socketpair ── micropython firmware/main.py
+                        (symlink in ports_dir)                                          stdin/stdout
+
+The firmware sees MicroPython's own stdin/stdout, as on the board; only the
+``machine`` module is fake (tests/fake_mpy/machine.py). The fake OLED dumps its
+display RAM to a file the test reads back; the fake pins read a file the test writes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import runpy
+import selectors
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE_MPY = ROOT / "tests" / "fake_mpy"
+FIRMWARE = ROOT / "firmware"
+PROTOCOL_DIR = ROOT / "golfbox" / "hal"  # protocol.py is shared with the host
+MICROPYTHON = Path(sys.executable).with_name("micropython")
+MICROPYPATH = os.pathsep.join([str(FAKE_MPY), str(FIRMWARE), str(PROTOCOL_DIR)])
+BOARD = runpy.run_path(str(FIRMWARE / "board.py"))
+BUTTON_ORDER = ("left", "right", "ok", "back")  # protocol order, Button values
+
+
+class Relay:
+    """Copies bytes both ways between the pty master and the node, dropping, corrupting or
+    duplicating a fraction ``loss`` of them (a third each), reproducibly from ``seed``."""
+
+    def __init__(self, node_sock: socket.socket, loss: float = 0.0, seed: int = 0):
+        self.node_sock = node_sock
+        self.loss = loss
+        self.rng = random.Random(seed)
+        self.master: int | None = None
+        self._lock = threading.Lock()
+        self._stop = False
+        self._wake_r, self._wake_w = os.pipe()
+        self.thread = threading.Thread(target=self._run, name="relay", daemon=True)
+        self.thread.start()
+
+    def attach(self, master: int | None) -> None:
+        with self._lock:
+            self.master = master
+        os.write(self._wake_w, b"x")
+
+    def _mangle(self, data: bytes) -> bytes:
+        if not self.loss:
+            return data
+        out = bytearray()
+        third = self.loss / 3
+        for byte in data:
+            roll = self.rng.random()
+            if roll < third:
+                continue  # dropped
+            if roll < 2 * third:
+                out.append(byte ^ self.rng.randrange(1, 256))  # corrupted
+            elif roll < self.loss:
+                out += bytes((byte, byte))  # duplicated
+            else:
+                out.append(byte)
+        return bytes(out)
+
+    def _run(self) -> None:
+        while not self._stop:
+            with self._lock:
+                master = self.master
+            selector = selectors.DefaultSelector()
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            selector.register(self.node_sock, selectors.EVENT_READ)
+            if master is not None:
+                selector.register(master, selectors.EVENT_READ)
+            for key, _ in selector.select(0.2):
+                if key.fileobj == self._wake_r:
+                    os.read(self._wake_r, 64)
+                    continue
+                try:
+                    if key.fileobj == self.node_sock:
+                        try:
+                            data = self.node_sock.recv(4096)
+                        except ConnectionResetError:
+                            data = b""
+                        if not data:  # the node process ended
+                            return
+                        if master is not None:  # unplugged: the node talks to nobody
+                            os.write(master, self._mangle(data))
+                    else:
+                        data = os.read(master, 4096)
+                        self.node_sock.sendall(self._mangle(data))
+                except OSError as err:
+                    if err.errno not in (errno.EIO, errno.EBADF):
+                        raise
+                    time.sleep(0.01)
+            selector.close()
+
+    def close(self) -> None:
+        self._stop = True
+        os.write(self._wake_w, b"x")
+        self.thread.join(2)
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+
+
+class FakeNode:
+    """One seat node: firmware/main.py in a MicroPython process behind a Relay and a pty."""
+
+    def __init__(self, workdir: Path, unique_id: str, ports_dir: Path, loss: float = 0.0, seed: int = 0):
+        self.unique_id = unique_id
+        self.dir = workdir / f"node-{unique_id}"
+        self.dir.mkdir(parents=True)
+        self.ports_dir = ports_dir
+        self.port_link = ports_dir / f"node-{unique_id}"
+        self.pins_file = self.dir / "pins"
+        self.oled_file = self.dir / "oled"
+        self.stderr_file = self.dir / "stderr"
+        host_end, node_end = socket.socketpair()
+        env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(self.pins_file), FAKE_OLED=str(self.oled_file), FAKE_UNIQUE_ID=unique_id)
+        with open(self.stderr_file, "wb") as stderr:
+            self.process = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=node_end, stdout=node_end, stderr=stderr, env=env)
+        node_end.close()
+        self.relay = Relay(host_end, loss, seed)
+        self._host_end = host_end
+        self._pty: tuple[int, int] | None = None
+
+    # USB cable
+    def plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo or newline translation before pyserial opens it
+        self._pty = (master, slave)
+        self.relay.attach(master)
+        os.symlink(os.ttyname(slave), self.port_link)
+
+    def unplug(self) -> None:
+        self.port_link.unlink()
+        self.relay.attach(None)
+        master, slave = self._pty
+        self._pty = None
+        os.close(master)  # the host's next read fails with EIO, as after a real unplug
+        os.close(slave)
+
+    # buttons: active low, as wired to GND
+    def set_button(self, button: str, down: bool) -> None:
+        gpio = BOARD["BUTTON_PINS"][BUTTON_ORDER.index(button)]
+        tmp = self.pins_file.with_suffix(".tmp")
+        tmp.write_text(f"{gpio}=0" if down else "")
+        os.replace(tmp, self.pins_file)
+
+    def press(self, button: str, down_for: float = 0.05, up_after: float = 0.05) -> None:
+        self.set_button(button, True)
+        time.sleep(down_for)
+        self.set_button(button, False)
+        time.sleep(up_after)
+
+    # OLED
+    def oled(self) -> tuple[bytes, int, bool]:
+        """(display RAM, contrast, on) as the fake panel last received them."""
+        try:
+            data = self.oled_file.read_bytes()
+        except FileNotFoundError:
+            return bytes(1024), 0, False
+        return data[:1024], data[1024], bool(data[1025])
+
+    def wait_oled(self, expected: bytes, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.oled()[0] == expected:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def stderr(self) -> str:
+        return self.stderr_file.read_text(errors="replace")
+
+    def close(self) -> None:
+        if self._pty is not None:
+            self.unplug()
+        self.process.kill()
+        self.process.wait()
+        self.relay.close()
+        self._host_end.close()
+
+
+def run_micropython(code: str, timeout: float = 10) -> bytes:
+    """Run a snippet under the MicroPython Unix port with the firmware on its path; its stdout."""
+    env = dict(os.environ, MICROPYPATH=MICROPYPATH)
+    result = subprocess.run([str(MICROPYTHON), "-c", code], capture_output=True, env=env, timeout=timeout)
+    if result.returncode != 0:
+        raise RuntimeError(f"micropython failed: {result.stderr.decode(errors='replace')}")
+    return result.stdout
+
+
+def waiting_screen(seat: int | None, unique_id: str) -> bytes:
+    """The firmware's own waiting screen, drawn by its own code under MicroPython."""
+    code = (
+        "import sys, node, oled\n"
+        "buf, fb = oled.new_buffer()\n"
+        f"node.draw_waiting_screen(fb, {seat!r}, {unique_id!r}, node.FIRMWARE_VERSION)\n"
+        "sys.stdout.write(buf.hex())\n"
+    )
+    return bytes.fromhex(run_micropython(code).decode())
