@@ -65,8 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seats played from this keyboard, seats 1..H (0-{MAX_HUMANS}, default 1)")
     parser.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
                         help="how long a bot thinks before it moves (default 1.0)")
-    parser.add_argument("--lobby", action="store_true",
-                        help="start in the lobby, as the Pi does, instead of dealing at once")
     parser.add_argument("--window", action="store_true",
                         help="draw in a pygame window (luma.emulator) instead of the terminal")
     parser.add_argument("--dump-frames", metavar="DIR", default=None,
@@ -225,8 +223,9 @@ def run(args: argparse.Namespace) -> int:
     # ``golfbox run`` with no config comes here with its own args: every option has a default.
     humans = getattr(args, "humans", 1)
     window = getattr(args, "window", False)
+    # People start in the lobby, as at the Pi: ● joins, hold ● deals. Bots alone deal at once.
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
-                              auto_start=not getattr(args, "lobby", False))
+                              auto_start=humans == 0)
     dump_dir = getattr(args, "dump_frames", None)
     dump = FrameDump(dump_dir) if dump_dir else None
     if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -250,10 +249,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass  # Ctrl-C quits like q; curses.wrapper has restored the terminal
     finally:
+        table.on_change = None  # the dumps keep the game, not the "paused" notice
         table.close()
-        if dump is not None:
-            for key in table.display_keys:
-                dump.write(key, table.image(key))
     if table.error is not None:
         print(f"golfbox sim: the table stopped: {table.error!r}", file=sys.stderr)
         return 1
