@@ -84,6 +84,8 @@ class TableService:
             if unfinished is not None:
                 self._resume(unfinished)
         if self.match is None and settings.auto_start:
+            # Every seat plays: the configured bots, and people in all the others.
+            self.lobby.joined = set(range(settings.seats)) - set(settings.bots)
             self._start_match(self.lobby.players(), settings.variant, dict(settings.rules))
         for pad in pads:
             pad.start(self.post)
