@@ -226,7 +226,7 @@ def test_missing_pieces_are_named():
     no_dc = {"driver": "ssd1322", "spi": {"port": 0}}
     assert refused(config_with(gpio_seat(SEAT0), shared_display=no_dc)).startswith(
         "shared_display.spi.dc: missing")
-    assert refused(config_with({"backend": "serial"})).startswith("seats[0].serial.port:")
+    assert refused(config_with({"backend": "serial"})).startswith("seats[0].node: missing")
 
 
 def test_spi_speed_must_be_one_luma_allows():
@@ -243,13 +243,22 @@ def test_seat_display_must_show_a_seat_view():
     assert parse_config(config_with(portrait)).seats[0].display.size == (128, 64)
 
 
-def test_serial_seats_pass_their_table_through():
-    config = parse_config(config_with(gpio_seat(SEAT0), {
-        "backend": "serial", "serial": {"port": "/dev/ttyACM0", "baudrate": 115200}}))
-    assert config.seats[1].serial == {"port": "/dev/ttyACM0", "baudrate": 115200}
+def test_serial_seats_name_their_node_and_seat_nodes_is_checked_by_serialnode():
+    config = parse_config(config_with(gpio_seat(SEAT0), {"backend": "serial", "node": "E6614103E7452D2F"},
+                                      seat_nodes={"ports": ["/dev/serial/by-id/usb-MicroPython*"]}))
+    assert config.seats[1].node == "e6614103e7452d2f"
     assert config.seats[1].display is None and config.seats[1].buttons == {}
-    with_buttons = {"backend": "serial", "serial": {"port": "/dev/ttyACM0"}, "buttons": SEAT1}
+    assert config.seat_nodes == {"ports": ["/dev/serial/by-id/usb-MicroPython*"]}
+    with_buttons = {"backend": "serial", "node": "ab12", "buttons": SEAT1}
     assert refused(config_with(with_buttons)).startswith("seats[0].buttons: a serial seat's node")
+    assert refused(config_with({"backend": "serial", "node": "COM3"})).startswith(
+        "seats[0].node: expected the node id in hex")
+    twice = config_with({"backend": "serial", "node": "ab12"}, {"backend": "serial", "node": "AB12"})
+    assert refused(twice) == "seats[1].node: node ab12 is already seats[0]'s"
+    assert refused(config_with({"backend": "sim", "node": "ab12"})).startswith(
+        "seats[0].node: only for backend = \"serial\"")
+    bad_ids = config_with({"backend": "serial", "node": "ab12"}, seat_nodes={"usb_ids": ["pico"]})
+    assert refused(bad_ids).startswith("seat_nodes.usb_ids[0]: expected \"vid:pid\" in hex")
 
 
 def test_pinmap_values_are_named_as_coming_from_it(tmp_path):

@@ -177,18 +177,21 @@ def test_build_hardware_for_the_sim_backend():
     assert all(d.inner.closed for d in hardware.displays())
 
 
-def test_serial_seats_call_into_serialnode():
-    """The hook is golfbox.hal.serialnode.build_serial_seats; it must exist when used."""
+def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise():
     from golfbox.hal.config import parse_config
+    from golfbox.hal.serialnode import SerialNodeHub
 
-    config = parse_config({"seats": [{"backend": "serial", "serial": {"port": "loop://"}}]})
+    pytest.importorskip("serial")
+    config = parse_config({"seats": [{"backend": "sim"}, {"backend": "serial", "node": "e661"}],
+                           "seat_nodes": {"usb_ids": ["ffff:fffe"]}})  # matches no real port
+    events = []
+    hardware = build_hardware(config, events.append)
     try:
-        import golfbox.hal.serialnode as serialnode
-        available = hasattr(serialnode, "build_serial_seats")
-    except ImportError:
-        available = False
-    if available:
-        pytest.skip("serialnode provides build_serial_seats; its own tests cover it")
-    with pytest.raises(RuntimeError, match=r"seats\[0\]: serial seats need "
-                                           r"golfbox\.hal\.serialnode\.build_serial_seats"):
-        build_hardware(config, lambda event: None)
+        assert [type(pad) for pad in hardware.pads] == [SimPad, SerialNodeHub]
+        node_display = hardware.seat_displays[1]
+        assert node_display.size == (128, 64)
+        node_display.show(frame("hello"))  # the node is not plugged in: kept, not raised
+        assert not node_display.healthy
+        assert events == []  # the hub reports nodes coming and going, not the wrapper
+    finally:
+        hardware.close()

@@ -8,13 +8,12 @@
 Pads are started at once and post ButtonEvents into the sink; displays post
 LinkEvents into the same sink when they fail or come back. Every gpio and sim
 seat display, and the shared one, is wrapped in a ResilientDisplay. Serial
-seats come from golfbox.hal.serialnode, which owns its links (it reports
-unplugged nodes itself), so its displays are used as they come.
+seats come from golfbox.hal.serialnode's SerialNodeHub, which owns its links
+and reports unplugged nodes itself.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -79,7 +78,7 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
     by_backend: dict[str, list[SeatConfig]] = {"gpio": [], "sim": [], "serial": []}
     for seat in config.seats:
         by_backend[seat.backend].append(seat)
-        if seat.display is not None:
+        if seat.display is not None:  # serial seats have none here: the hub gives theirs
             hardware.seat_displays[seat.index] = resilient(open_display(seat.display), seat.index)
 
     if by_backend["gpio"]:
@@ -97,7 +96,7 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.pads.append(hardware.sim_pad)
 
     if by_backend["serial"]:
-        pads, displays = _serial_seats(by_backend["serial"], sink)
+        pads, displays = _serial_seats(config, by_backend["serial"])
         hardware.pads.extend(pads)
         hardware.seat_displays.update(displays)
 
@@ -105,18 +104,21 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.shared_display = resilient(open_display(config.shared_display), None)
 
 
-def _serial_seats(seats: list[SeatConfig], sink: EventSink) -> tuple[list[ButtonPad], dict[int, Display]]:
-    """The hook into golfbox.hal.serialnode (written alongside, imported only if used).
+def _serial_seats(config: HardwareConfig, seats: list[SeatConfig]) -> tuple[list[ButtonPad], dict[int, Display]]:
+    """Seat nodes through golfbox.hal.serialnode (imported only when a seat uses one).
 
-    Expected: ``build_serial_seats(seats, sink) -> (pads, {seat index: Display})``
-    where each SeatConfig carries ``index`` and ``serial`` (the [seats.serial] table).
+    One SerialNodeHub is the pad of every node seat and gives each its display.
+    The hub posts its own LinkEvents (node unplugged / back) and keeps the latest
+    frame for a node that is away, raising DisplayError meanwhile; the wrapper
+    only keeps that from reaching the table, with no backoff (show() is cheap)
+    and no second LinkEvent.
     """
-    try:
-        serialnode = importlib.import_module("golfbox.hal.serialnode")
-        build_serial_seats = serialnode.build_serial_seats
-    except (ImportError, AttributeError) as exc:
-        names = ", ".join(f"seats[{s.index}]" for s in seats)
-        raise RuntimeError(f"{names}: serial seats need golfbox.hal.serialnode.build_serial_seats "
-                           f"({exc})") from exc
-    pads, displays = build_serial_seats(seats, sink)
-    return list(pads), dict(displays)
+    from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub
+
+    table = {**config.seat_nodes, "seats": {str(seat.index + 1): seat.node for seat in seats}}
+    hub = SerialNodeHub(SerialNodeConfig.from_mapping(table, where="seat_nodes"))
+    displays: dict[int, Display] = {
+        seat.index: ResilientDisplay(hub.display(seat.index), seat.index, None,
+                                     first_retry=0.0, max_retry=0.0)
+        for seat in seats}
+    return [hub], displays

@@ -59,9 +59,13 @@ def run(args: argparse.Namespace) -> int:
             target.show()
         _report_displays(targets)
         _drain_link_events(events)
-        print("press buttons (Ctrl-C to stop)" if args.seconds is None
-              else f"press buttons for {args.seconds:g} s", flush=True)
-        seen = _watch(hardware, events, args.seconds, targets)
+        seen: set[tuple[int, Button]] = set()
+        try:
+            print("press buttons (Ctrl-C to stop)" if args.seconds is None
+                  else f"press buttons for {args.seconds:g} s", flush=True)
+            _watch(hardware, events, args.seconds, targets, seen)
+        except KeyboardInterrupt:  # the way to stop it: still print the summary
+            print()
         _report_buttons(config, seen)
         # Judged at the end: a display may have come back (or gone) while we watched.
         answered = all(getattr(t.display, "healthy", True) for t in targets)
@@ -102,7 +106,7 @@ def _describe_wiring(config: HardwareConfig) -> None:
             pins = "  ".join(f"{b.symbol} GPIO{pin}" for b, pin in seat.buttons.items())
             parts = [f"buttons {pins}"]
         elif seat.backend == "serial":
-            parts = [f"seat node on {seat.serial['port']}"]
+            parts = [f"seat node {seat.node} on USB"]
         else:
             parts = ["simulated buttons"]
         if seat.display is not None:
@@ -138,28 +142,24 @@ def _drain_link_events(events: queue.Queue) -> None:
 
 
 def _watch(hardware, events: queue.Queue, seconds: float | None,
-           targets: list[_Target]) -> set[tuple[int, Button]]:
-    seen: set[tuple[int, Button]] = set()
+           targets: list[_Target], seen: set[tuple[int, Button]]) -> None:
+    """Print events until ``seconds`` pass (or forever); note each button seen."""
     by_seat = {t.seat: t for t in targets if t.seat is not None}
     deadline = None if seconds is None else time.monotonic() + seconds
-    try:
-        while deadline is None or time.monotonic() < deadline:
-            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
-            try:
-                event = events.get(timeout=wait)
-            except queue.Empty:
-                hardware.poll()
-                continue
-            if isinstance(event, LinkEvent):
-                print(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")
-                continue
-            print(event, flush=True)
-            seen.add((event.seat, event.button))
-            if event.seat in by_seat:
-                by_seat[event.seat].show(f"{event.button.value} {event.kind.value}")
-    except KeyboardInterrupt:
-        print()
-    return seen
+    while deadline is None or time.monotonic() < deadline:
+        wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
+        try:
+            event = events.get(timeout=wait)
+        except queue.Empty:
+            hardware.poll()
+            continue
+        if isinstance(event, LinkEvent):
+            print(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")
+            continue
+        print(event, flush=True)
+        seen.add((event.seat, event.button))
+        if event.seat in by_seat:
+            by_seat[event.seat].show(f"{event.button.value} {event.kind.value}")
 
 
 def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]]) -> None:

@@ -11,7 +11,8 @@ Layout (see hardware/config.example.toml)::
     [gpio]                      # pin_factory, bounce_time, hold_time
     [buses]                     # i2c1, spi0, spi1, uart: reserve their pins
     [[i2c_mux]]                 # parent bus, address, the /dev/i2c-N of each channel
-    [[seats]]                   # backend = gpio | sim | serial; buttons; display; serial
+    [[seats]]                   # backend = gpio | sim | serial; buttons; display; node
+    [seat_nodes]                # usb_ids, ports: how golfbox.hal.serialnode finds the nodes
     [shared_display]            # driver + i2c/spi, or pygame/capture/dummy/sim
     [game] [journal]            # passed through untouched (engine/table validate them)
 """
@@ -128,7 +129,7 @@ class SeatConfig:
     buttons: dict[Button, int] = field(default_factory=dict)  # gpio seats: BCM pins
     button_keys: dict[Button, str] = field(default_factory=dict)  # for messages, pin map noted
     display: DisplayConfig | None = None  # gpio and sim seats
-    serial: dict[str, Any] = field(default_factory=dict)  # serial seats, for serialnode
+    node: str | None = None  # serial seats: the node's unique id in hex (found by it on USB)
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,7 @@ class HardwareConfig:
     gpio: GpioSettings = GpioSettings()
     i2c_muxes: tuple[I2CMux, ...] = ()
     reserved_pins: dict[int, str] = field(default_factory=dict)  # pin -> bus that owns it
+    seat_nodes: dict[str, Any] = field(default_factory=dict)  # [seat_nodes], for serialnode
     game: dict[str, Any] = field(default_factory=dict)
     journal: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
@@ -199,7 +201,8 @@ def _read_toml(path: Path, what: str) -> dict[str, Any]:
         raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
 
 
-TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "shared_display", "game", "journal"}
+TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared_display", "game",
+            "journal"}
 
 
 def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
@@ -232,6 +235,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
         gpio=gpio,
         i2c_muxes=muxes,
         reserved_pins=_reserved_pins(_table(data.get("buses", {}), "buses"), seats, shared, muxes),
+        seat_nodes=_parse_seat_nodes(data.get("seat_nodes", {}), seats),
         game=_table(data.get("game", {}), "game"),
         journal=_table(data.get("journal", {}), "journal"),
         path=path,
@@ -277,7 +281,7 @@ def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
     return tuple(muxes)
 
 
-SEAT_KEYS = {"backend", "buttons", "display", "serial"}
+SEAT_KEYS = {"backend", "buttons", "display", "node"}
 
 
 def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
@@ -291,12 +295,16 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
         for extra in ("buttons", "display"):
             if extra in raw:
                 raise ConfigError(f"{key}.{extra}: a serial seat's node drives its own {extra}; remove it")
-        serial = _table(raw.get("serial"), f"{key}.serial") if "serial" in raw else None
-        if serial is None or not isinstance(serial.get("port"), str):
-            raise ConfigError(f"{key}.serial.port: a serial seat needs its port, e.g. \"/dev/ttyACM0\"")
-        return SeatConfig(index=index, backend=backend, serial=dict(serial))
-    if "serial" in raw:
-        raise ConfigError(f"{key}.serial: only for backend = \"serial\" (this seat is {backend!r})")
+        if "node" not in raw:
+            raise ConfigError(f"{key}.node: missing: the seat node's id in hex, as its waiting "
+                              "screen shows it (e.g. node = \"e6614103e7452d2f\")")
+        node = _str(raw, "node", f"{key}.node")
+        if not node or len(node) > 32 or any(c not in "0123456789abcdefABCDEF" for c in node):
+            raise ConfigError(f"{key}.node: expected the node id in hex, like \"e6614103e7452d2f\", "
+                              f"got {node!r}")
+        return SeatConfig(index=index, backend=backend, node=node.lower())
+    if "node" in raw:
+        raise ConfigError(f"{key}.node: only for backend = \"serial\" (this seat is {backend!r})")
 
     if backend == "sim":
         if "buttons" in raw:
@@ -444,6 +452,29 @@ class _PinmapDefaults:
             return {}
         kind = found[0]
         return {kind: table[kind], "_key": f"{key}.{kind} (from {self.name})"}
+
+
+def _parse_seat_nodes(raw: Any, seats: tuple[SeatConfig, ...]) -> dict[str, Any]:
+    """[seat_nodes] is golfbox.hal.serialnode's; its own parser checks it (no pyserial needed)."""
+    table = _table(raw, "seat_nodes")
+    if "seats" in table:
+        raise ConfigError("seat_nodes.seats: give each serial seat its node in its [[seats]] "
+                          "table instead (backend = \"serial\", node = \"…\")")
+    owner: dict[str, str] = {}
+    for seat in seats:
+        if seat.node is not None:
+            if seat.node in owner:
+                raise ConfigError(f"seats[{seat.index}].node: node {seat.node} is already "
+                                  f"{owner[seat.node]}'s")
+            owner[seat.node] = f"seats[{seat.index}]"
+    if table or owner:
+        from golfbox.hal.serialnode import SerialNodeConfig
+
+        try:
+            SerialNodeConfig.from_mapping(table, where="seat_nodes")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    return dict(table)
 
 
 # ---------------------------------------------------------------- cross-checks

@@ -1,0 +1,125 @@
+"""``golfbox check-hardware``: through the real CLI, with gpiozero mock pins and luma devices."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from golfbox.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_without_config_every_simulated_display_gets_its_pattern(capsys):
+    assert main(["check-hardware", "--seconds", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "no --config given: checking the simulated backend" in out
+    for name in ("seat 1 display (sim)", "seat 4 display (sim)", "shared display (sim)"):
+        assert f"{name}: OK, test pattern shown" in out
+    assert "press buttons for 0.1 s" in out
+
+
+@pytest.fixture
+def mock_pins(monkeypatch):
+    gpiozero = pytest.importorskip("gpiozero")
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    previous = gpiozero.Device.pin_factory
+    gpiozero.Device.pin_factory = None
+    gpiozero.Device.ensure_pin_factory()
+    yield gpiozero.Device.pin_factory
+    gpiozero.Device.pin_factory.reset()
+    gpiozero.Device.pin_factory = previous
+
+
+def test_presses_are_printed_and_a_missing_display_is_named(mock_pins, tmp_path, capsys):
+    if Path("/dev/i2c-99").exists():
+        pytest.skip("this machine has an /dev/i2c-99")
+    config = write(tmp_path, """
+[gpio]
+hold_time = 0.1
+[[seats]]
+backend = "gpio"
+buttons = { left = 17, right = 27, ok = 22, back = 4 }
+display = { driver = "dummy" }
+[[seats]]
+backend = "sim"
+display = { driver = "ssd1306", i2c = { bus = 99, address = 0x3D } }
+[shared_display]
+driver = "dummy"
+""")
+
+    def player():
+        right, ok = mock_pins.pin(27), mock_pins.pin(22)
+        deadline = time.monotonic() + 5
+        while right.pull != "up" and time.monotonic() < deadline:  # the pad is built
+            time.sleep(0.01)
+        right.drive_low()
+        right.drive_high()
+        ok.drive_low()
+        time.sleep(0.3)  # a long press
+        ok.drive_high()
+
+    presser = threading.Thread(target=player)
+    presser.start()
+    status = main(["check-hardware", "--config", str(config), "--seconds", "1.2"])
+    presser.join()
+    out = capsys.readouterr().out
+    assert status == 1  # a display did not answer
+    assert "seat 1: buttons ◀ GPIO17  ▶ GPIO27  ● GPIO22  ✕ GPIO4, display dummy" in out
+    assert "seat 1 display (dummy): OK, test pattern shown" in out
+    assert ("seat 2 display (ssd1306, /dev/i2c-99 0x3D): NOT ANSWERING: I2C bus 99 address 0x3D: "
+            "I2C device not found: /dev/i2c-99") in out
+    lines = out.splitlines()
+    assert lines.index("seat 1 ▶ pressed") < lines.index("seat 1 ● pressed") < lines.index("seat 1 ● held")
+    assert "not pressed: seat 1 ◀ (left, GPIO17), seat 1 ✕ (back, GPIO4)" in out
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[[seats]]\nbuttons = { left = 17, right = 27, ok = 17, back = 4 }\ndisplay = { driver = "sim" }\n',
+     "seats[0].buttons.ok: GPIO 17 is already used by seats[0].buttons.left"),
+    ('[[seats]]\nbackend = "sim"\ndisplay = { driver = "ssd1306", i2c = { bus = 1 } }\n',
+     "seats[0].display.i2c.address: missing"),
+    ('[[seats]\nbackend = "sim"\n', "TOML syntax error"),
+])
+def test_bad_config_exits_2_naming_the_key(tmp_path, capsys, text, expected):
+    assert main(["check-hardware", "--config", str(write(tmp_path, text))]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("golfbox check-hardware: ") and expected in err
+    if "syntax" in expected:
+        assert "line 1" in err
+
+
+def test_bad_arguments_exit_2(tmp_path, capsys):
+    assert main(["check-hardware", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "no such config file" in capsys.readouterr().err
+    assert main(["check-hardware", "--seconds", "-1"]) == 2
+    assert "--seconds: -1 is negative" in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_it_cleanly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "golfbox", "check-hardware"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in process.stdout:
+            if line.startswith("press buttons (Ctrl-C to stop)"):
+                break
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err  # every simulated display answered
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
