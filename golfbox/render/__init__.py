@@ -4,6 +4,17 @@ Every function here is a pure function of its arguments: same input, same
 pixels. No I/O, no clock, no state kept between calls.
 """
 
-from golfbox.render.seat import render_seat
+from golfbox.render.seat import CURSOR_CHOICES, render_seat
+from golfbox.render.table import (
+    describe_last,
+    render_match_result,
+    render_notice,
+    render_reveal,
+    render_table,
+    reveal_pages,
+)
 
-__all__ = ["render_seat"]
+__all__ = [
+    "CURSOR_CHOICES", "render_seat", "describe_last", "render_match_result", "render_notice",
+    "render_reveal", "render_table", "reveal_pages",
+]

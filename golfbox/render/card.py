@@ -61,12 +61,14 @@ def draw_face(draw: ImageDraw.ImageDraw, box: Box, card: int, ink: int, paper: i
 
 
 def draw_small_face(draw: ImageDraw.ImageDraw, box: Box, card: int, ink: int, paper: int) -> None:
-    """A face-up card in the 5-pixel font, for the reveal of many grids (no suit: suits never score)."""
+    """A small face-up card for the reveal of many grids: a filled card, its rank cut out
+    in the 5-pixel font (no suit: suits never score). Filled, because a frame would
+    touch the letters at this size."""
     x, y, w, h = box
-    _frame(draw, box, ink, paper, False)
+    draw.rectangle((x, y, x + w - 1, y + h - 1), fill=ink)
     text = rank_text(card)
     glyphs.draw_text(draw, x + (w - glyphs.text_width(text) + 1) // 2,
-                     y + (h - glyphs.SMALL_HEIGHT) // 2, text, ink)
+                     y + (h - glyphs.SMALL_HEIGHT) // 2, text, paper)
 
 
 def draw_back(draw: ImageDraw.ImageDraw, box: Box, ink: int, paper: int) -> None:

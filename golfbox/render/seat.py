@@ -120,18 +120,20 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_slot(draw, card_box, ink, paper)
         glyphs.draw_text(draw, words_x, 14, "PILE", INK)
 
-    stock_box = (SIDE_X, 33, SIDE_W, 9)
+    stock_box = (SIDE_X, 32, SIDE_W, 9)
     stock_words = f"STOCK {view.stock_size}"
+    if view.phase == OVER:  # the stock no longer matters: this seat's round score does
+        stock_words = f"SCORE {view.round_scores[view.seat]}"
     if "draw" in legal or cursor == "stock":
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
-        glyphs.draw_text(draw, SIDE_X + 2, 35, stock_words, INK)
+        glyphs.draw_text(draw, SIDE_X + 2, 34, stock_words, INK)
 
     for choice, words in _ACTION_WORDS.items():
         if choice == "discard" and not holding:
             continue  # the pile card above is the "take" choice
         if choice in legal or cursor == choice:
-            draw_label_box(draw, (SIDE_X, 43, SIDE_W, 9), words, INK, PAPER,
+            draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), words, INK, PAPER,
                            selected=cursor == choice)
             break
 

@@ -1,0 +1,284 @@
+"""The shared display, drawn from the public view: piles, turn, scores, reveal, result.
+
+Two layouts: 256×64 greyscale (mode "L", the SSD1322) and 128×64 mono
+(mode "1", an SSD1306-class OLED). Seats are shown 1-based: names[i] or
+"P1" … "Pn".
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from PIL import Image, ImageDraw
+
+from golfbox.engine.views import OVER, START, SeatView
+from golfbox.render import glyphs
+from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot, draw_small_face
+
+WIDE = (256, 64)
+NARROW = (128, 64)
+LINE = 7  # small-font line pitch
+
+
+class Palette(NamedTuple):
+    mode: str
+    ink: int  # text and card lines
+    dim: int  # secondary words
+    paper: int
+
+
+_GREY = Palette("L", 255, 140, 0)
+_MONO = Palette("1", 1, 1, 0)
+
+
+def _canvas(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, Palette]:
+    if tuple(size) == WIDE:
+        palette = _GREY
+    elif tuple(size) == NARROW:
+        palette = _MONO
+    else:
+        raise ValueError(f"shared display size {size}: 256×64 (greyscale) or 128×64 (mono)")
+    image = Image.new(palette.mode, tuple(size), palette.paper)
+    return image, ImageDraw.Draw(image), palette
+
+
+def seat_name(seat: int, names: Sequence[str] | None) -> str:
+    if names is not None and seat < len(names) and names[seat]:
+        return names[seat]
+    return f"P{seat + 1}"
+
+
+def describe_last(view: SeatView, names: Sequence[str] | None = None) -> str:
+    """The last action in words: 'P2 took 7♥ from the discard', 'P1 knocked'."""
+    last = view.last
+    if last is None:
+        return ""
+    who = seat_name(last.seat, names)
+    kind, card = last.action.kind, last.revealed
+    if kind == "draw":
+        return f"{who} drew from the stock"
+    if kind == "take":
+        return f"{who} took {card_words(card)} from the discard"
+    if kind == "discard":
+        return f"{who} discarded {card_words(card)}"
+    if kind == "place":
+        placed = view.grids[last.seat][last.action.pos]
+        if placed is None:  # placed face down (4-card): only the card it replaced is public
+            return f"{who} placed a card, {card_words(card)} out"
+        return f"{who} placed {card_words(placed)}, {card_words(card)} out"
+    if kind == "flip":
+        return f"{who} turned up {card_words(card)}"
+    if kind == "knock":
+        return f"{who} knocked"
+    if kind == "pass":
+        return f"{who} turned nothing up"
+    if kind == "ready":
+        return f"{who} is ready"
+    return f"{who}: {kind}"
+
+
+def _turn_words(view: SeatView, names: Sequence[str] | None) -> str:
+    if view.phase == OVER:
+        return "round over"
+    if view.phase == START:
+        return "get ready"
+    if view.to_move is None:
+        return ""
+    return f"{seat_name(view.to_move, names)} to play"
+
+
+def _info_words(view: SeatView, names: Sequence[str] | None) -> str:
+    """The line under the turn: who is still turning up, final turns, a card in hand."""
+    if view.phase == START:
+        waiting = [seat_name(s, names) for s, due in enumerate(view.start_pending) if due]
+        return "waiting for " + " ".join(waiting)
+    words = []
+    if view.final_turns_left is not None:
+        words.append(f"final turns left: {view.final_turns_left}")
+    if view.holder is not None and view.held is not None:
+        words.append(f"{seat_name(view.holder, names)} holds {card_words(view.held)}")
+    return " · ".join(words)
+
+
+def _draw_piles(draw: ImageDraw.ImageDraw, view: SeatView, palette: Palette,
+                stock_box: tuple[int, int, int, int], pile_box: tuple[int, int, int, int]) -> None:
+    ink, paper = palette.ink, palette.paper
+    if view.stock_size:
+        draw_back(draw, stock_box, ink, paper)
+    else:
+        draw_slot(draw, stock_box, ink, paper)
+    if view.discard_top is not None:
+        draw_face(draw, pile_box, view.discard_top, ink, paper)
+    else:
+        draw_slot(draw, pile_box, ink, paper)
+
+
+def _text_centered(draw: ImageDraw.ImageDraw, box_x: int, box_w: int, y: int, text: str,
+                   fill: int, scale: int = 1) -> None:
+    text = glyphs.fit_text(text, box_w, scale)
+    glyphs.draw_text(draw, box_x + (box_w - glyphs.text_width(text, scale) + scale) // 2, y,
+                     text, fill, scale)
+
+
+def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
+                 palette: Palette, x0: int, y0: int, width: int, rows: int) -> None:
+    """Every seat's match total; the seat to move is inverted."""
+    per_row = -(-view.players // rows)
+    cell_w = width // per_row
+    for seat in range(view.players):
+        x = x0 + (seat % per_row) * cell_w
+        y = y0 + (seat // per_row) * (LINE + 1)
+        mover = seat == view.to_move
+        fg = palette.paper if mover else palette.ink
+        if mover:
+            draw.rectangle((x, y - 1, x + cell_w - 2, y + LINE - 1), fill=palette.ink)
+        name = glyphs.fit_text(seat_name(seat, names), cell_w - 14)
+        glyphs.draw_text(draw, x + 1, y, name, fg)
+        total = str(view.totals[seat])
+        glyphs.draw_text(draw, x + cell_w - 3 - glyphs.text_width(total), y, total, fg)
+
+
+def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
+                 message: str = "") -> Image.Image:
+    """The shared display mid-round: piles, round n/N, whose turn, the last action,
+    final turns or who is still turning up, every seat's total. ``message`` (an
+    inverted bar) replaces the line under the last action."""
+    image, draw, palette = _canvas(size)
+    ink, dim = palette.ink, palette.dim
+    last = describe_last(view, names)
+    info = _info_words(view, names)
+    round_words = f"round {view.round_no}/{view.rounds}"
+    if image.width == WIDE[0]:
+        _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
+        _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
+        _text_centered(draw, 31, 26, 37, "pile", dim)
+        x, width = 62, WIDE[0] - 62
+        glyphs.draw_text(draw, x, 0, round_words, dim)
+        name = view.variant.name
+        glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
+        glyphs.draw_text(draw, x, 8, glyphs.fit_text(_turn_words(view, names), width, 2), ink, 2)
+        glyphs.draw_text(draw, x, 21, glyphs.fit_text(last, width), ink)
+        _message_or_info(draw, palette, x, 29, width, message, info)
+    else:
+        _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
+        x, width = 51, NARROW[0] - 51
+        glyphs.draw_text(draw, x, 1, glyphs.fit_text(_turn_words(view, names), width), ink)
+        glyphs.draw_text(draw, x, 9, f"R{view.round_no}/{view.rounds} stock {view.stock_size}", ink)
+        for i, line in enumerate(glyphs.wrap_text(last, NARROW[0], 2)):
+            glyphs.draw_text(draw, 0, 19 + LINE * i, line, ink)
+        _message_or_info(draw, palette, 0, 34, NARROW[0], message, info)
+    rows = 1 if view.players <= 4 else 2
+    _draw_scores(draw, view, names, palette, 0, 57 - (LINE + 1) * (rows - 1), image.width, rows)
+    return image
+
+
+def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
+                     message: str, info: str) -> None:
+    if message:
+        draw.rectangle((x, y - 1, x + width - 1, y + LINE - 1), fill=palette.ink)
+        glyphs.draw_text(draw, x + 2, y, glyphs.fit_text(message, width - 4), palette.paper)
+    elif info:
+        glyphs.draw_text(draw, x, y, glyphs.fit_text(info, width), palette.ink)
+
+
+def _end_words(view: SeatView, names: Sequence[str] | None) -> str:
+    if view.knocker is not None:
+        return f"{seat_name(view.knocker, names)} knocked"
+    if view.ender is not None:
+        return f"{seat_name(view.ender, names)} went out"
+    return "stock ran out" if view.phase == OVER else ""
+
+
+def reveal_pages(players: int, size: tuple[int, int] = WIDE) -> int:
+    """How many pages the reveal of ``players`` grids takes on this display."""
+    per_page = 8 if tuple(size) == WIDE else 4
+    return -(-players // per_page)
+
+
+def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
+                  page: int = 0) -> Image.Image:
+    """The round's reveal: every grid face up with its round score and match total.
+
+    The seat that knocked or went out has its name inverted; a penalty shows as
+    'raw+penalty'. 256×64 holds 8 grids; 128×64 holds 4 per page (see reveal_pages).
+    """
+    image, draw, palette = _canvas(size)
+    ink, dim, paper = palette.ink, palette.dim, palette.paper
+    per_page = 8 if image.width == WIDE[0] else 4
+    pages = reveal_pages(view.players, size)
+    if not 0 <= page < pages:
+        raise ValueError(f"reveal page {page}: this table has pages 0-{pages - 1}")
+    seats = range(page * per_page, min(view.players, (page + 1) * per_page))
+
+    header = f"round {view.round_no}/{view.rounds} over"
+    if image.width == NARROW[0]:
+        header = f"R{view.round_no}/{view.rounds}"
+    header = " · ".join(w for w in (header, _end_words(view, names)) if w)
+    glyphs.draw_text(draw, 0, 0, header, ink)
+    if pages > 1:
+        page_words = f"{page + 1}/{pages}"
+        glyphs.draw_text(draw, image.width - glyphs.text_width(page_words), 0, page_words, dim)
+
+    rows, cols = view.variant.rows, view.variant.cols
+    panel_w = image.width // max(len(seats), 4)
+    left = (image.width - panel_w * len(seats)) // 2
+    for i, seat in enumerate(seats):
+        x = left + i * panel_w
+        name = glyphs.fit_text(seat_name(seat, names), panel_w - 3)
+        if seat == view.ender:
+            draw.rectangle((x + 1, 7, x + panel_w - 2, 13), fill=ink)
+        _text_centered(draw, x + 1, panel_w - 2, 8, name, paper if seat == view.ender else ink)
+        grid_x = x + (panel_w - (cols * 10 - 1)) // 2
+        for pos, card in enumerate(view.grids[seat]):
+            box = (grid_x + pos % cols * 10, 16 + pos // cols * 8, 9, 7)
+            if card is None:
+                draw_back(draw, box, ink, paper)
+            else:
+                draw_small_face(draw, box, card, ink, paper)
+        if view.round_scores is not None:
+            score, raw = view.round_scores[seat], view.raw_scores[seat]
+            words = str(score) if score == raw else f"{raw}{score - raw:+d}"
+            _text_centered(draw, x, panel_w, 18 + rows * 8, words, ink)
+        _text_centered(draw, x, panel_w, 26 + rows * 8, f"tot {view.totals[seat]}", dim)
+    return image
+
+
+def render_match_result(totals: Sequence[int], winners: Sequence[int],
+                        names: Sequence[str] | None = None,
+                        size: tuple[int, int] = WIDE) -> Image.Image:
+    """The end of the match: who won and every seat's total, best first (winners inverted)."""
+    image, draw, palette = _canvas(size)
+    ink, paper = palette.ink, palette.paper
+    _text_centered(draw, 0, image.width, 1, "match over", ink, 2)
+    winner_names = [seat_name(s, names) for s in winners]
+    if len(winner_names) == 1:
+        verdict = f"{winner_names[0]} wins"
+    else:
+        verdict = " and ".join((", ".join(winner_names[:-1]), winner_names[-1])) + " share the win"
+    _text_centered(draw, 0, image.width, 14, verdict, ink)
+    standings = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+    column_w = image.width // 2
+    for place, seat in enumerate(standings):
+        x = (place // 4) * column_w
+        y = 25 + (place % 4) * 9
+        won = seat in winners
+        fg = paper if won else ink
+        if won:
+            draw.rectangle((x + 1, y - 1, x + column_w - 3, y + 5), fill=ink)
+        rank_words = f"{sum(1 for s in standings if totals[s] < totals[seat]) + 1}."
+        glyphs.draw_text(draw, x + 3, y, rank_words, fg)
+        glyphs.draw_text(draw, x + 14, y, glyphs.fit_text(seat_name(seat, names), column_w - 36), fg)
+        total = str(totals[seat])
+        glyphs.draw_text(draw, x + column_w - 5 - glyphs.text_width(total), y, total, fg)
+    return image
+
+
+def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Image:
+    """A full-screen notice: 'paused', 'waiting for players', 'seat 3 unplugged'."""
+    image, draw, palette = _canvas(size)
+    lines = glyphs.wrap_text(text, image.width - 8, 3) if text else []
+    top = (image.height - 10 - (4 + LINE * len(lines) if lines else 0)) // 2
+    _text_centered(draw, 0, image.width, top, title, palette.ink, 2)
+    for i, line in enumerate(lines):
+        _text_centered(draw, 0, image.width, top + 14 + LINE * i, line, palette.ink)
+    return image

@@ -1,0 +1,294 @@
+"""Golden screens: typical frames of every variant, rendered from real engine states.
+
+    python tests/goldens.py --regenerate   # rewrite tests/goldens/*.png after a deliberate change
+    python tests/goldens.py --docs         # rewrite the README pictures in docs/img (×4)
+
+tests/test_render.py compares fresh renders with tests/goldens/*.png pixel for
+pixel. States come from seeded rounds and a fixed, simple way of playing, so
+they are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # runnable as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from golfbox.engine import Action, Round, get_variant, make_rules  # noqa: E402
+from golfbox.engine.views import SeatView  # noqa: E402
+from golfbox.render import (  # noqa: E402
+    render_match_result,
+    render_notice,
+    render_reveal,
+    render_seat,
+    render_table,
+)
+
+GOLDEN_DIR = ROOT / "tests" / "goldens"
+DOCS_DIR = ROOT / "docs" / "img"
+NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal")
+
+
+def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
+         round_no: int = 3, totals: tuple[int, ...] | None = None) -> Round:
+    """A seeded round in the middle of a match (round 3 of 9, some totals already)."""
+    spec = get_variant(variant)
+    if totals is None:
+        totals = tuple((7 * s + 5) % 23 - 4 for s in range(players))
+    return Round(spec, make_rules(spec, rules or {}), players, dealer=(round_no - 1) % players,
+                 rng=random.Random(seed), round_no=round_no, rounds=9, totals=totals)
+
+
+def first_face_down(round_: Round, seat: int) -> int:
+    view = round_.view(seat)
+    return next(p for p in range(round_.variant.size) if not view.face_up[seat] >> p & 1)
+
+
+def finish_start(round_: Round) -> None:
+    """Every seat does its start: turns up its first face-down cards, or says ready."""
+    while round_.phase == "start":
+        seat = round_.acting_seats[0]
+        legal = round_.legal_actions(seat)
+        round_.apply(seat, legal[0])
+
+
+def play_turn(round_: Round) -> None:
+    """One plain turn of the seat to move: first-turn flips, then draw and place on the
+    first face-down card (or discard when it may, every third turn)."""
+    seat = round_.to_move
+    while round_.first_flips[seat]:
+        round_.apply(seat, Action("flip", first_face_down(round_, seat)))
+    round_.apply(seat, Action("draw"))
+    kinds = {a.kind for a in round_.legal_actions(seat)}
+    if "discard" in kinds and round_.turns % 3 == 2:
+        round_.apply(seat, Action("discard"))
+        if round_.phase == "flip_option":
+            round_.apply(seat, Action("pass"))
+        return
+    size = round_.variant.size
+    if not round_.variant.place_face_up:  # 4-card: cards stay face down, spread the places
+        target = round_.turns % size
+    elif round_.face_up[seat] != (1 << size) - 1:
+        target = first_face_down(round_, seat)
+    else:
+        target = 0
+    round_.apply(seat, Action("place", target))
+
+
+def play_turns(round_: Round, turns: int) -> Round:
+    finish_start(round_)
+    for _ in range(turns):
+        play_turn(round_)
+    return round_
+
+
+def play_out(round_: Round, knock_after: int = 6) -> Round:
+    """Play until the round is over; in knocking variants the seat to move knocks after a while."""
+    finish_start(round_)
+    while not round_.over:
+        seat = round_.to_move
+        if round_.turns >= knock_after and Action("knock") in round_.legal_actions(seat):
+            round_.apply(seat, Action("knock"))
+        else:
+            play_turn(round_)
+    return round_
+
+
+def until_my_turn(round_: Round, seat: int) -> Round:
+    """Play until it is ``seat``'s turn, and make its first-turn flips (9-card)."""
+    finish_start(round_)
+    while round_.to_move != seat:
+        play_turn(round_)
+    while round_.first_flips[seat]:
+        round_.apply(seat, Action("flip", first_face_down(round_, seat)))
+    return round_
+
+
+# ----------------------------------------------------------------- the screens
+
+def seat_screens() -> dict[str, Callable[[], Image.Image]]:
+    screens: dict[str, Callable[[], Image.Image]] = {}
+
+    def add(name: str, make: Callable[[], Image.Image]) -> None:
+        screens[name] = make
+
+    choose = "◀▶ choose  ● take  ✕ back"
+    for variant in ("4-card", "6-card", "polish-poker", "9-card"):
+        tag = variant.replace("-", "")
+
+        def own_turn_stock(variant=variant):
+            r = until_my_turn(play_turns(deal(variant), 5), 1)
+            return render_seat(r.view(1), cursor="stock", prompt=choose)
+
+        def holding(variant=variant):
+            r = until_my_turn(play_turns(deal(variant), 5), 1)
+            r.apply(1, Action("take"))
+            return render_seat(r.view(1), cursor=r.variant.size - 1, prompt="◀▶ choose  ● place here")
+
+        def other_turn(variant=variant):
+            r = until_my_turn(play_turns(deal(variant), 5), 2)
+            r.apply(2, Action("draw"))
+            return render_seat(r.view(0), prompt="")
+
+        def message(variant=variant):
+            r = until_my_turn(play_turns(deal(variant), 2), 1)
+            r.apply(1, Action("take"))
+            return render_seat(r.view(1), cursor="discard", prompt=choose,
+                               message="take: a card from the discard must be placed")
+
+        add(f"seat_{tag}_own_turn_stock", own_turn_stock)
+        add(f"seat_{tag}_holding", holding)
+        add(f"seat_{tag}_other_turn", other_turn)
+        add(f"seat_{tag}_message", message)
+
+    # Start phases, one per way a round starts.
+    add("seat_4card_start_peeking",
+        lambda: render_seat(deal("4-card").view(0), cursor="ready", prompt="memorise, then ● ready"))
+    add("seat_6card_start_choose", lambda: _six_card_start())
+    add("seat_6card_peekrow_peeking",
+        lambda: render_seat(deal("6-card", rules={"peek_row": True}).view(0), cursor="ready",
+                            prompt="memorise, then ● ready"))
+    add("seat_6card_peekrow_memory", lambda: _memory("6-card", {"peek_row": True}))
+    add("seat_polishpoker_start_random",
+        lambda: render_seat(deal("polish-poker").view(3), cursor="knock", prompt="◀▶ choose  ● knock"))
+    add("seat_9card_first_turn_flips",
+        lambda: render_seat(deal("9-card").view(3), cursor=4, prompt="◀▶ choose  ● turn up"))
+    # 4-card memory play against the assist rule: the same state, known cards hidden or shown.
+    add("seat_4card_memory", lambda: _memory("4-card", {}))
+    add("seat_4card_assist", lambda: _memory("4-card", {"assist": True}))
+    add("seat_4card_knock", lambda: render_seat(until_my_turn(deal("4-card"), 1).view(1),
+                                                cursor="knock", prompt="◀▶ choose  ● knock"))
+    add("seat_polishpoker_flip_option", lambda: _polish_flip_option())
+    add("seat_9card_over", lambda: render_seat(play_out(deal("9-card", players=3)).view(0),
+                                               prompt="● next round"))
+    return screens
+
+
+def _six_card_start() -> Image.Image:
+    r = deal("6-card")
+    r.apply(0, Action("flip", 1))
+    return render_seat(r.view(0), cursor=3, prompt="◀▶ choose  ● turn up")
+
+
+def _memory(variant: str, rules: dict) -> Image.Image:
+    r = until_my_turn(deal(variant, rules=rules), 1)
+    return render_seat(r.view(1), cursor="stock", prompt="◀▶ choose  ● draw")
+
+
+def _polish_flip_option() -> Image.Image:
+    r = until_my_turn(play_turns(deal("polish-poker"), 2), 1)
+    r.apply(1, Action("draw"))
+    r.apply(1, Action("discard"))
+    return render_seat(r.view(1), cursor="pass", prompt="◀▶ choose  ● turn up / pass")
+
+
+def table_screens() -> dict[str, Callable[[], Image.Image]]:
+    screens: dict[str, Callable[[], Image.Image]] = {}
+    for variant, players in (("4-card", 4), ("6-card", 3), ("polish-poker", 6), ("9-card", 8)):
+        tag = variant.replace("-", "")
+
+        def mid(size, variant=variant, players=players):
+            r = play_turns(deal(variant, players=players), 7)
+            r = until_my_turn(r, r.to_move)  # its first-turn flips (9-card)
+            r.apply(r.to_move, Action("take"))
+            return render_table(r.view(None), size=size, names=NAMES[:players])
+
+        def reveal(size, page=0, variant=variant, players=players):
+            r = play_out(deal(variant, players=players))
+            return render_reveal(r.view(None), size=size, names=NAMES[:players], page=page)
+
+        screens[f"table_{tag}_mid"] = lambda mid=mid: mid((256, 64))
+        screens[f"table_{tag}_mid_mono"] = lambda mid=mid: mid((128, 64))
+        screens[f"table_{tag}_reveal"] = lambda reveal=reveal: reveal((256, 64))
+        screens[f"table_{tag}_reveal_mono"] = lambda reveal=reveal: reveal((128, 64))
+    screens["table_polishpoker_reveal_mono_page2"] = lambda: render_reveal(
+        play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=NAMES[:6], page=1)
+    screens["table_6card_start"] = lambda: render_table(deal("6-card", players=4).view(None))
+    screens["table_4card_knocked"] = lambda: _knocked_table()
+    screens["table_message"] = lambda: render_table(
+        play_turns(deal("6-card"), 3).view(None), message="seat 3 unplugged: waiting")
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"match_result{tag}"] = lambda size=size: render_match_result(
+            (31, 12, 40, 12, 27), winners=(1, 3), names=NAMES[:5], size=size)
+        screens[f"notice_paused{tag}"] = lambda size=size: render_notice(
+            size, "paused", "press ● on any seat to go on")
+        screens[f"notice_unplugged{tag}"] = lambda size=size: render_notice(
+            size, "seat 3 unplugged", "plug it back in; the game waits")
+    return screens
+
+
+def _knocked_table() -> Image.Image:
+    r = play_turns(deal("4-card"), 4)
+    r.apply(r.to_move, Action("knock"))
+    return render_table(r.view(None), names=NAMES[:4])
+
+
+def all_screens() -> dict[str, Callable[[], Image.Image]]:
+    return {**seat_screens(), **table_screens()}
+
+
+# ----------------------------------------------------------------- files
+
+def golden_path(name: str) -> Path:
+    return GOLDEN_DIR / f"{name}.png"
+
+
+def regenerate() -> None:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, make in all_screens().items():
+        make().save(golden_path(name))
+    print(f"wrote {len(all_screens())} goldens to {GOLDEN_DIR}")
+
+
+def scaled(image: Image.Image, factor: int = 4) -> Image.Image:
+    """Nearest-neighbour enlargement, so every pixel stays a sharp square."""
+    return image.convert("L").resize((image.width * factor, image.height * factor),
+                                     Image.Resampling.NEAREST)
+
+
+DOC_PICTURES = {
+    "seat_4card_memory": "seat_4card_memory",
+    "seat_4card_assist": "seat_4card_assist",
+    "seat_4card_start_peeking": "seat_4card_peeking",
+    "seat_6card_own_turn_stock": "seat_6card_turn",
+    "seat_polishpoker_flip_option": "seat_polish_flip_option",
+    "seat_9card_holding": "seat_9card_holding",
+    "seat_6card_message": "seat_message",
+    "table_9card_mid": "table_9card",
+    "table_polishpoker_mid": "table_polish",
+    "table_4card_mid_mono": "table_mono",
+    "table_9card_reveal": "reveal_9card",
+    "table_6card_reveal": "reveal_6card",
+    "match_result": "match_result",
+    "notice_unplugged": "notice",
+}
+
+
+def write_docs() -> None:
+    DOCS_DIR.mkdir(parents=True, exist_ok=True)
+    screens = all_screens()
+    for name, picture in DOC_PICTURES.items():
+        scaled(screens[name]()).save(DOCS_DIR / f"{picture}.png")
+    print(f"wrote {len(DOC_PICTURES)} pictures to {DOCS_DIR}")
+
+
+def main(argv: list[str]) -> int:
+    if "--regenerate" in argv:
+        regenerate()
+    if "--docs" in argv:
+        write_docs()
+    if not {"--regenerate", "--docs"} & set(argv):
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,228 @@
+"""golfbox.render: golden screens, what a seat may see, glyph size, purity.
+
+Goldens live in tests/goldens/*.png; after a deliberate change to a picture,
+rewrite them with ``python tests/goldens.py --regenerate`` and look at them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/ is not a package
+import goldens  # noqa: E402
+
+from golfbox.engine import Action, Round, get_variant, make_rules  # noqa: E402
+from golfbox.engine.cards import RANK_NAMES, build_deck  # noqa: E402
+from golfbox.engine.views import SeatView  # noqa: E402
+from golfbox.render import (  # noqa: E402
+    describe_last,
+    glyphs,
+    render_match_result,
+    render_notice,
+    render_reveal,
+    render_seat,
+    render_table,
+    reveal_pages,
+)
+from golfbox.render.seat import grid_boxes  # noqa: E402
+
+SCREENS = goldens.all_screens()
+VARIANT_TAGS = ("4card", "6card", "polishpoker", "9card")
+
+
+# ----------------------------------------------------------------- goldens
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_golden(name):
+    path = goldens.golden_path(name)
+    assert path.exists(), f"no golden {path.name}: run python tests/goldens.py --regenerate"
+    image = SCREENS[name]()
+    with Image.open(path) as golden:
+        golden.load()
+        assert (golden.mode, golden.size) == (image.mode, image.size)
+        assert golden.tobytes() == image.tobytes(), (
+            f"{name} differs from its golden; if the change is wanted: "
+            "python tests/goldens.py --regenerate")
+
+
+def test_goldens_cover_every_variant_on_both_displays():
+    for tag in VARIANT_TAGS:
+        assert any(n.startswith(f"seat_{tag}_") for n in SCREENS), tag
+        assert f"table_{tag}_mid" in SCREENS and f"table_{tag}_mid_mono" in SCREENS
+        assert f"table_{tag}_reveal" in SCREENS and f"table_{tag}_reveal_mono" in SCREENS
+
+
+def test_same_input_same_pixels():
+    r = goldens.until_my_turn(goldens.play_turns(goldens.deal("6-card"), 4), 1)
+    view = r.view(1)
+    first = render_seat(view, cursor="stock", prompt="◀▶ choose").tobytes()
+    assert all(render_seat(view, cursor="stock", prompt="◀▶ choose").tobytes() == first
+               for _ in range(3))
+    public = r.view(None)
+    assert render_table(public).tobytes() == render_table(public).tobytes()
+
+
+def test_image_sizes_and_modes():
+    view = goldens.deal("9-card").view(1)
+    public = goldens.deal("9-card").view(None)
+    assert (render_seat(view).mode, render_seat(view).size) == ("1", (128, 64))
+    for size, mode in (((256, 64), "L"), ((128, 64), "1")):
+        for image in (render_table(public, size), render_reveal(public, size),
+                      render_match_result((3, 1), (1,), size=size), render_notice(size, "paused")):
+            assert (image.mode, image.size) == (mode, size)
+    with pytest.raises(ValueError):
+        render_table(public, size=(200, 50))
+
+
+# ----------------------------------------------------------------- what a seat may see
+
+def _with_own_grid(view: SeatView, own_grid: tuple) -> SeatView:
+    """The same view, but with other cards where the seat remembers its face-down ones."""
+    return SeatView(view.table, view.seat, view.legal, own_grid, view.known, view.held,
+                    view.flips_due)
+
+
+def _swap_known_cards(view: SeatView) -> SeatView:
+    grid = list(view.own_grid)
+    known = [p for p in range(len(grid)) if view.known >> p & 1]
+    assert known, "the test needs a seat that knows a face-down card"
+    for p in known:
+        grid[p] = (grid[p] + 4 * 5) % (13 * 4)  # another rank, same suit
+    return _with_own_grid(view, tuple(grid))
+
+
+@pytest.mark.parametrize("variant, rules", [("4-card", {}), ("6-card", {"peek_row": True})])
+def test_memory_play_draws_known_face_down_cards_as_backs(variant, rules):
+    view = goldens.until_my_turn(goldens.deal(variant, rules=rules), 1).view(1)
+    assert view.known and not view.peeking
+    other = _swap_known_cards(view)
+    for cursor in (None, "stock", 0):
+        assert render_seat(view, cursor).tobytes() == render_seat(other, cursor).tobytes()
+
+
+def test_assist_draws_known_face_down_cards():
+    view = goldens.until_my_turn(goldens.deal("4-card", rules={"assist": True}), 1).view(1)
+    assert view.known and not view.peeking
+    assert render_seat(view).tobytes() != render_seat(_swap_known_cards(view)).tobytes()
+
+
+@pytest.mark.parametrize("variant, rules", [("4-card", {}), ("6-card", {"peek_row": True})])
+def test_peeking_draws_the_peeked_cards(variant, rules):
+    view = goldens.deal(variant, rules=rules).view(0)
+    assert view.peeking
+    assert render_seat(view).tobytes() != render_seat(_swap_known_cards(view)).tobytes()
+
+
+def _round_with_deck(variant: str, deck: list[int]) -> Round:
+    spec = get_variant(variant)
+    return Round(spec, make_rules(spec, {}), 3, dealer=0, rng=random.Random(5), deck=deck)
+
+
+@pytest.mark.parametrize("variant", ["4-card", "6-card", "9-card"])
+def test_a_hidden_card_changes_no_pixel(variant):
+    """Two deals that differ in one face-down card of seat 0: no screen may tell them apart."""
+    spec = get_variant(variant)
+    deck = build_deck(spec.decks(3), spec.jokers_per_deck)
+    random.Random(11).shuffle(deck)
+    # Deck position 2 is dealt to seat 0 (the dealer: dealt last of three) at grid position 0.
+    swap = next(i for i in range(len(deck) - 1, 0, -1) if deck[i] >> 2 != deck[2] >> 2)
+    other = list(deck)
+    other[2], other[swap] = other[swap], other[2]
+    rounds = [_round_with_deck(variant, d) for d in (deck, other)]
+    for r in rounds:  # seat 0 turns up anything but position 0; others start normally
+        while r.phase == "start":
+            seat = r.acting_seats[-1]
+            legal = [a for a in r.legal_actions(seat) if not (seat == 0 and a.pos == 0)]
+            r.apply(seat, legal[-1])
+        for _ in range(4):
+            seat = r.to_move
+            while r.first_flips[seat]:
+                r.apply(seat, next(a for a in r.legal_actions(seat) if a.pos != 0))
+            r.apply(seat, Action("draw"))
+            r.apply(seat, Action("place", 1 + r.turns % (spec.size - 1)))
+    assert rounds[0].grids[0][0] != rounds[1].grids[0][0]
+    assert rounds[0].view(0).own_grid[0] is None  # seat 0 never saw it
+    for seat in (None, 0, 1, 2):
+        a, b = (r.view(seat) for r in rounds)
+        if seat is None:
+            assert render_table(a).tobytes() == render_table(b).tobytes()
+            assert render_table(a, (128, 64)).tobytes() == render_table(b, (128, 64)).tobytes()
+        else:
+            assert render_seat(a, cursor=0).tobytes() == render_seat(b, cursor=0).tobytes()
+
+
+# ----------------------------------------------------------------- legibility
+
+def test_rank_glyphs_are_at_least_12_px_tall():
+    for rank in RANK_NAMES:
+        image = Image.new("1", (40, 20), 0)
+        glyphs.draw_rank(ImageDraw.Draw(image), 2, 2, rank, 1)
+        x0, y0, x1, y1 = image.getbbox()
+        assert y1 - y0 >= 12, rank
+
+
+def test_ranks_on_a_3x3_seat_screen_are_at_least_12_px_tall():
+    r = goldens.play_out(goldens.deal("9-card", players=3))  # every card face up
+    image = render_seat(r.view(0))
+    for x, y, w, h in grid_boxes(3, 3):
+        rank_area = image.crop((x + 1, y + 1, x + w - 9, y + h - 1))  # inside the frame, left of the suit
+        box = rank_area.getbbox()
+        assert box is not None and box[3] - box[1] >= 12
+
+
+def _stamp(text: str) -> bytes:
+    image = Image.new("1", (12, 8), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 0, 0, text, 1)
+    return image.tobytes()
+
+
+def test_symbols_used_in_prompts_have_glyphs():
+    unknown = _stamp("?")
+    drawn = {symbol: _stamp(symbol) for symbol in "◀▶●✕♣♦♥♠"}
+    assert unknown not in drawn.values()
+    assert len(set(drawn.values())) == len(drawn)  # all different, ♣ and ♠ too
+
+
+def test_long_words_are_cut_to_fit():
+    assert glyphs.text_width(glyphs.fit_text("a very long message indeed", 40)) <= 40
+    lines = glyphs.wrap_text("take: a card from the discard must be placed", 124, 2)
+    assert len(lines) == 2 and all(glyphs.text_width(line) <= 124 for line in lines)
+
+
+# ----------------------------------------------------------------- words and choices
+
+def test_last_action_in_words():
+    r = goldens.until_my_turn(goldens.play_turns(goldens.deal("polish-poker"), 2), 1)
+    top = r.view(None).discard_top
+    r.apply(1, Action("take"))
+    words = describe_last(r.view(None), names=None)
+    assert words.startswith("P2 took ") and words.endswith(" from the discard")
+    r.apply(1, Action("place", 0))
+    r.apply(r.to_move, Action("knock"))
+    assert describe_last(r.view(None), ["Ann", "Bob", "Cleo", "Dev"]) == f"{['Ann', 'Bob', 'Cleo', 'Dev'][r.knocker]} knocked"
+    assert top is not None
+
+
+def test_choices_appear_only_when_legal_or_under_the_cursor():
+    view = goldens.until_my_turn(goldens.deal("6-card"), 1).view(1)  # no knocking in 6-card
+    plain = render_seat(view)
+    assert render_seat(view, cursor="knock").tobytes() != plain.tobytes()
+    with pytest.raises(ValueError):
+        render_seat(view, cursor="fold")
+    with pytest.raises(ValueError):
+        render_seat(goldens.deal("6-card").view(None))
+
+
+def test_reveal_pages():
+    assert reveal_pages(8, (256, 64)) == 1
+    assert reveal_pages(6, (128, 64)) == 2
+    public = goldens.play_out(goldens.deal("9-card", players=6)).view(None)
+    first, second = (render_reveal(public, (128, 64), page=p) for p in (0, 1))
+    assert first.tobytes() != second.tobytes()
+    with pytest.raises(ValueError):
+        render_reveal(public, (128, 64), page=2)
