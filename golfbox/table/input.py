@@ -36,11 +36,14 @@ class SeatInput:
         self.index = 0
         self.confirming_knock = False
 
-    def update(self, legal: tuple[Action, ...]) -> None:
-        """Follow the engine: a new set of choices puts the cursor back on the first one."""
-        if legal != self.legal:
-            self.legal = legal
-            self.reset()
+    def update(self, legal: tuple[Action, ...]) -> bool:
+        """Follow the engine: a new set of choices puts the cursor back on the first one.
+        True if the choices changed."""
+        if legal == self.legal:
+            return False
+        self.legal = legal
+        self.reset()
+        return True
 
     def reset(self) -> None:
         self.index = 0

@@ -66,6 +66,7 @@ class TableService:
         self.state = "lobby"
         self.match: Match | None = None
         self.match_id: int | None = None
+        self.match_config: dict = {}  # variant, rules (as configured), rounds: what the journal keeps
         self.players: list[Player] = []  # by engine seat
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.inputs = {seat: SeatInput() for seat in range(settings.seats)}
@@ -186,7 +187,7 @@ class TableService:
                 self._say(seat, "● deals the next round")
         elif self.state == "match_over" and kind is EventKind.PRESSED:
             if button is Button.OK:
-                self._start_match(self.players, self.match.variant.name, dict(self.match.rules))
+                self._start_match(self.players, self.match_config["variant"], self.match_config["rules"])
             elif button is Button.BACK:
                 self.lobby.joined = {p.seat for p in self.players if p.bot is None}
                 self.state = "lobby"
@@ -268,9 +269,10 @@ class TableService:
             seed = secrets.randbits(64)  # recorded, so the match can be replayed
         self._seed_used = True
         match = Match(variant, len(players), rules, rounds=self.settings.rounds, seed=seed)
+        self.match_config = {"variant": variant, "rules": rules, "rounds": self.settings.rounds}
         if self.journal is not None:
-            config = {"variant": variant, "rules": rules, "rounds": self.settings.rounds}
-            self.match_id = self.journal.start_match(config, seed, [p.to_json() for p in players])
+            self.match_id = self.journal.start_match(self.match_config, seed,
+                                                     [p.to_json() for p in players])
         log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
         self._use(match, players)
         self.actions_played = 0
@@ -293,6 +295,8 @@ class TableService:
             self.journal.abandon(saved.id)
             return
         self.match_id = saved.id
+        self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
+                             "rounds": config["rounds"]}
         self._use(match, players)
         self.actions_played = len(saved.actions)
         for round_no, scores in enumerate(match.history, start=1):
@@ -439,7 +443,9 @@ class TableService:
             return ("notice", text), lambda: frames.render_notice(size, name, text)
         view = self.match.view(engine_seat)
         seat_input = self.inputs[seat]
-        seat_input.update(view.legal)
+        if seat_input.update(view.legal):
+            self.messages.pop(seat, None)  # "wait: …" is stale once the seat may act
+            message = ""
         prompt = seat_input.prompt or self._idle_prompt()
         cursor = seat_input.cursor
         source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,

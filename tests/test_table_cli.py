@@ -1,0 +1,131 @@
+"""`golfbox run`: config errors on one line, the systemd protocol, SIGTERM pauses."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from golfbox.cli import UsageError
+from golfbox.hal.config import ConfigError
+from golfbox.table import service_cli
+from golfbox.table.settings import settings_from_config
+
+SIM_TABLE = """
+[[seats]]
+backend = "sim"
+[[seats]]
+backend = "sim"
+[[seats]]
+backend = "sim"
+[shared_display]
+driver = "sim"
+"""
+
+
+@pytest.mark.parametrize("game,message", [
+    ({"variant": "six-card"}, "game.variant: unknown variant 'six-card' (one of: 4-card, 6-card"),
+    ({"rules": {"final_turn": "maybe"}}, "game.rules: rule final_turn: 'maybe' is not on/off"),
+    ({"rules": {"assist": True}}, "game.rules: unknown rule 'assist' for 6-card"),
+    ({"rounds": 0}, "game.rounds: 0 is out of range (1..99)"),
+    ({"bots": {"4": "random"}}, "game.bots.4: there is no seat 4 (seats 1 to 3)"),
+    ({"bots": {"2": "genius"}}, "game.bots.2: unknown bot 'genius'"),
+    ({"bots": 5}, "game.bots: 5 bots at a table of 3 seats"),
+    ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got 'fast'"),
+    ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
+    ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
+    ({"colour": "red"}, "game.colour: unknown key"),
+    ({"variant": "9-card", "auto_start": True, "seats": 2}, None),
+])
+def test_game_settings_name_the_key(game, message):
+    if message is None:
+        assert settings_from_config(game, 3).seats == 2
+        return
+    with pytest.raises(ConfigError) as error:
+        settings_from_config(game, 3)
+    assert str(error.value).startswith(message)
+
+
+def test_settings_number_seats_from_one():
+    settings = settings_from_config({"bots": {"3": "random"}, "names": {"1": "Ann"}}, 3)
+    assert settings.bots == {2: "random"} and settings.names == {0: "Ann"}
+    assert settings_from_config({"bots": 2}, 4).bots == {2: "random", 3: "random"}
+
+
+def run_cli(tmp_path, config_text: str, journal: str | None = None) -> int:
+    config = tmp_path / "config.toml"
+    config.write_text(config_text)
+    args = argparse.Namespace(config=str(config), journal=journal or str(tmp_path / "j.sqlite3"),
+                              headless=True)
+    return service_cli.run(args)
+
+
+def test_bad_config_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match=r"^game.variant: unknown variant"):
+        run_cli(tmp_path, SIM_TABLE + '[game]\nvariant = "six-card"\n')
+    with pytest.raises(UsageError, match=r"seats\[0\].backend: 'usb' is not one of"):
+        run_cli(tmp_path, '[[seats]]\nbackend = "usb"\n')
+    with pytest.raises(UsageError, match=r"^journal.file: unknown key"):
+        run_cli(tmp_path, SIM_TABLE + '[journal]\nfile = "x"\n')
+    with pytest.raises(UsageError, match=r"^--config .*nope.toml: no such file"):
+        service_cli.run(argparse.Namespace(config=str(tmp_path / "nope.toml"), journal=None, headless=True))
+
+
+def test_a_foreign_journal_is_refused(tmp_path):
+    foreign = tmp_path / "other.sqlite3"
+    import sqlite3
+
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE t (x)")
+    with pytest.raises(UsageError, match="not a golfbox journal"):
+        run_cli(tmp_path, SIM_TABLE, journal=str(foreign))
+
+
+def test_journal_path_defaults(tmp_path, monkeypatch):
+    from golfbox.hal.config import sim_config
+
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert service_cli.journal_path(None, sim_config(), laptop=True) == tmp_path / "golfbox/journal.sqlite3"
+    assert service_cli.journal_path(None, sim_config(), laptop=False) == service_cli.PI_JOURNAL
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/golfbox")
+    assert service_cli.journal_path(None, sim_config(), laptop=False) == Path("/var/lib/golfbox/journal.sqlite3")
+    assert service_cli.journal_path("/x/j", sim_config(), laptop=False) == Path("/x/j")
+
+
+def test_systemd_ready_watchdog_and_sigterm(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + "[game]\nbots = 2\nbot_delay = 0.2\nauto_start = true\n")
+    sock_path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(20)
+        env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="200000")
+        env.pop("WATCHDOG_PID", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
+             "--journal", str(tmp_path / "j.sqlite3")],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            seen: list[str] = []
+            deadline = time.monotonic() + 20
+            while not (any("READY=1" in m for m in seen) and any("WATCHDOG=1" in m for m in seen)):
+                assert time.monotonic() < deadline, seen
+                seen.append(sock.recv(4096).decode())
+            assert any(m.startswith("STATUS=") for m in seen)
+            process.send_signal(signal.SIGTERM)
+            output, _ = process.communicate(timeout=20)
+            while "STOPPING=1" not in seen[-1]:
+                seen.append(sock.recv(4096).decode())
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert process.returncode == 0, output
+    assert "SIGTERM: pausing the table" in output

@@ -1,0 +1,270 @@
+"""The table service through the sim hardware: presses in, frames and journal out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golfbox.engine import Action, Match
+from golfbox.engine.views import START, TURN
+from golfbox.hal.base import Button, LinkEvent
+from golfbox.hal.resilient import ResilientDisplay
+from golfbox.hal.sim import SimDisplay, SimPad
+from golfbox.table.input import KNOCK_QUESTION
+from golfbox.table.journal import Journal
+from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class RecordingJournal(Journal):
+    """A real journal that also keeps what was recorded, to replay it in the engine."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.recorded: list[tuple[int | None, str]] = []
+
+    def record(self, match_id, seat, action):
+        seq = super().record(match_id, seat, action)
+        self.recorded.append((seat, action))
+        return seq
+
+
+class Table:
+    def __init__(self, tmp_path, clock=None, journal=True, **settings):
+        settings.setdefault("bot_delay", 0.0)
+        self.settings = TableSettings(**settings)
+        seats = range(self.settings.seats)
+        self.pad = SimPad(seats)
+        self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
+        self.shared = SimDisplay("shared", (256, 64), "L")
+        self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
+        self.clock = clock or Clock()
+        self.service = TableService(self.settings, [self.pad], self.displays, self.shared,
+                                    self.journal, clock=self.clock)
+
+    def press(self, seat, *buttons):
+        for button in buttons:
+            self.pad.press(seat, button)
+            self.service.run_until_idle()
+
+    def hold(self, seat, button):
+        self.pad.hold(seat, button)
+        self.service.run_until_idle()
+
+
+def replay(journal: RecordingJournal, variant, players, rules=None, rounds=1, seed=0) -> Match:
+    match = Match(variant, players, rules, rounds=rounds, seed=seed)
+    for seat, action in journal.recorded:
+        if seat is None:
+            assert action == NEXT_ROUND
+            match.next_round()
+        else:
+            match.apply(seat, Action.parse(action))
+    return match
+
+
+def test_lobby_join_then_hold_to_start(tmp_path):
+    table = Table(tmp_path, seats=3)
+    svc = table.service
+    assert svc.state == "lobby"
+    table.press(0, Button.OK)
+    table.hold(0, Button.OK)  # alone: not enough players
+    assert svc.state == "lobby"
+    assert "needs 2 players" in svc.messages[0]
+    table.press(2, Button.RIGHT)  # not joined: cannot change the game
+    assert svc.messages[2] == "press ● to join first"
+    table.press(1, Button.OK)
+    table.press(1, Button.LEFT)  # 6-card → 4-card with bots in empty seats
+    assert svc.lobby.choice.variant == "4-card" and svc.lobby.choice.fill_with_bots
+    table.press(1, Button.LEFT)  # 4-card, empty seats stay empty
+    table.hold(1, Button.OK)
+    assert svc.state == "playing"
+    assert svc.match.variant.name == "4-card" and svc.match.players == 2
+    assert [p.seat for p in svc.players] == [0, 1]
+    table.press(2, Button.OK)
+    assert svc.messages[2] == "not in this match: join when it ends"
+
+
+def test_whole_match_with_presses_and_a_bot_equals_the_engine(tmp_path):
+    table = Table(tmp_path, variant="6-card", rounds=2, seats=3, bots={2: "random"}, seed=123)
+    svc = table.service
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    table.hold(0, Button.OK)
+    rng = random.Random(1)
+    for _ in range(2000):
+        if svc.state == "match_over":
+            break
+        if svc.state == "round_over":
+            table.press(rng.choice((0, 1)), Button.OK)
+            continue
+        for engine_seat in svc.match.round.acting_seats:
+            seat = svc.players[engine_seat].seat
+            table.press(seat, *rng.choices((Button.LEFT, Button.RIGHT, Button.BACK), k=rng.randrange(3)))
+            table.press(seat, Button.OK)
+            break
+    assert svc.state == "match_over"
+    engine = replay(table.journal, "6-card", 3, rounds=2, seed=123)
+    assert engine.over
+    assert svc.match.totals == engine.totals and svc.match.history == engine.history
+    [summary] = table.journal.history()
+    assert summary.totals == engine.totals and summary.winners == engine.winners
+    assert summary.round_scores == {1: list(engine.history[0]), 2: list(engine.history[1])}
+    # ● starts a new match with the same players and a fresh seed.
+    table.press(1, Button.OK)
+    assert svc.state == "playing" and svc.match.seed != 123 and svc.match_id == 2
+
+
+def four_card_after_peek(tmp_path, **settings):
+    """A 4-card table of three people, past the peek: seat 1 (after the dealer) to move."""
+    table = Table(tmp_path, variant="4-card", seats=3, auto_start=True, seed=5, **settings)
+    for seat in range(3):
+        assert table.service.match.view(seat).peeking
+        table.press(seat, Button.OK)
+    assert table.service.match.round.phase == TURN and table.service.match.round.to_move == 1
+    return table
+
+
+def test_a_press_out_of_turn_says_why_and_changes_nothing(tmp_path):
+    table = four_card_after_peek(tmp_path)
+    svc = table.service
+    before = svc.match.view(None).table
+    frames = {seat: d.changes for seat, d in table.displays.items()}
+    written = len(table.journal.recorded)
+    table.press(2, Button.OK)
+    assert svc.messages[2] == "wait: seat 2 is playing"
+    assert table.displays[2].changes == frames[2] + 1  # the message is on seat 3's screen
+    assert table.displays[0].changes == frames[0] and table.displays[1].changes == frames[1]
+    assert svc.match.view(None).table == before and len(table.journal.recorded) == written
+    table.press(1, Button.OK, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.OK)
+    assert table.journal.recorded[-2:] == [(1, "draw"), (1, "discard")]
+    assert svc.match.round.to_move == 2 and 2 not in svc.messages  # seat 3's turn: the wait is over
+
+
+def test_knock_asks_first_and_back_cancels(tmp_path):
+    table = four_card_after_peek(tmp_path)
+    svc = table.service
+    table.hold(1, Button.BACK)
+    assert svc.inputs[1].prompt == KNOCK_QUESTION
+    table.press(1, Button.RIGHT)  # ◀ ▶ wait for the answer
+    table.press(1, Button.BACK)  # no
+    assert svc.match.round.knocker is None and svc.inputs[1].prompt == "◀▶ move · ● draw"
+    table.press(1, Button.RIGHT, Button.RIGHT)  # stock → discard → knock, as a choice
+    assert svc.inputs[1].cursor == "knock"
+    table.press(1, Button.OK)
+    assert svc.inputs[1].prompt == KNOCK_QUESTION and svc.match.round.knocker is None
+    table.press(1, Button.OK)
+    assert svc.match.round.knocker == 1 and svc.match.round.to_move == 2
+    assert table.journal.recorded[-1] == (1, "knock")
+
+
+def test_peek_shows_until_ready_or_timeout(tmp_path):
+    table = Table(tmp_path, variant="4-card", seats=2, auto_start=True, peek_timeout=10.0)
+    svc = table.service
+    view = svc.match.view(1)
+    assert view.peeking and view.own_grid[2] is not None and view.own_grid[0] is None
+    table.press(0, Button.OK)  # seat 1 is done looking
+    assert svc.match.round.phase == START
+    assert not svc.step()  # nothing is due yet
+    table.clock.now += 9.9
+    assert not svc.step()
+    table.clock.now += 0.1
+    assert svc.step()  # the timeout says "ready" for seat 2
+    assert svc.match.round.phase == TURN
+    assert table.journal.recorded == [(0, "ready"), (1, "ready")]
+
+
+def test_bots_think_for_bot_delay_without_busy_waiting(tmp_path):
+    table = Table(tmp_path, variant="polish-poker", seats=2, bots={0: "random", 1: "random"},
+                  auto_start=True, bot_delay=1.5)
+    svc = table.service
+    assert not svc.step(0.0)
+    table.clock.now += 1.5
+    assert svc.step(0.0) and svc.actions_played == 1
+    assert not svc.step(0.0)
+
+
+def test_a_failing_display_does_not_stop_the_game(tmp_path):
+    table = Table(tmp_path, variant="6-card", rounds=1, seats=3, bots={1: "random", 2: "random"},
+                  auto_start=True)
+    svc = table.service
+    table.press(0, Button.OK)  # seat 1 turns up its first card
+    table.shared.fail()
+    table.press(0, Button.OK)  # the second: turns begin, the bots play on
+    assert svc.table_message.startswith("shared: I2C error")
+    while svc.state == "playing":  # seat 1 plays whatever is under its cursor
+        table.press(0, Button.OK)
+    assert svc.state == "match_over"
+    table.shared.recover()
+    table.clock.now += 1.0
+    svc.run_until_idle()  # the retry timer shows the newest frame
+    assert svc.table_message == ""
+    shown = table.shared.image
+    assert shown is not None and table.shared.changes >= 2
+
+
+def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
+    clock = Clock()
+    inner = SimDisplay("seat 1 display")
+    wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
+    pad = SimPad(range(2))
+    settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
+    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
+    wrapped.sink = svc.post
+    inner.fail()
+    pad.press(0, Button.OK)  # seat 1 is done looking: its new frame cannot be shown
+    svc.run_until_idle()
+    assert not wrapped.healthy
+    assert svc.table_message == "seat 1: seat 1 display: I2C error (simulated)"
+    pad.press(1, Button.OK)  # the game goes on
+    svc.run_until_idle()
+    assert svc.match.round.phase == TURN
+    inner.recover()
+    clock.now += 1.0
+    svc.run_until_idle()  # the retry timer polls the display, which posts "working again"
+    assert wrapped.healthy and svc.table_message == ""
+    assert inner.image.tobytes() == svc_frame(svc, 0).tobytes()
+
+
+def svc_frame(svc, seat):
+    """What seat ``seat``'s screen should show now, drawn the way the service draws it."""
+    from golfbox.table import frames
+
+    view = svc.match.view(svc._engine_seat[seat])
+    seat_input = svc.inputs[seat]
+    return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc._idle_prompt(),
+                              message=svc.messages.get(seat, ""), label=svc.settings.name(seat))
+
+
+def test_restart_resumes_the_same_screen(tmp_path):
+    table = Table(tmp_path, variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=9)
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    svc = table.service
+    to_move = svc.players[svc.match.round.to_move].seat
+    table.press(to_move, Button.OK)  # draws: a card in hand
+    before = {seat: d.image.tobytes() for seat, d in table.displays.items()}
+    # A power cut: nothing is closed. A new service opens the same journal.
+    again = Table(tmp_path, variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=1)
+    assert again.service.match_id == svc.match_id and again.service.match.seed == 9
+    assert again.service.match.view(None).table == svc.match.view(None).table
+    assert again.service.match.view(to_move).held == svc.match.view(to_move).held is not None
+    assert {seat: d.image.tobytes() for seat, d in again.displays.items()} == before
+
+
+def test_close_pauses_every_display(tmp_path):
+    table = Table(tmp_path, variant="4-card", seats=2, auto_start=True)
+    seat_frame = table.displays[0].image.tobytes()
+    table.service.close()
+    assert table.service.state == "paused"
+    assert table.displays[0].image.tobytes() != seat_frame
+    with pytest.raises(Exception, match="closed"):
+        table.journal.unfinished()
