@@ -6,11 +6,12 @@ no typing imports, no ``__future__``; time comes in as integer milliseconds.
 
 Wire format (ideas from Klipper's host/MCU protocol, not its code)::
 
-    COBS( seq | ack | type | payload | crc16 ) 0x00
+    COBS( len | seq | ack | type | payload | crc16 ) 0x00
 
 * 0x00 only ever appears as the end-of-block sync byte, so a receiver that
   starts mid-stream, or meets garbage, resynchronises at the next 0x00.
-* crc16 is CRC-16/CCITT-FALSE over seq..payload, big-endian.
+* len counts every byte from len to crc16: a lost or doubled byte never passes.
+* crc16 is CRC-16/CCITT-FALSE over len..payload, big-endian.
 * ``type`` with the RELIABLE bit set is numbered by ``seq`` and retransmitted
   until acknowledged (window of 16, selective repeat); other types are fire-and-forget.
 * every block carries ``ack``, the next sequence number its sender expects, so
@@ -49,7 +50,7 @@ UNASSIGNED_SEAT = 0xFF
 BUTTON_CODES = ("left", "right", "ok", "back")  # index = wire code, names = base.Button values
 KIND_CODES = ("pressed", "held")  # index = wire code, names = base.EventKind values
 
-HEADER_SIZE = 3
+HEADER_SIZE = 4
 CRC_SIZE = 2
 MAX_PAYLOAD = 240
 MIN_PAYLOAD_BUDGET = 12
@@ -125,7 +126,7 @@ def cobs_decode(data):
 
 
 def encode_block(seq, ack, msg_type, payload=b""):
-    body = bytearray((seq & 0xFF, ack & 0xFF, msg_type))
+    body = bytearray((HEADER_SIZE + len(payload) + CRC_SIZE, seq & 0xFF, ack & 0xFF, msg_type))
     body.extend(payload)
     crc = crc16(body)
     body.append(crc >> 8)
@@ -179,11 +180,14 @@ class BlockDecoder:
         if len(body) < HEADER_SIZE + CRC_SIZE:
             self._error("block of %d bytes is too short" % len(body))
             return None
+        if body[0] != len(body):
+            self._error("length %d, block of %d bytes" % (body[0], len(body)))
+            return None
         crc = crc16(body[:-CRC_SIZE])
         if crc != (body[-2] << 8) | body[-1]:
             self._error("crc mismatch")
             return None
-        return body[0], body[1], body[2], body[HEADER_SIZE:-CRC_SIZE]
+        return body[1], body[2], body[3], body[HEADER_SIZE:-CRC_SIZE]
 
     def _error(self, reason):
         if self.on_error is not None:

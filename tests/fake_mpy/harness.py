@@ -196,7 +196,7 @@ def run_micropython(code: str, timeout: float = 10) -> bytes:
     env = dict(os.environ, MICROPYPATH=MICROPYPATH)
     result = subprocess.run([str(MICROPYTHON), "-c", code], capture_output=True, env=env, timeout=timeout)
     if result.returncode != 0:
-        raise RuntimeError(f"micropython failed: {result.stderr.decode(errors='replace')}")
+        raise RuntimeError(f"micropython failed: {(result.stdout + result.stderr).decode(errors='replace')}")
     return result.stdout
 
 

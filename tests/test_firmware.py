@@ -1,0 +1,197 @@
+"""The seat-node firmware under the real MicroPython Unix port, talking to the host driver over a pty.
+
+Only ``machine`` is fake (tests/fake_mpy/machine.py, at the pin and I2C level);
+the firmware, protocol.py and MicroPython's framebuf are the real ones.
+"""
+
+import queue
+import time
+
+import pytest
+from PIL import Image, ImageDraw
+
+from fake_mpy.harness import MICROPYTHON, FakeNode, run_micropython, waiting_screen
+from golfbox.hal import protocol
+from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
+from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub, image_to_pages
+
+pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
+
+NODE_ID = "e6614103e7452d2f"
+SEAT = 4  # shown as "seat 5"
+
+
+@pytest.fixture
+def ports_dir(tmp_path):
+    path = tmp_path / "ports"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def make_node(tmp_path, ports_dir):
+    nodes = []
+
+    def make(unique_id=NODE_ID, loss=0.0, seed=1, plug=True):
+        node = FakeNode(tmp_path, unique_id, ports_dir, loss=loss, seed=seed)
+        nodes.append(node)
+        if plug:
+            node.plug()
+        return node
+
+    yield make
+    for node in nodes:
+        node.close()
+
+
+@pytest.fixture
+def make_hub(ports_dir):
+    hubs = []
+
+    def make(seats=None, **options):
+        config = SerialNodeConfig(seats=seats or {SEAT: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1, **options)
+        hub = SerialNodeHub(config)
+        events = queue.Queue()
+        hub.start(events.put)
+        hubs.append(hub)
+        return hub, events
+
+    yield make
+    for hub in hubs:
+        hub.close()
+
+
+def move_frame(step):
+    """A frame like a typical move's: text redrawn in a small region."""
+    image = Image.new("1", (128, 64))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 127, 63), outline=1)
+    draw.text((6, 4), "seat 5   42 pts", fill=1)
+    draw.text((6, 24 + 2 * step), f"hand: {'A23456789TJQK'[step % 13]}", fill=1)
+    return image
+
+
+def collect(events, count, timeout):
+    got = []
+    deadline = time.monotonic() + timeout
+    while len(got) < count and time.monotonic() < deadline:
+        try:
+            got.append(events.get(timeout=0.05))
+        except queue.Empty:
+            pass
+    return got
+
+
+def test_protocol_module_is_byte_identical_under_micropython():
+    code = (
+        "import sys, protocol as p\n"
+        "sys.stdout.write('%04x ' % p.crc16(b'123456789'))\n"
+        "sys.stdout.write(p.encode_block(5, 9, p.MSG_FRAME, bytes(range(240))).hex() + ' ')\n"
+        "a, b = p.Link(), p.Link()\n"
+        "a.send(p.MSG_BUTTON, p.pack_button(1, 2, 1))\n"
+        "sys.stdout.write(repr(b.receive(a.poll(0), 1)))\n"
+    )
+    crc, block, delivered = run_micropython(code).decode().split(" ", 2)
+    assert crc == "29b1"
+    assert bytes.fromhex(block) == protocol.encode_block(5, 9, protocol.MSG_FRAME, bytes(range(240)))
+    assert delivered == "[(132, b'\\x00\\x01\\x02\\x01')]"
+
+
+def test_buttons_debounce_bounces_and_send_held_once_under_micropython():
+    code = (
+        "from buttons import Buttons, PRESSED, HELD\n"
+        "class P:\n"
+        "    level = 1\n"
+        "    def value(self): return self.level\n"
+        "pin = P(); b = Buttons([pin], 0, debounce_ms=20, hold_ms=700)\n"
+        "events = []\n"
+        "levels = [0, 1, 0, 1, 0] + [0] * 200 + [1, 0, 1] + [1] * 20\n"  # bounce, hold 1 s, bounce on release
+        "for t, level in enumerate(levels):\n"
+        "    pin.level = level\n"
+        "    events += [(t * 5, kind) for _, kind in b.sample(t * 5)]\n"
+        "print(events)\n"
+    )
+    events = eval(run_micropython(code).decode())
+    assert [kind for _, kind in events] == [0, 1]  # one PRESSED, one HELD
+    pressed_at, held_at = events[0][0], events[1][0]
+    assert 20 <= pressed_at - 20 <= 25  # 20 ms after the last bounce (at 20 ms)
+    assert held_at - pressed_at >= 700
+
+
+def test_waiting_screen_at_boot_shows_the_node_id_and_version(make_node):
+    node = make_node(plug=False)
+    assert node.wait_oled(waiting_screen(None, NODE_ID), timeout=5), node.stderr()
+    ram, contrast, on = node.oled()
+    assert on
+
+
+def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    display = hub.display(SEAT)
+    for step in range(3):
+        image = move_frame(step)
+        display.show(image)
+        assert display.wait_shown(5)
+        assert node.wait_oled(image_to_pages(image), timeout=2), node.stderr()
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED)
+    time.sleep(0.3)
+    assert events.empty()  # exactly once
+
+
+def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    node.press("back", down_for=0.9)
+    assert collect(events, 2, timeout=3) == [ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED), ButtonEvent(SEAT, Button.BACK, EventKind.HELD)]
+
+
+def test_contrast_reaches_the_panel(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    hub.display(SEAT).set_contrast(0x20)
+    deadline = time.monotonic() + 3
+    while node.oled()[1] != 0x20 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert node.oled()[1] == 0x20
+
+
+def test_silent_host_brings_the_waiting_screen_and_the_frame_comes_back(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    display = hub.display(SEAT)
+    image = move_frame(1)
+    display.show(image)
+    assert node.wait_oled(image_to_pages(image), timeout=3)
+    node.unplug()
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged")
+    assert node.wait_oled(waiting_screen(SEAT, NODE_ID), timeout=5)  # after 3 s of silence
+    node.plug()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert node.wait_oled(image_to_pages(image), timeout=3)
+
+
+def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, make_hub):
+    node = make_node(loss=0.10, seed=6)
+    hub, events = make_hub()
+    assert events.get(timeout=15) == LinkEvent(SEAT, True)
+    display = hub.display(SEAT)
+    for step in range(3):
+        image = move_frame(step)
+        display.show(image)
+        assert display.wait_shown(20)
+        assert node.wait_oled(image_to_pages(image), timeout=2)
+    presses = ["left", "right", "ok", "back"] * 4
+    for button in presses:
+        node.press(button, down_for=0.04, up_after=0.04)
+    got = collect(events, len(presses), timeout=20)
+    assert got == [ButtonEvent(SEAT, Button(name), EventKind.PRESSED) for name in presses]
+    time.sleep(0.5)
+    assert events.empty()  # no duplicates, no stray events
+    stats = hub.stats[SEAT]
+    assert stats.corrupt_blocks > 0 and stats.retransmits > 0  # the line really was noisy
