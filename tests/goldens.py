@@ -210,6 +210,11 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
         screens[f"table_{tag}_reveal_mono"] = lambda reveal=reveal: reveal((128, 64))
     screens["table_polishpoker_reveal_mono_page2"] = lambda: render_reveal(
         play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=NAMES[:6], page=1)
+    # A knocker without the lowest score: the penalty shows as raw+penalty.
+    screens["table_polishpoker_reveal_penalty"] = lambda: render_reveal(
+        play_out(deal("polish-poker"), knock_after=4).view(None), names=NAMES[:4])
+    screens["table_9card_reveal_penalty_mono"] = lambda: render_reveal(
+        play_out(deal("9-card", players=3, seed=2), knock_after=4).view(None), size=(128, 64))
     screens["table_6card_start"] = lambda: render_table(deal("6-card", players=4).view(None))
     screens["table_4card_knocked"] = lambda: _knocked_table()
     screens["table_message"] = lambda: render_table(
@@ -266,6 +271,7 @@ DOC_PICTURES = {
     "table_4card_mid_mono": "table_mono",
     "table_9card_reveal": "reveal_9card",
     "table_6card_reveal": "reveal_6card",
+    "table_polishpoker_reveal_penalty": "reveal_polish_penalty",
     "match_result": "match_result",
     "notice_unplugged": "notice",
 }
