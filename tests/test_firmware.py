@@ -10,55 +10,13 @@ import time
 import pytest
 from PIL import Image, ImageDraw
 
-from fake_mpy.harness import MICROPYTHON, FakeNode, run_micropython, waiting_screen
+from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
-from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub, image_to_pages
+from golfbox.hal.serialnode import image_to_pages
 
 pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
 
-NODE_ID = "e6614103e7452d2f"
-SEAT = 4  # shown as "seat 5"
-
-
-@pytest.fixture
-def ports_dir(tmp_path):
-    path = tmp_path / "ports"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def make_node(tmp_path, ports_dir):
-    nodes = []
-
-    def make(unique_id=NODE_ID, loss=0.0, seed=1, plug=True):
-        node = FakeNode(tmp_path, unique_id, ports_dir, loss=loss, seed=seed)
-        nodes.append(node)
-        if plug:
-            node.plug()
-        return node
-
-    yield make
-    for node in nodes:
-        node.close()
-
-
-@pytest.fixture
-def make_hub(ports_dir):
-    hubs = []
-
-    def make(seats=None, **options):
-        config = SerialNodeConfig(seats=seats or {SEAT: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1, **options)
-        hub = SerialNodeHub(config)
-        events = queue.Queue()
-        hub.start(events.put)
-        hubs.append(hub)
-        return hub, events
-
-    yield make
-    for hub in hubs:
-        hub.close()
 
 
 def move_frame(step):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import queue
 import random
 import runpy
 import selectors
@@ -25,6 +26,10 @@ import time
 import tty
 from pathlib import Path
 
+import pytest
+
+from golfbox.hal import serialnode
+
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_MPY = ROOT / "tests" / "fake_mpy"
 FIRMWARE = ROOT / "firmware"
@@ -33,6 +38,8 @@ MICROPYTHON = Path(sys.executable).with_name("micropython")
 MICROPYPATH = os.pathsep.join([str(FAKE_MPY), str(FIRMWARE), str(PROTOCOL_DIR)])
 BOARD = runpy.run_path(str(FIRMWARE / "board.py"))
 BUTTON_ORDER = ("left", "right", "ok", "back")  # protocol order, Button values
+NODE_ID = "e6614103e7452d2f"
+SEAT = 4  # shown as "seat 5"
 
 
 class Relay:
@@ -54,6 +61,11 @@ class Relay:
         with self._lock:
             self.master = master
         os.write(self._wake_w, b"x")
+
+    def inject_to_host(self, data: bytes) -> None:
+        """Write raw bytes toward the host, as line noise would."""
+        with self._lock:
+            os.write(self.master, data)
 
     def _mangle(self, data: bytes) -> bytes:
         if not self.loss:
@@ -209,3 +221,46 @@ def waiting_screen(seat: int | None, unique_id: str) -> bytes:
         "sys.stdout.write(buf.hex())\n"
     )
     return bytes.fromhex(run_micropython(code).decode())
+
+
+# -- pytest fixtures (import them into a test module to use them) --
+
+
+@pytest.fixture
+def ports_dir(tmp_path):
+    path = tmp_path / "ports"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def make_node(tmp_path, ports_dir):
+    nodes = []
+
+    def make(unique_id=NODE_ID, loss=0.0, seed=1, plug=True):
+        node = FakeNode(tmp_path, unique_id, ports_dir, loss=loss, seed=seed)
+        nodes.append(node)
+        if plug:
+            node.plug()
+        return node
+
+    yield make
+    for node in nodes:
+        node.close()
+
+
+@pytest.fixture
+def make_hub(ports_dir):
+    hubs = []
+
+    def make(seats=None, **options):
+        config = serialnode.SerialNodeConfig(seats=seats or {SEAT: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1, **options)
+        hub = serialnode.SerialNodeHub(config)
+        events: queue.Queue = queue.Queue()
+        hub.start(events.put)
+        hubs.append(hub)
+        return hub, events
+
+    yield make
+    for hub in hubs:
+        hub.close()

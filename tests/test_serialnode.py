@@ -1,0 +1,211 @@
+"""The host driver for seat nodes: frames to pages, config, hotplug, seat mapping by unique id."""
+
+import logging
+import queue
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, waiting_screen  # noqa: F401 (fixtures)
+from golfbox.hal import protocol
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
+from golfbox.hal.serialnode import (
+    SerialNodeConfig,
+    SerialNodeConfigError,
+    SerialNodeHub,
+    changed_segments,
+    image_to_pages,
+    pack_frame_payload,
+)
+
+needs_micropython = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
+OTHER_ID = "0011223344556677"
+
+frames = st.binary(min_size=1024, max_size=1024)
+
+
+# -- frames -------------------------------------------------------------------
+
+
+@given(st.binary(min_size=1024, max_size=1024))
+@settings(max_examples=30)
+def test_image_to_pages_is_the_panel_memory_layout(bits):
+    image = Image.frombytes("1", (128, 64), bits)
+    pages = image_to_pages(image)
+    for y in range(0, 64, 7):
+        for x in range(0, 128, 5):
+            lit = (pages[(y // 8) * 128 + x] >> (y % 8)) & 1
+            assert lit == (image.getpixel((x, y)) != 0)
+
+
+def test_image_of_the_wrong_size_is_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="128×64"):
+        image_to_pages(Image.new("1", (64, 32)))
+
+
+@given(old=frames, new=frames, budget=st.integers(protocol.MIN_PAYLOAD_BUDGET, protocol.MAX_PAYLOAD))
+def test_changed_pages_applied_on_the_old_frame_give_the_new_one(old, new, budget):
+    segments = changed_segments(old, new)
+    node = bytearray(old)
+    payloads = []
+    while segments:
+        payloads.append(pack_frame_payload(segments, budget))
+    for payload in payloads:
+        assert len(payload) <= budget
+        for page, x0, data in protocol.frame_segments(payload):
+            node[page * 128 + x0 : page * 128 + x0 + len(data)] = data
+    assert bytes(node) == new
+    assert [p[0] for p in payloads] == [0] * (len(payloads) - 1) + [protocol.FRAME_SHOW] * bool(payloads)
+
+
+def test_a_small_change_sends_only_its_columns():
+    old = bytes(1024)
+    new = bytearray(old)
+    new[3 * 128 + 40 : 3 * 128 + 50] = b"\xff" * 10
+    assert changed_segments(old, bytes(new)) == [(3, 40, b"\xff" * 10)]
+
+
+# -- config ---------------------------------------------------------------------
+
+
+def test_config_from_toml_table_uses_seat_numbers_players_see():
+    config = SerialNodeConfig.from_mapping({"seats": {"5": "E6614103E7452D2F"}, "ports": ["/dev/ttyACM*"]})
+    assert config.seats == {4: "e6614103e7452d2f"}
+    assert config.usb_ids == ((0x2E8A, 0x0005),)
+    assert config.ports == ("/dev/ttyACM*",)
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ({"seats": {"five": "ab"}}, r"seat_nodes\.seats\.five: the key must be a seat number"),
+        ({"seats": {"0": "ab"}}, r"seat_nodes\.seats\.0: seat numbers start at 1"),
+        ({"seats": {"5": "not hex"}}, r"seat_nodes\.seats\.5: expected the node id in hex"),
+        ({"seats": {"5": "ab", "6": "AB"}}, r"seat_nodes\.seats\.6: node AB is already given"),
+        ({"usb_ids": ["2e8a"]}, r"seat_nodes\.usb_ids\[0\]: expected \"vid:pid\""),
+        ({"ports": "/dev/ttyACM0"}, r"seat_nodes\.ports: expected a list"),
+        ({"seat": {}}, r"seat_nodes\.seat: unknown key"),
+    ],
+)
+def test_config_errors_name_the_key(table, message):
+    with pytest.raises(SerialNodeConfigError, match=message):
+        SerialNodeConfig.from_mapping(table)
+
+
+# -- hub without nodes ------------------------------------------------------------
+
+
+def test_importing_the_backend_does_not_import_pyserial():
+    code = "import sys, golfbox.hal.serialnode; print('serial' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_hub_and_display_implement_the_hal_interfaces():
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}))
+    assert isinstance(hub, ButtonPad)
+    display = hub.display(SEAT)
+    assert isinstance(display, Display)
+    assert (display.size, display.mode, display.name) == ((128, 64), "1", "seat 5 node")
+    with pytest.raises(KeyError, match="seat 2 has no seat node"):
+        hub.display(1)
+
+
+def test_a_port_that_is_not_a_node_is_left_alone(caplog):
+    # pyserial's loop:// echoes our own SYNC back: an answer, but not a seat node's.
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("loop://",), handshake_timeout=0.3, scan_interval=0.1))
+    events = queue.Queue()
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        hub.start(events.put)
+        time.sleep(0.6)
+        hub.close()
+    assert events.empty()
+    assert "no answer like a seat node's from loop://" in caplog.text
+    assert caplog.text.count("no answer like") == 1  # not probed again at once
+
+
+def test_show_while_the_node_is_absent_raises_but_keeps_the_frame():
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}))
+    display = hub.display(SEAT)
+    with pytest.raises(DisplayError, match="seat 5: node not connected"):
+        display.show(Image.new("1", (128, 64), 1))
+    assert not display.wait_shown(0.01)
+
+
+# -- hub with MicroPython nodes -----------------------------------------------------
+
+
+@needs_micropython
+def test_each_seat_keeps_its_node_by_unique_id(make_node, make_hub):
+    seat_of = {NODE_ID: 5, OTHER_ID: 6}
+    nodes = {node_id: make_node(node_id) for node_id in (OTHER_ID, NODE_ID)}
+    hub, events = make_hub(seats={seat: node_id for node_id, seat in seat_of.items()})
+    assert hub.wait_connected({5, 6}, 5)
+    assert {events.get(timeout=1), events.get(timeout=1)} == {LinkEvent(5, True), LinkEvent(6, True)}
+    nodes[OTHER_ID].press("left")
+    nodes[NODE_ID].press("right")
+    got = {events.get(timeout=2), events.get(timeout=2)}
+    assert got == {ButtonEvent(6, Button.LEFT, EventKind.PRESSED), ButtonEvent(5, Button.RIGHT, EventKind.PRESSED)}
+    assert nodes[OTHER_ID].wait_oled(waiting_screen(6, OTHER_ID), 2)  # told its seat before any frame
+
+
+@needs_micropython
+def test_a_node_not_in_the_config_is_told_so_and_its_buttons_ignored(make_node, make_hub, caplog):
+    stranger = make_node(OTHER_ID)
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub()
+        assert stranger.wait_oled(waiting_screen(protocol.UNASSIGNED_SEAT, OTHER_ID), 5)
+    assert f"node {OTHER_ID} on" in caplog.text and "not given to any seat" in caplog.text
+    stranger.press("ok")
+    time.sleep(0.2)
+    assert events.empty()
+
+
+@needs_micropython
+def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    display = hub.display(SEAT)
+    node.unplug()
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged")
+    image = Image.new("1", (128, 64))
+    image.paste(1, (10, 10, 60, 30))
+    with pytest.raises(DisplayError):
+        display.show(image)  # not visible now, but kept
+    node.plug()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert display.wait_shown(3)
+    assert node.wait_oled(image_to_pages(image), 2)
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+
+
+@needs_micropython
+def test_a_node_that_stops_answering_is_reported_and_taken_back(make_node, make_hub):
+    node = make_node()
+    hub, events = make_hub(silence_timeout=0.6)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    node.process.send_signal(signal.SIGSTOP)  # a hung node: the port stays, the answers stop
+    try:
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering")
+    finally:
+        node.process.send_signal(signal.SIGCONT)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+
+
+@needs_micropython
+def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recovers(make_node, make_hub, caplog):
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        node.relay.inject_to_host(b"\x05garbage\x00")
+        node.press("back")
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK)
+    assert "seat 5: dropped corrupt block at byte" in caplog.text
