@@ -1,0 +1,108 @@
+"""Button press to new frame, through the whole table service.
+
+    python bench/table_latency.py [--presses 2000] [--seats 4] [--dir DIR]
+
+The service runs in its own thread (run(), as in production); this thread
+presses buttons on a SimPad and waits for the pressing seat's display to
+receive its new frame. Two kinds of press are timed apart:
+
+* move: ◀/▶ only moves the cursor (no journal write);
+* act:  ● plays an action: journal record (fsync), engine, redraw of every
+        screen that changed; the pressing seat's screen is drawn first.
+
+The journal goes to DIR (default: a temporary directory; pass the Pi's
+/var/lib/golfbox to include the SD card's fsync).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from golfbox.hal.base import Button  # noqa: E402
+from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
+from golfbox.table.journal import Journal  # noqa: E402
+from golfbox.table.service import TableService, TableSettings  # noqa: E402
+
+
+def measure(directory: Path, presses: int, seats: int) -> dict[str, list[float]]:
+    arrived = threading.Event()
+    waiting_for: list[SimDisplay | None] = [None]
+
+    def on_change(display: SimDisplay) -> None:
+        if display is waiting_for[0]:
+            arrived.set()
+
+    pad = SimPad(range(seats))
+    displays = {s: SimDisplay(f"seat {s + 1}", on_change=on_change) for s in range(seats)}
+    shared = SimDisplay("shared", (256, 64), "L")
+    settings = TableSettings(variant="6-card", rounds=99, seats=seats, auto_start=True, bot_delay=0.0)
+    journal = Journal(directory / "latency.sqlite3")
+    service = TableService(settings, [pad], displays, shared, journal)
+    stop = threading.Event()
+    server = threading.Thread(target=service.run, args=(stop,), daemon=True)
+    server.start()
+
+    def timed(seat: int, button: Button) -> float | None:
+        arrived.clear()
+        waiting_for[0] = displays[seat]
+        started = time.perf_counter()
+        pad.press(seat, button)
+        if not arrived.wait(2.0):
+            return None
+        return time.perf_counter() - started
+
+    samples: dict[str, list[float]] = {"move": [], "act": []}
+    try:
+        while len(samples["act"]) < presses:
+            time.sleep(0.002)  # let the service finish drawing the other screens
+            if service.state != "playing":
+                timed(0, Button.OK)  # next round / new match
+                continue
+            engine_seat = service.match.round.acting_seats[0]
+            seat = service.players[engine_seat].seat
+            if len(service.match.round.legal_actions(engine_seat)) > 1:
+                took = timed(seat, Button.RIGHT)
+                if took is not None:
+                    samples["move"].append(took)
+                time.sleep(0.002)
+            took = timed(seat, Button.OK)
+            if took is not None:
+                samples["act"].append(took)
+    finally:
+        stop.set()
+        service.wake()
+        server.join()
+        service.close()
+    return samples
+
+
+def report(name: str, values: list[float]) -> None:
+    ms = sorted(v * 1000 for v in values)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    print(f"{name:5} n={len(ms):5}  median {statistics.median(ms):6.2f} ms  p99 {p99:6.2f} ms  "
+          f"max {ms[-1]:6.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=2000, help="actions to time (moves come on top)")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--dir", type=Path, help="where the journal goes (default: a temporary directory)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        samples = measure(Path(tmp), args.presses, args.seats)
+    report("move", samples["move"])
+    report("act", samples["act"])
+    report("all", samples["move"] + samples["act"])
+
+
+if __name__ == "__main__":
+    main()

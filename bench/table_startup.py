@@ -1,0 +1,62 @@
+"""Time from starting `golfbox run` to systemd's READY=1.
+
+    python bench/table_startup.py [--runs 5] [--seats 8]
+
+Starts the real command (python -m golfbox run) on a sim config with a
+notify socket, as systemd would, and times process start to READY=1 (the
+lobby is on every display by then), then stops it with SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def one_start(directory: Path, seats: int) -> float:
+    config = directory / "config.toml"
+    config.write_text('[[seats]]\nbackend = "sim"\n' * seats + '[shared_display]\ndriver = "sim"\n')
+    sock_path = directory / "notify.sock"
+    sock_path.unlink(missing_ok=True)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(sock_path))
+        sock.settimeout(60)
+        env = dict(os.environ, NOTIFY_SOCKET=str(sock_path))
+        started = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--config", str(config),
+                                    "--journal", str(directory / "j.sqlite3")],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while "READY=1" not in sock.recv(4096).decode():
+                pass
+            took = time.perf_counter() - started
+            process.send_signal(signal.SIGTERM)
+            if process.wait(timeout=20) != 0:
+                raise SystemExit(f"golfbox run exited {process.returncode} after SIGTERM")
+        finally:
+            if process.poll() is None:
+                process.kill()
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seats", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        times = [one_start(Path(tmp), args.seats) for _ in range(args.runs)]
+    print(f"start to READY=1 ({args.seats} sim seats, {args.runs} runs): "
+          f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
