@@ -10,11 +10,13 @@ display's GIF; each round's reveal on the shared display goes on a contact sheet
 from __future__ import annotations
 
 import argparse
+import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from golfbox.cli import UsageError
+from golfbox.hal.base import Button, EventKind
 from golfbox.table.sim_cli import SHARED, SimTable, add_match_arguments, dump_name, table_settings
 
 LIT = (235, 240, 255)  # a lit OLED pixel, as in the simulator's window
@@ -22,6 +24,8 @@ SHADES = 16  # grey levels kept in the GIF palette (the SSD1322 has 16)
 MIN_FRAME_MS = 350  # bots move at once (bot_delay 0): give each move time to be seen
 MAX_FRAME_MS = 4000
 LAST_FRAME_MS = 6000
+PRESS_SECONDS = 0.4  # virtual time between the autopilot's presses
+READING_SECONDS = 4.0  # a round's scores stay up this long before ● deals the next
 IDLE_STEP = 0.25  # virtual seconds the clock moves when the table waits on a timer
 MAX_VIRTUAL_SECONDS = 6 * 3600  # a match that has not ended by then never will
 
@@ -35,19 +39,60 @@ class VirtualClock:
 
 
 class Recorder:
-    """Every image each display was sent, when, and the shared display's round reveals."""
+    """Every image each display was sent, when, and the shared display's round ends."""
 
     def __init__(self, clock: VirtualClock):
         self.clock = clock
         self.frames: dict[str, list[tuple[float, Image.Image]]] = {}
-        self.reveals: dict[int, Image.Image] = {}  # round number -> first shared image once scored
+        self.round_ends: dict[str, Image.Image] = {}  # "round N" / "match result" -> shared image
         self.table: SimTable | None = None
 
     def __call__(self, key: str, image: Image.Image) -> None:
         self.frames.setdefault(key, []).append((self.clock.now, image.copy()))
-        match = getattr(self.table.service, "match", None) if self.table else None
-        if key == SHARED and match is not None and match.round.over:
-            self.reveals.setdefault(match.round_no, image.copy())
+        service = self.table.service if self.table else None
+        if key == SHARED and service is not None and service.state in ("round_over", "match_over"):
+            title = f"round {service.match.round_no}" if service.state == "round_over" else "match result"
+            self.round_ends.setdefault(title, image.copy())
+
+
+class Autopilot:
+    """Plays seat 1 through its pad, as a person would: ◀ ▶ to the choice, ● to play it.
+
+    The choice comes from a bot reading seat 1's view; the presses go through the
+    simulated pad, so seat 1's screen shows the cursor, the card in hand, the prompts.
+    """
+
+    SEAT = 0
+
+    def __init__(self, table: SimTable, clock: VirtualClock, bot_name: str, seed: int | None):
+        from golfbox.bots import make_bot
+
+        self.table = table
+        self.clock = clock
+        self.bot = make_bot(bot_name, random.Random(seed))
+
+    def press(self, button: Button, wait: float = PRESS_SECONDS) -> None:
+        self.clock.now += wait
+        self.table.press(self.SEAT, button, EventKind.PRESSED)
+        self.table.service.run_until_idle()
+
+    def act(self) -> bool:
+        """Make one move if seat 1 has one; False when it is not its turn."""
+        service = self.table.service
+        if service.state == "round_over":
+            self.press(Button.OK, wait=READING_SECONDS)  # everyone has read the scores: next round
+            return True
+        view = service.match.view(self.SEAT)  # every seat plays, so engine seat = physical seat
+        if service.state != "playing" or not view.legal:
+            return False
+        action = self.bot.choose(view)
+        # The pad's cursor walks view.legal in order and starts on its first entry.
+        for _ in range(view.legal.index(action)):
+            self.press(Button.RIGHT)
+        self.press(Button.OK)
+        if action.kind == "knock":
+            self.press(Button.OK)  # "knock? ● yes"
+        return True
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = table_settings(args, humans=0, bot_delay=0.0, auto_start=True)
+    # Seat 1 is a person at the pad (played by the autopilot); bots in the other seats.
+    settings = table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -71,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
     table = SimTable(settings, clock=clock, on_change=recorder)
     recorder.table = table
     try:
-        play_match(table, clock)
+        play_match(table, clock, Autopilot(table, clock, settings.bots.get(1, "random"), settings.seed))
     finally:
+        table.on_change = None  # the pictures end with the match, not the "paused" notice
         table.close()
 
     written = []
@@ -81,25 +128,27 @@ def run(args: argparse.Namespace) -> int:
         if frames:
             path = out / dump_name(key).replace(".png", ".gif")
             write_gif(path, frames, args.scale)
-            written.append(f"{path} ({len(frames)} frames)")
+            written.append(f"{path} ({len(frames)} frame{'s' if len(frames) > 1 else ''})")
     sheet = out / "rounds.png"
-    contact_sheet(recorder.reveals, table.service.match, args.scale).save(sheet, optimize=True)
-    written.append(f"{sheet} ({len(recorder.reveals)} round ends)")
-    print(f"demo: {settings.variant}, {settings.seats} bots, {settings.rounds} rounds, "
-          f"seed {settings.seed}; wrote:")
+    contact_sheet(recorder.round_ends, table.service.match, args.scale).save(sheet, optimize=True)
+    written.append(f"{sheet} ({len(recorder.round_ends)} round ends)")
+    print(f"demo: {settings.variant}, seat 1 on autopilot and {settings.seats - 1} bots, "
+          f"{settings.rounds} rounds, seed {table.service.match.seed}; wrote:")
     for line in written:
         print(f"  {line}")
     return 0
 
 
-def play_match(table: SimTable, clock: VirtualClock) -> None:
+def play_match(table: SimTable, clock: VirtualClock, autopilot: Autopilot) -> None:
     """Drive the service on this thread until the match is over, moving time only when idle."""
     service = table.service
     while clock.now < MAX_VIRTUAL_SECONDS:
         service.run_until_idle()
         if service.state == "match_over":
+            clock.now += READING_SECONDS  # the result stays up: the last frame's length
             return
-        clock.now += IDLE_STEP
+        if not autopilot.act():
+            clock.now += IDLE_STEP
     raise RuntimeError(f"the match did not end within {MAX_VIRTUAL_SECONDS} virtual seconds "
                        f"(table state {service.state!r})")
 
@@ -127,26 +176,28 @@ def write_gif(path: Path, frames: list[tuple[float, Image.Image]], scale: int) -
                      loop=0, optimize=False)
 
 
-def contact_sheet(reveals: dict[int, Image.Image], match, scale: int) -> Image.Image:
-    """Each round's reveal, captioned with the round's scores, two to a row."""
-    if not reveals:
+def contact_sheet(round_ends: dict[str, Image.Image], match, scale: int) -> Image.Image:
+    """Each round's end on the shared display, captioned with the round's scores, two to a row."""
+    if not round_ends:
         raise RuntimeError("no round end was shown on the shared display")
-    font = ImageFont.load_default()
-    first = next(iter(reveals.values()))
+    font = ImageFont.load_default(size=13)
+    first = next(iter(round_ends.values()))
     cell_w, cell_h = first.width * scale, first.height * scale
-    caption_h, margin = 16, 8
-    columns = 1 if len(reveals) == 1 else 2
-    rows = (len(reveals) + columns - 1) // columns
+    caption_h, margin = 18, 8
+    columns = 1 if len(round_ends) == 1 else 2
+    rows = (len(round_ends) + columns - 1) // columns
     sheet = Image.new("RGB", (margin + columns * (cell_w + margin),
                               margin + rows * (caption_h + cell_h + margin)), (40, 40, 46))
     draw = ImageDraw.Draw(sheet)
-    for i, round_no in enumerate(sorted(reveals)):
+    for i, (title, image) in enumerate(round_ends.items()):
         row, col = divmod(i, columns)
         x = margin + col * (cell_w + margin)
         y = margin + row * (caption_h + cell_h + margin)
-        scores = match.history[round_no - 1] if round_no <= len(match.history) else ()
-        caption = f"round {round_no}" + (": " + "  ".join(
-            f"P{seat + 1} {score:+d}" for seat, score in enumerate(scores)) if scores else "")
-        draw.text((x, y + 2), caption, fill=(210, 210, 210), font=font)
-        sheet.paste(to_palette(reveals[round_no], scale).convert("RGB"), (x, y + caption_h))
+        if title.startswith("round "):
+            scores = match.history[int(title.split()[1]) - 1]
+            caption = f"{title}: " + "  ".join(f"P{seat + 1} {score:+d}" for seat, score in enumerate(scores))
+        else:
+            caption = f"{title}: " + "  ".join(f"P{seat + 1} {total}" for seat, total in enumerate(match.totals))
+        draw.text((x, y), caption, fill=(210, 210, 210), font=font)
+        sheet.paste(to_palette(image, scale).convert("RGB"), (x, y + caption_h))
     return sheet

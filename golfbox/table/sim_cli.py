@@ -65,6 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seats played from this keyboard, seats 1..H (0-{MAX_HUMANS}, default 1)")
     parser.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
                         help="how long a bot thinks before it moves (default 1.0)")
+    parser.add_argument("--lobby", action="store_true",
+                        help="start in the lobby as the Pi does (● joins, hold ● deals) "
+                             "instead of dealing at once")
     parser.add_argument("--window", action="store_true",
                         help="draw in a pygame window (luma.emulator) instead of the terminal")
     parser.add_argument("--dump-frames", metavar="DIR", default=None,
@@ -102,6 +105,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         variant=variant.name, rules=rules, rounds=rounds, seats=players,
         bots={seat: bot for seat in range(humans, players)},
         bot_delay=bot_delay, auto_start=auto_start, seed=getattr(args, "seed", None),
+        names={seat: f"P{seat + 1}" for seat in range(players)},  # short: seat screens are narrow
     )
 
 
@@ -223,9 +227,8 @@ def run(args: argparse.Namespace) -> int:
     # ``golfbox run`` with no config comes here with its own args: every option has a default.
     humans = getattr(args, "humans", 1)
     window = getattr(args, "window", False)
-    # People start in the lobby, as at the Pi: ● joins, hold ● deals. Bots alone deal at once.
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
-                              auto_start=humans == 0)
+                              auto_start=not getattr(args, "lobby", False))
     dump_dir = getattr(args, "dump_frames", None)
     dump = FrameDump(dump_dir) if dump_dir else None
     if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):

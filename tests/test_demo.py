@@ -1,0 +1,55 @@
+"""``golfbox demo``: a bots' match through the table service, written out as pictures."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageSequence
+
+from golfbox.cli import main
+from golfbox.table import demo_cli
+
+
+def play_demo(out, *extra: str) -> None:
+    assert main(["demo", "--out", str(out), "--seed", "11", "--players", "2", "--rounds", "2",
+                 *extra]) == 0
+
+
+def test_demo_writes_a_gif_per_display_and_a_contact_sheet_of_round_ends(tmp_path, capsys):
+    play_demo(tmp_path)
+    printed = capsys.readouterr().out
+    for name in ("shared.gif", "seat1.gif", "seat2.gif", "rounds.png"):
+        assert str(tmp_path / name) in printed
+
+    # The shared display and seat 1 (played through its pad) change all match long.
+    for name, size in (("shared.gif", (512, 128)), ("seat1.gif", (256, 128))):
+        with Image.open(tmp_path / name) as gif:
+            assert gif.size == size  # scaled x2, nearest-neighbour
+            assert gif.mode == "P" and gif.n_frames > 20
+            durations = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+        assert min(durations) >= demo_cli.MIN_FRAME_MS
+        assert durations[-1] == demo_cli.LAST_FRAME_MS
+    # Seat 2 is a bot's: its screen says so and does not change.
+    with Image.open(tmp_path / "seat2.gif") as gif:
+        assert gif.n_frames == 1
+
+    # Round 1's reveal and the match result, side by side, each captioned above.
+    with Image.open(tmp_path / "rounds.png") as sheet:
+        assert sheet.size == (8 + 2 * (512 + 8), 8 + 18 + 128 + 8)
+        for left in (8, 8 + 512 + 8):
+            cell = sheet.crop((left, 8 + 18, left + 512, 8 + 18 + 128)).convert("L")
+            darkest, brightest = cell.getextrema()
+            assert darkest == 0 and brightest > 200  # a black panel with lit pixels on it
+
+
+def test_a_seed_replays_the_same_match_picture_for_picture(tmp_path):
+    play_demo(tmp_path / "a")
+    play_demo(tmp_path / "b")
+    for name in ("shared.gif", "seat1.gif", "rounds.png"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_demo_rejects_bad_input_by_name(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--variant", "9-card", "--rule", "lines=diagonal"]) == 2
+    assert "rule lines" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["demo", "--out", str(tmp_path / "file")]) == 2
+    assert "--out" in capsys.readouterr().err

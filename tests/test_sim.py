@@ -1,0 +1,268 @@
+"""The laptop simulator: pure drawing and keys, then the real program in a pseudo-terminal.
+
+The pty tests start ``golfbox`` as a user would (the venv's entry point), with
+a set window size, send key presses as a terminal encodes them, and read the
+sim displays' pictures through ``--dump-frames``: the images the hardware
+would have been sent.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from golfbox.cli import main
+from golfbox.hal.base import Button, EventKind
+from golfbox.table import terminal
+from golfbox.table.terminal import SEAT_KEYS, TooSmall, halfblock_text, plan_layout
+
+GOLFBOX = Path(sys.executable).with_name("golfbox")
+SEAT, SHARED = (128, 64), (256, 64)
+
+# What an xterm sends once curses has switched the keypad to application mode.
+RIGHT, SHIFT_DOWN, ENTER = b"\x1bOC", b"\x1b[1;2B", b"\r"
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+# ---------------------------------------------------------------- pure parts
+
+
+def test_halfblocks_put_two_pixel_rows_in_one_character():
+    image = Image.new("1", (4, 3), 0)
+    for x, y in [(0, 0), (1, 1), (2, 0), (2, 1), (3, 2)]:
+        image.putpixel((x, y), 1)
+    # column 0: top only; 1: bottom only; 2: both; 3: nothing, then the odd last row alone
+    assert halfblock_text(image) == ["▀▄█ ", "   ▀"]
+
+
+def test_greyscale_keeps_dim_pixels_visible_and_distinct():
+    image = Image.new("L", (3, 2), 0)
+    image.putpixel((0, 0), 20)  # dim but lit: must not vanish
+    image.putpixel((1, 0), 255)
+    image.putpixel((1, 1), 100)
+    runs = terminal.halfblock_runs(image)[0]
+    cells = [(ch, run.fg, run.bg) for run in runs for ch in run.text]
+    assert cells[0] == ("▀", 1, 0)
+    assert cells[1] == ("▀", 3, 2)  # two shades in one cell: top as foreground, bottom as background
+    assert cells[2] == (" ", 0, 0)
+
+
+def test_layout_shows_the_shared_display_and_as_many_seats_as_fit():
+    layout = plan_layout(260, 70, SHARED, SEAT, [0, 1, 2, 3], humans=frozenset({0}))
+    assert [p.display for p in layout.panels] == ["shared", "seat-0", "seat-1"]
+    assert layout.seats_hidden == (2, 3)
+    assert layout.panels[1].hint_row and not layout.panels[2].hint_row
+    assert layout.panels[2].left == 128 + terminal.GAP
+    # Tab moves the window of shown seats on
+    assert plan_layout(260, 70, SHARED, SEAT, [0, 1, 2, 3], first=3).seats_shown == (3, 0)
+
+
+def test_layout_says_how_big_the_terminal_must_be():
+    assert plan_layout(255, 80, SHARED, SEAT, [0]) == TooSmall(256, 68)
+    assert plan_layout(300, 67, SHARED, SEAT, [0]) == TooSmall(256, 68)
+    assert not isinstance(plan_layout(256, 68, SHARED, SEAT, [0]), TooSmall)
+
+
+def test_every_seat_has_all_four_buttons_pressed_and_held_on_keys_of_its_own():
+    seen: dict[object, int] = {}
+    for index, keys in enumerate(SEAT_KEYS):
+        actions = {(b.button, b.kind) for b in keys.bindings}
+        assert actions == {(button, kind) for button in Button for kind in EventKind}
+        for binding in keys.bindings:
+            for key in binding.keys:
+                assert key not in seen, f"{key!r} is bound for seats {seen[key] + 1} and {index + 1}"
+                assert key not in terminal.QUIT_KEYS + terminal.HELP_KEYS + terminal.NEXT_VIEW_KEYS
+                seen[key] = index
+    assert SEAT_KEYS[1].lookup("d") == (Button.RIGHT, EventKind.PRESSED)
+    assert SEAT_KEYS[1].lookup("D") == (Button.RIGHT, EventKind.HELD)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--variant", "8-card"], ["unknown variant '8-card'"]),
+    (["--rule", "bogus=1"], ["unknown rule 'bogus'", "final_turn"]),
+    (["--rule", "final_turn=maybe"], ["final_turn", "not on/off"]),
+    (["--players", "3", "--humans", "4"], ["--humans 4", "3 players"]),
+    (["--players", "6", "--humans", "5"], ["at most 4"]),
+    (["--variant", "4-card", "--players", "11"], ["4-card is for 2-10 players, not 11"]),
+    (["--bot", "genius"], ["unknown bot", "random"]),
+])
+def test_bad_input_is_named_and_exits_2(capsys, argv, words):
+    assert main(["sim", *argv]) == 2
+    err = capsys.readouterr().err
+    for word in words:
+        assert word in err
+
+
+# ---------------------------------------------------------------- in a pseudo-terminal
+
+
+class Terminal:
+    """The program on the far side of a pty of a given size; what it printed so far."""
+
+    def __init__(self, argv: list[str], cols: int, rows: int, cwd: Path):
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+                   HOME=str(cwd), XDG_CONFIG_HOME=str(cwd / ".config"))
+        env.pop("GOLFBOX_CONFIG", None)
+        # A session of its own with the pty as controlling terminal, so Ctrl-C is a SIGINT.
+        self.process = subprocess.Popen([str(GOLFBOX), *argv], stdin=slave, stdout=slave,
+                                        stderr=slave, cwd=cwd, env=env, start_new_session=True,
+                                        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+        os.close(slave)
+        self.master = master
+        self.output = b""
+
+    def read(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:  # the program has exited and closed its side
+                    return
+
+    def text(self) -> str:
+        """What was printed, escape sequences removed (enough to find words in it)."""
+        return ANSI.sub(b"", self.output).decode("utf-8", "replace")
+
+    def wait_for_text(self, words: str, seconds: float = 10) -> None:
+        end = time.monotonic() + seconds
+        while words not in self.text():
+            assert time.monotonic() < end, f"{words!r} never appeared in:\n{self.text()[-2000:]}"
+            self.read(0.1)
+
+    def send(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def quit(self, key: bytes = b"q") -> int:
+        self.send(key)
+        try:
+            status = self.process.wait(timeout=10)
+        finally:
+            self.read(0.2)
+            os.close(self.master)
+        return status
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def open_terminal(tmp_path):
+    started: list[Terminal] = []
+
+    def start(argv: list[str], cols: int = 260, rows: int = 70) -> Terminal:
+        term = Terminal(argv, cols, rows, tmp_path)
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.kill()
+
+
+def restored(output: bytes) -> bool:
+    """curses left the alternate screen (rmcup) after it last entered it, and showed the cursor."""
+    return output.rfind(b"\x1b[?1049l") > output.rfind(b"\x1b[?1049h") >= 0 and b"\x1b[?25h" in output
+
+
+class Pictures:
+    """The sim displays' latest images, as --dump-frames keeps them.
+
+    Waiting keeps reading the terminal: a pty whose output nobody reads fills up
+    and blocks the program's screen updates, and with them its key handling.
+    """
+
+    def __init__(self, directory: Path, term: Terminal):
+        self.directory = directory
+        self.term = term
+
+    def read(self) -> dict[str, bytes]:
+        return {path.stem: Image.open(path).tobytes()
+                for path in sorted(self.directory.glob("*.png"))}
+
+    def wait(self, names: set[str], seconds: float = 10) -> dict[str, bytes]:
+        end = time.monotonic() + seconds
+        while True:
+            pictures = self.read()
+            if names <= set(pictures):
+                return pictures
+            assert time.monotonic() < end, f"no picture of {names - set(pictures)} after {seconds} s"
+            self.term.read(0.05)
+
+    def wait_change(self, before: dict[str, bytes], name: str, seconds: float = 10) -> dict[str, bytes]:
+        end = time.monotonic() + seconds
+        while True:
+            now = self.read()
+            if now.get(name) != before.get(name):
+                self.term.read(0.3)  # let the rest of this event's frames land
+                return self.read()
+            assert time.monotonic() < end, f"{name} did not change within {seconds} s"
+            self.term.read(0.05)
+
+
+def test_keys_play_the_right_seat_and_q_restores_the_terminal(open_terminal, tmp_path):
+    dumps = tmp_path / "frames"
+    # Two people, no bots; seat 2 moves first (the dealer of round 1 is seat 1).
+    term = open_terminal(["sim", "--players", "2", "--humans", "2", "--seed", "5",
+                          "--dump-frames", str(dumps)])
+    pictures = Pictures(dumps, term)
+    start = pictures.wait({"seat1", "seat2", "shared"})
+    term.wait_for_text("golfbox sim")
+    term.wait_for_text("seat 1 · you")
+
+    term.send(RIGHT)  # seat 1's ▶: its cursor moves, nobody else's picture does
+    after = pictures.wait_change(start, "seat1")
+    assert after["seat2"] == start["seat2"] and after["shared"] == start["shared"]
+
+    term.send(b"d")  # seat 2's ▶
+    before = after
+    after = pictures.wait_change(before, "seat2")
+    assert after["seat1"] == before["seat1"]
+
+    # Both turn up their two start cards (● twice each): then seat 2 has the first turn.
+    for key, seat in [(ENTER, "seat1"), (ENTER, "seat1"), (b"s", "seat2"), (b"s", "seat2")]:
+        before = after
+        term.send(key)
+        after = pictures.wait_change(before, seat)
+    # Seat 2 takes a turn by keys: ● draws from the stock, ● places it on the first card.
+    before = after
+    term.send(b"s")
+    after = pictures.wait_change(before, "seat2")
+    term.send(b"s")
+    after = pictures.wait_change(after, "shared")
+    assert after["shared"] != before["shared"]  # the table shows the move
+    assert after["seat1"] != before["seat1"]  # and it is now seat 1's turn
+
+    assert term.quit() == 0
+    assert restored(term.output)
+
+
+def test_too_small_a_terminal_says_which_size_is_needed(open_terminal):
+    term = open_terminal(["sim", "--players", "2", "--seed", "1"], cols=100, rows=30)
+    term.wait_for_text("too small")
+    assert "256×68" in term.text() and "100×30" in term.text()
+    assert term.quit(b"\x03") == 0  # Ctrl-C quits cleanly too
+    assert restored(term.output)
+
+
+def test_golfbox_run_without_a_config_starts_the_simulator(open_terminal):
+    term = open_terminal(["run"])
+    term.wait_for_text("golfbox sim", seconds=15)
+    term.wait_for_text("seat 1 · you")
+    assert term.quit() == 0
