@@ -265,4 +265,6 @@ def test_golfbox_run_without_a_config_starts_the_simulator(open_terminal):
     term = open_terminal(["run"])
     term.wait_for_text("golfbox sim", seconds=15)
     term.wait_for_text("seat 1 · you")
+    term.send(b"?")
+    term.wait_for_text("sends a long press")  # the help overlay with the key map
     assert term.quit() == 0

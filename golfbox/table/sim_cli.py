@@ -333,11 +333,11 @@ class TerminalUI:
         if key == curses.KEY_RESIZE:
             curses.update_lines_cols()
             return True
-        if self.show_help:
-            self.show_help = False  # any key closes the help
-            return True
         if key in terminal.QUIT_KEYS:
             return False
+        if self.show_help:
+            self.show_help = False  # any other key closes the help
+            return True
         if key in terminal.HELP_KEYS:
             self.show_help = True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:

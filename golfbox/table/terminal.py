@@ -156,7 +156,7 @@ def help_lines(humans: list[int]) -> list[str]:
         "",
         "Tab  show other seats      ?  this help      q or Ctrl-C  quit",
         "",
-        "press any key to close",
+        "any key closes this help",
     ]
     return lines
 
