@@ -236,12 +236,12 @@ def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
 
 def svc_frame(svc, seat):
     """What seat ``seat``'s screen should show now, drawn the way the service draws it."""
-    from golfbox.table import frames
+    from golfbox import render as frames
 
     view = svc.match.view(svc._engine_seat[seat])
     seat_input = svc.inputs[seat]
     return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc._idle_prompt(),
-                              message=svc.messages.get(seat, ""), label=svc.settings.name(seat))
+                              message=svc.messages.get(seat, ""), label=svc.settings.names.get(seat))
 
 
 def test_restart_resumes_the_same_screen(tmp_path):

@@ -31,7 +31,7 @@ from golfbox.bots import make_bot
 from golfbox.engine import START, Action, IllegalAction, Match
 from golfbox.engine.actions import READY
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
-from golfbox.table import frames
+from golfbox import render as frames  # the drawing functions
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Lobby, Player
@@ -451,7 +451,8 @@ class TableService:
         source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
                   view.flips_due, cursor, prompt, message)
         return source, lambda: frames.render_seat(view, cursor=cursor, prompt=prompt,
-                                                  message=message, label=name)
+                                                  message=message,
+                                                  label=self.settings.names.get(seat))
 
     def _shared_frame(self, size: tuple[int, int]) -> tuple[tuple, object]:
         message = self.table_message

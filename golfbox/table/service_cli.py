@@ -3,8 +3,8 @@
     golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless]
 
 With no config file at the default path (a laptop), the simulated table runs
-instead: golfbox.table.sim_cli (the terminal simulator) when it is there,
-else a headless sim table that logs what happens.
+instead: golfbox.table.sim_cli (the terminal simulator) when it is there and
+this is a terminal, else a headless sim table that logs what happens.
 
 The journal is ``--journal``, else the config's ``[journal] path``, else
 ``$STATE_DIRECTORY/journal.sqlite3`` (systemd's StateDirectory=, i.e.
@@ -24,6 +24,7 @@ import logging
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return serve(config, journal_path(args.journal, config, laptop=False))
     if args.config != DEFAULT_CONFIG:
         raise UsageError(f"--config {args.config}: no such file")
-    if not getattr(args, "headless", False):
+    # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
+    if not getattr(args, "headless", False) and sys.stdin.isatty() and sys.stdout.isatty():
         try:
             sim_cli = importlib.import_module("golfbox.table.sim_cli")
         except ModuleNotFoundError as exc:
