@@ -15,6 +15,9 @@ def main():
     i2c = machine.I2C(board.I2C_ID, sda=machine.Pin(board.I2C_SDA), scl=machine.Pin(board.I2C_SCL), freq=board.I2C_FREQ)
     panel = SSD1306(i2c, board.OLED_ADDRESS)
     pins = [machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP) for number in board.BUTTON_PINS]
+    if pins[3].value() == 0:  # ✕ held at power-up: stay in the REPL (for mpremote, updates)
+        panel.show(bytearray(1024))
+        return
     buttons = Buttons(pins, time.ticks_ms(), board.DEBOUNCE_MS, board.HOLD_MS)
     SeatNode(UsbSerial(), panel, buttons, machine.unique_id()).run()
 

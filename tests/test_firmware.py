@@ -153,3 +153,16 @@ def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, m
     assert events.empty()  # no duplicates, no stray events
     stats = hub.stats[SEAT]
     assert stats.corrupt_blocks > 0 and stats.retransmits > 0  # the line really was noisy
+
+
+def test_holding_back_at_power_up_leaves_the_repl_free(tmp_path):
+    import os
+    import subprocess
+
+    from fake_mpy.harness import BOARD, FIRMWARE, MICROPYPATH
+
+    pins = tmp_path / "pins"
+    pins.write_text(f"{BOARD['BUTTON_PINS'][3]}=0")
+    env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(pins), FAKE_OLED=str(tmp_path / "oled"))
+    result = subprocess.run([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=5)
+    assert (result.returncode, result.stdout) == (0, b"")  # main.py returned: nothing sent, no link
