@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -44,7 +46,22 @@ def mock_pins(monkeypatch):
     gpiozero.Device.pin_factory = previous
 
 
-def test_presses_are_printed_and_a_missing_display_is_named(mock_pins, tmp_path, capsys):
+class WatchedOutput(io.StringIO):
+    """stdout that tells another thread when a line starting with ``marker`` was printed."""
+
+    def __init__(self, marker: str):
+        super().__init__()
+        self.marker = marker
+        self.ready = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if any(line.startswith(self.marker) for line in self.getvalue().splitlines()):
+            self.ready.set()
+        return written
+
+
+def test_presses_are_printed_and_a_missing_display_is_named(mock_pins, tmp_path):
     if Path("/dev/i2c-99").exists():
         pytest.skip("this machine has an /dev/i2c-99")
     config = write(tmp_path, """
@@ -61,11 +78,11 @@ display = { driver = "ssd1306", i2c = { bus = 99, address = 0x3D } }
 driver = "dummy"
 """)
 
-    def player():
+    output = WatchedOutput("press buttons")
+
+    def player():  # presses like a person would: once the tool says so
+        assert output.ready.wait(10)
         right, ok = mock_pins.pin(27), mock_pins.pin(22)
-        deadline = time.monotonic() + 5
-        while right.pull != "up" and time.monotonic() < deadline:  # the pad is built
-            time.sleep(0.01)
         right.drive_low()
         right.drive_high()
         ok.drive_low()
@@ -74,9 +91,10 @@ driver = "dummy"
 
     presser = threading.Thread(target=player)
     presser.start()
-    status = main(["check-hardware", "--config", str(config), "--seconds", "1.2"])
+    with contextlib.redirect_stdout(output):
+        status = main(["check-hardware", "--config", str(config), "--seconds", "1.2"])
     presser.join()
-    out = capsys.readouterr().out
+    out = output.getvalue()
     assert status == 1  # a display did not answer
     assert "seat 1: buttons ◀ GPIO17  ▶ GPIO27  ● GPIO22  ✕ GPIO4, display dummy" in out
     assert "seat 1 display (dummy): OK, test pattern shown" in out
