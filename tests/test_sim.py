@@ -16,13 +16,14 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from golfbox.cli import main
+from golfbox.cli import UsageError, main
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import terminal
 from golfbox.table.terminal import SEAT_KEYS, TooSmall, halfblock_text, plan_layout
@@ -268,3 +269,35 @@ def test_golfbox_run_without_a_config_starts_the_simulator(open_terminal):
     term.send(b"?")
     term.wait_for_text("sends a long press")  # the help overlay with the key map
     assert term.quit() == 0
+
+
+def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
+    """--window: one pygame window through luma.emulator (SDL's dummy driver: no screen needed)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    import argparse
+
+    from golfbox.table import sim_cli
+
+    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
+    settings = sim_cli.table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
+    table = sim_cli.SimTable(settings)
+    try:
+        try:
+            window = sim_cli.WindowUI(table, [0], threading.Event())
+        except UsageError as exc:
+            pytest.skip(f"pygame cannot open a display here: {exc}")
+        before = table.image("seat-0").tobytes()
+        # Seat 1's panel in the window is its display's image, lit pixels coloured, unscaled.
+        seat_box = (sim_cli.WINDOW_GAP, sim_cli.WINDOW_GAP + 64 + 12 + sim_cli.WINDOW_GAP + 12)
+        panel = window.compose().crop((*seat_box, seat_box[0] + 128, seat_box[1] + 64))
+        assert panel.convert("1").tobytes() == table.image("seat-0").convert("1").tobytes()
+
+        right = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode="")
+        assert window.handle(right)
+        table.service.run_until_idle()
+        assert table.image("seat-0").tobytes() != before  # seat 1's cursor moved
+        quit_key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=0, unicode="q")
+        assert not window.handle(quit_key)
+    finally:
+        table.close()
