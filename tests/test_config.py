@@ -46,9 +46,15 @@ def test_example_config_validates_with_the_reference_pins():
     shared = config.shared_display
     assert (shared.driver, shared.size, shared.mode) == ("ssd1322", (256, 64), "L")
     assert (shared.spi.dc, shared.spi.rst, shared.spi.speed_hz) == (24, 25, 16_000_000)
-    assert config.game["variant"] == "six-card"
+    assert config.game["variant"] == "6-card"
     assert config.journal == {"path": "/var/lib/golfbox/journal.sqlite"}
     assert config.i2c_muxes[0].parent == 1 and config.i2c_muxes[0].buses == (22, 23)
+
+
+def test_example_game_table_is_one_the_table_service_accepts():
+    settings = pytest.importorskip("golfbox.table.settings")
+    config = load_config(HARDWARE / "config.example.toml")
+    assert settings.settings_from_config(config.game, len(config.seats)).variant == "6-card"
 
 
 def test_reference_pins_keep_clear_of_buses_and_the_display_control_pins():
