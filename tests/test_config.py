@@ -221,6 +221,14 @@ def test_wrong_types_and_ranges(data, expected):
     assert refused(data) == expected
 
 
+def test_pin_factory_must_be_one_gpiozero_has():
+    pytest.importorskip("gpiozero")
+    assert parse_config(config_with(gpio_seat(SEAT0), gpio={"pin_factory": "LGPIO"})).gpio.pin_factory
+    message = refused(config_with(gpio_seat(SEAT0), gpio={"pin_factory": "pigpiod"}))
+    assert message.startswith("gpio.pin_factory: 'pigpiod' is not an installed gpiozero pin factory "
+                              "(installed: ") and "lgpio" in message
+
+
 def test_missing_pieces_are_named():
     seat = gpio_seat(SEAT0)
     del seat["buttons"]["back"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import queue
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         hardware = build_hardware(config, events.put)
     except Exception as exc:  # a pin in use, no GPIO driver, …: say so and stop
-        print(f"could not set up the hardware: {type(exc).__name__}: {exc}")
+        print(f"could not set up the hardware: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 
     try:

@@ -227,7 +227,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     if "shared_display" in data:
         raw_shared = _table(data["shared_display"], "shared_display")
         shared = _parse_display(raw_shared, "shared_display", "shared display",
-                                defaults.shared_display(raw_shared), seat=False)
+                                defaults.shared_display(), seat=False)
 
     config = HardwareConfig(
         seats=seats,
@@ -252,6 +252,14 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
 def _parse_gpio(raw: dict[str, Any]) -> GpioSettings:
     _known_keys(raw, "gpio", {"pin_factory", "bounce_time", "hold_time"})
     factory = _str(raw, "pin_factory", "gpio.pin_factory", None)
+    if factory is not None:
+        # The names gpiozero registers (package metadata: gpiozero itself is not imported).
+        from importlib.metadata import entry_points
+
+        known = sorted({ep.name for ep in entry_points(group="gpiozero_pin_factories")})
+        if factory.lower() not in known:
+            raise ConfigError(f"gpio.pin_factory: {factory!r} is not an installed gpiozero pin "
+                              f"factory (installed: {', '.join(known) or 'none, is gpiozero installed?'})")
     bounce = _number(raw, "bounce_time", "gpio.bounce_time", 0.02, lo=0.0, hi=0.5)
     hold = _number(raw, "hold_time", "gpio.hold_time", 0.8, lo=0.1, hi=10.0)
     if bounce >= hold:
@@ -328,7 +336,7 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
         raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
     display_raw = _table(raw["display"], f"{key}.display")
     display = _parse_display(display_raw, f"{key}.display", name,
-                             defaults.seat_display(display_raw, index), seat=True)
+                             defaults.seat_display(index), seat=True)
     return SeatConfig(index=index, backend=backend, buttons=buttons, button_keys=button_keys,
                       display=display)
 
@@ -422,6 +430,10 @@ class _PinmapDefaults:
     """Fills pins and buses a config leaves out from the pin map (hardware/pinmap.toml)."""
 
     def __init__(self, pinmap: dict[str, Any], name: str):
+        for key in pinmap:
+            if key not in ("seats", "i2c_mux", "shared_display"):
+                raise ConfigError(f"{key} (in {name}): unknown key (a pin map has seats, i2c_mux, "
+                                  "shared_display)")
         self.pinmap = pinmap
         self.name = name
         seats = pinmap.get("seats", [])
@@ -436,12 +448,12 @@ class _PinmapDefaults:
         raise ConfigError(f"seats[{index}].buttons: missing ({hint}); "
                           "e.g. buttons = { left = 17, right = 27, ok = 22, back = 4 }")
 
-    def seat_display(self, display_raw: dict[str, Any], index: int) -> dict[str, Any]:
+    def seat_display(self, index: int) -> dict[str, Any]:
         if index < len(self.seats):
             return self._bus_of(self.seats[index].get("display", {}), f"seats[{index}].display")
         return {}
 
-    def shared_display(self, display_raw: dict[str, Any]) -> dict[str, Any]:
+    def shared_display(self) -> dict[str, Any]:
         return self._bus_of(self.pinmap.get("shared_display", {}), "shared_display")
 
     def _bus_of(self, table: Any, key: str) -> dict[str, Any]:
@@ -488,11 +500,11 @@ def _reserved_pins(buses_raw: dict[str, Any], seats: tuple[SeatConfig, ...],
     displays = [s.display for s in seats if s.display] + ([shared] if shared else [])
     mux_parents = {m.parent for m in muxes}
     for d in displays:
-        if d.i2c and (d.i2c.bus == 1 or any(d.i2c.bus in m.buses and m.parent == 1 for m in muxes)):
+        if d.i2c and d.i2c.bus == 1:
             enabled.add("i2c1")
         if d.spi:
             enabled.add(f"spi{d.spi.port}")
-    if 1 in mux_parents:
+    if 1 in mux_parents:  # the channels below a mux on I2C1 are I2C1's wires too
         enabled.add("i2c1")
     labels = {"i2c1": "I2C1 (SDA/SCL)", "spi0": "SPI0", "spi1": "SPI1", "uart": "the UART (TXD/RXD)"}
     reserved = {pin: "the HAT ID EEPROM (ID_SD/ID_SC)" for pin in ID_EEPROM_PINS}
