@@ -88,17 +88,15 @@ class Round:
             self._rng.shuffle(stock)
         else:
             stock = list(reversed(deck))  # the top of the stock is the end of the list
-        self._deck_size = len(stock)
+        self._dealt_from = tuple(stock)  # for the one-place-per-card invariant
 
         first = (dealer + 1) % players
         self.grids: list[list[Card]] = [[] for _ in range(players)]
         for _ in range(variant.size):
             for i in range(players):
                 self.grids[(first + i) % players].append(stock.pop())
-        self.initial_cards = Counter(stock) + Counter(c for g in self.grids for c in g)
         self.stock: list[Card] = stock
         self.discard: list[Card] = [stock.pop()]
-        self.initial_cards[self.discard[0]] += 1
         self.face_up = [0] * players
         self.known = [0] * players  # own face-down cards each seat has legitimately seen
         self.held: Card | None = None
@@ -184,6 +182,11 @@ class Round:
         if phase == FLIP_OPTION:
             return self._tables.flip_or_pass_by_facedown[self._full & ~self.face_up[seat]]
         return ()
+
+    @property
+    def initial_cards(self) -> Counter:
+        """Every card the round was dealt from."""
+        return Counter(self._dealt_from)
 
     def all_cards(self) -> Counter:
         """Every card wherever it is: stock, discard, hand, grids (for invariants)."""

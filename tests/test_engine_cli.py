@@ -1,0 +1,97 @@
+"""golfbox score and golfbox simulate, as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from golfbox.cli import main
+
+
+def golfbox(*args):
+    """Run the real console entry point in a subprocess: exit status, stdout, stderr."""
+    proc = subprocess.run([sys.executable, "-m", "golfbox", *args], capture_output=True,
+                          text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_score_worked_example():
+    assert golfbox("score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7") == (0, "15\n", "")
+
+
+def test_score_one_line_per_grid_with_ender_penalty(capsys):
+    assert main(["score", "--variant", "polish-poker", "--ender", "0",
+                 "5 6 7 / 8 9 10", "K K A / K K 2"]) == 0
+    assert capsys.readouterr().out == "55\n3\n"
+
+
+def test_score_house_rules(capsys):
+    assert main(["score", "--variant", "9-card", "--rule", "lines=rows+columns",
+                 "K 5 7 / K 5 7 / K 5 7"]) == 0
+    assert main(["score", "--variant", "6-card", "--rule", "four_of_a_kind=-10", "J J 5 / J J 6"]) == 0
+    assert capsys.readouterr().out == "-10\n1\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--variant", "6-card", "A 2 3 / 4 5 Z"], "unknown card 'Z'"),
+    (["--variant", "6-card", "A 2 JK / 4 5 6"], "without jokers"),
+    (["--variant", "6-card", "A 2 / 4 5"], "needs 2 rows of 3"),
+    (["--variant", "9-card", "A 2 3 / 4 5 6"], "needs 3 rows of 3"),
+    (["--variant", "6-card", "--rule", "jokers=on", "A 2 3 / 4 5 6"], "unknown rule 'jokers'"),
+    (["--variant", "6-card", "--rule", "final_turn=maybe", "A 2 3 / 4 5 6"], "final_turn: 'maybe'"),
+    (["--variant", "6-card", "--rule", "final_turn", "A 2 3 / 4 5 6"], "NAME=VALUE"),
+    (["--variant", "9-card", "--rule", "lines=diagonals", "A 2 3 / 4 5 6 / 7 8 9"], "rows+columns"),
+    (["--variant", "polish-poker", "--rule", "knock_penalty=-3", "A 2 3 / 4 5 6"], "negative"),
+    (["--variant", "6-card", "--ender", "2", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6"], "seat out of range"),
+    (["--variant", "7-card", "A 2 3 / 4 5 6"], "unknown variant '7-card'"),
+    (["--variant", "6-card", "A A A / 4 5 6", "A A 3 / 4 5 6"], "rank A"),
+])
+def test_score_bad_input_exits_2_with_one_line(args, message):
+    status, out, err = golfbox("score", *args)
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_json_is_deterministic_for_a_seed():
+    args = ["simulate", "--variant", "6-card", "--players", "4", "--matches", "3", "--rounds", "2",
+            "--seed", "42", "--bots", "greedy,random,greedy,random", "--json"]
+    first, second = golfbox(*args), golfbox(*args)
+    assert first[0] == 0 and second[0] == 0
+    a, b = json.loads(first[1]), json.loads(second[1])
+    for result in (a, b):
+        assert {"matches", "rounds", "turns", "totals", "wins", "mean_round_score",
+                "elapsed_s", "rounds_per_s"} <= set(result)
+        del result["elapsed_s"], result["rounds_per_s"]
+    assert a == b and a["matches"] == 3 and a["rounds"] == 6
+    assert sum(a["wins"]) == pytest.approx(3)
+
+
+def test_simulate_summary_text(capsys):
+    assert main(["simulate", "--variant", "polish-poker", "--players", "3", "--matches", "2",
+                 "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "2 matches, 18 rounds" in out and "rounds/s" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--variant", "6-card", "--players", "9", "--matches", "1"], "2-8 players, not 9"),
+    (["--variant", "6-card", "--players", "2", "--matches", "1", "--bots", "a,b,c"], "3 bots for 2"),
+    (["--variant", "6-card", "--players", "2", "--matches", "1", "--bots", "clever"], "unknown bot"),
+    (["--variant", "6-card", "--players", "2", "--matches", "0"], "at least 1"),
+])
+def test_simulate_bad_input(args, message):
+    status, _, err = golfbox("simulate", *args)
+    assert status == 2 and message in err
+
+
+def test_greedy_beats_random_in_every_variant():
+    from golfbox.engine import get_variant, make_rules
+    from golfbox.engine.simulate import simulate
+
+    for name in ("4-card", "6-card", "polish-poker", "9-card"):
+        variant = get_variant(name)
+        result = simulate(variant, 2, make_rules(variant, {}), matches=4, rounds=9,
+                          bots=["greedy", "random"], seed=7)
+        greedy, rand = result.round_score_sum
+        assert greedy < rand, name

@@ -1,0 +1,332 @@
+"""The round state machine: deal, start phases, turns, every end condition, match."""
+
+import random
+
+import pytest
+
+from golfbox.engine import Action, IllegalAction, Match, Round, get_variant, make_rules, parse_card
+from golfbox.engine.views import FLIP_OPTION, HOLDING, OVER, START, TURN
+from tests.engine_helpers import finishing_action, stacked_round
+
+DRAW, TAKE, DISCARD, KNOCK, PASS, READY = (Action(k) for k in
+                                            ("draw", "take", "discard", "knock", "pass", "ready"))
+
+
+def place(pos):
+    return Action("place", pos)
+
+
+def flip(pos):
+    return Action("flip", pos)
+
+
+def state(round_):
+    """Everything that changes, to prove an illegal action changed nothing."""
+    return (list(map(list, round_.grids)), list(round_.stock), list(round_.discard), round_.held,
+            list(round_.face_up), list(round_.known), tuple(round_._pub), list(round_.start_pending),
+            list(round_.first_flips))
+
+
+# ---------------------------------------------------------------- deal and decks
+
+@pytest.mark.parametrize("variant,players,deck_size", [
+    ("4-card", 2, 52), ("4-card", 6, 52), ("4-card", 7, 104), ("4-card", 10, 104),
+    ("6-card", 4, 52), ("6-card", 5, 104), ("polish-poker", 4, 54), ("polish-poker", 5, 108),
+    ("9-card", 2, 108), ("9-card", 8, 108),
+])
+def test_deck_sizes_per_variant_and_players(variant, players, deck_size):
+    v = get_variant(variant)
+    r = Round(v, make_rules(v, {}), players, rng=random.Random(1))
+    assert sum(r.all_cards().values()) == deck_size
+    assert all(len(g) == v.size for g in r.grids)
+    assert len(r.discard) == 1 and len(r.stock) == deck_size - players * v.size - 1
+
+
+@pytest.mark.parametrize("variant,players", [("4-card", 1), ("4-card", 11), ("6-card", 9),
+                                             ("9-card", 1), ("polish-poker", 9)])
+def test_player_count_out_of_range_is_refused(variant, players):
+    with pytest.raises(ValueError, match="players"):
+        Match(variant, players)
+
+
+def test_jokers_only_where_the_variant_says():
+    for name, jokers in (("4-card", 0), ("6-card", 0), ("polish-poker", 2), ("9-card", 4)):
+        v = get_variant(name)
+        r = Round(v, make_rules(v, {}), 2, rng=random.Random(0))
+        assert sum(n for c, n in r.all_cards().items() if c >> 2 == 13) == jokers
+
+
+def test_dealer_rotates_and_player_after_dealer_moves_first():
+    m = Match("9-card", 3, seed=4, rounds=4)
+    for round_no in range(1, 5):
+        assert m.round.dealer == (round_no - 1) % 3
+        assert m.round.to_move == round_no % 3
+        while not m.round.over:
+            seat = m.round.acting_seats[0]
+            m.apply(seat, finishing_action(m.round, seat))
+        if round_no < 4:
+            m.next_round()
+    assert m.over
+
+
+# ---------------------------------------------------------------- start phases
+
+def test_four_card_peek_nearest_row_then_ready():
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8"])
+    assert r.phase == START and r.to_move is None
+    v0 = r.view(0)
+    assert v0.peeking and v0.legal == (READY,)
+    assert v0.own_grid == (None, None, parse_card("3"), parse_card("4"))  # the nearest row
+    assert r.view(1).grids[0] == (None,) * 4  # others see nothing of it
+    r.apply(1, READY)  # seats are ready in any order
+    assert r.phase == START and r.view(1).legal == ()
+    r.apply(0, READY)
+    assert r.phase == TURN and r.to_move == 0
+    assert not r.view(0).peeking
+    assert r.view(0).own_grid[2:] == (parse_card("3"), parse_card("4"))  # still known
+
+
+def test_six_card_turn_two_of_choice():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"])
+    assert r.phase == START and r.view(0).flips_due == 2
+    r.apply(0, flip(0))
+    with pytest.raises(IllegalAction, match="already face up"):
+        r.apply(0, flip(0))
+    r.apply(0, flip(5))
+    assert r.legal_actions(0) == ()
+    assert r.view(1).grids[0] == (parse_card("A"), None, None, None, None, parse_card("6"))
+    r.apply(1, flip(1))
+    r.apply(1, flip(2))
+    assert r.phase == TURN and r.to_move == 0
+
+
+def test_six_card_peek_row_house_rule():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rules={"peek_row": True})
+    assert r.view(0).peeking and r.legal_actions(0) == (READY,)
+    assert r.view(0).own_grid == (None, None, None) + tuple(map(parse_card, "4 5 6".split()))
+    assert r.face_up == [0, 0]
+
+
+def test_polish_poker_two_random_cards_face_up_at_the_deal():
+    m = Match("polish-poker", 4, seed=11)
+    assert m.round.phase == TURN
+    assert all(bin(mask).count("1") == 2 for mask in m.round.face_up)
+    # The same seed turns up the same cards.
+    assert Match("polish-poker", 4, seed=11).round.face_up == m.round.face_up
+
+
+def test_polish_poker_choose_start_house_rule():
+    m = Match("polish-poker", 2, {"choose_start": True}, seed=1)
+    assert m.round.phase == START and m.round.face_up == [0, 0]
+    assert m.view(0).flips_due == 2
+
+
+def test_nine_card_first_turn_begins_with_three_flips():
+    r = stacked_round("9-card", ["A 2 3 / 4 5 6 / 7 8 9", "K K K / Q Q Q / J J J"])
+    assert r.phase == TURN and r.to_move == 0
+    assert {a.kind for a in r.legal_actions(0)} == {"flip"}
+    with pytest.raises(IllegalAction, match="turn up 3 more"):
+        r.apply(0, DRAW)
+    for pos in (0, 4, 8):
+        r.apply(0, flip(pos))
+    assert r.legal_actions(0) == (DRAW, TAKE)  # the turn goes on as normal
+    r.apply(0, DRAW)
+    assert DISCARD not in r.legal_actions(0)  # a drawn card must be placed
+    r.apply(0, place(1))
+    assert r.to_move == 1 and r.view(1).flips_due == 3
+
+
+# ---------------------------------------------------------------- turns
+
+def test_four_card_places_face_down_and_owner_knows():
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8"], stock="K")
+    r.apply(0, READY), r.apply(1, READY)
+    assert r.legal_actions(0) == (DRAW, TAKE, KNOCK)
+    r.apply(0, DRAW)
+    assert r.view(0).held == parse_card("K") and r.view(1).held is None
+    r.apply(0, place(0))
+    assert r.face_up[0] == 0  # stays face down
+    assert r.view(0).own_grid[0] == parse_card("K")
+    assert r.view(1).grids[0][0] is None
+    assert r.discard[-1] == parse_card("A")  # the replaced card goes face up on the discard
+
+
+def test_card_taken_from_discard_cannot_be_discarded_again():
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8"], discard="9H")
+    r.apply(0, READY), r.apply(1, READY)
+    r.apply(0, TAKE)
+    assert r.view(1).held == parse_card("9H")  # everyone saw which card was taken
+    before = state(r)
+    with pytest.raises(IllegalAction, match="must be placed"):
+        r.apply(0, DISCARD)
+    assert state(r) == before
+
+
+def test_six_card_draw_and_discard_turns_nothing():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], stock="K")
+    for seat, pos in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        r.apply(seat, flip(pos))
+    r.apply(0, DRAW)
+    r.apply(0, DISCARD)
+    assert r.face_up[0] == 0b11 and r.to_move == 1 and r.discard[-1] == parse_card("K")
+
+
+def test_polish_poker_flip_option_after_discard():
+    m = Match("polish-poker", 2, seed=2)
+    r = m.round
+    seat = r.to_move
+    r.apply(seat, DRAW)
+    r.apply(seat, DISCARD)
+    assert r.phase == FLIP_OPTION
+    down = [p for p in range(6) if not r.face_up[seat] >> p & 1]
+    assert [a.pos for a in r.legal_actions(seat) if a.kind == "flip"] == down
+    assert PASS in r.legal_actions(seat)
+    r.apply(seat, flip(down[0]))
+    assert r.face_up[seat] >> down[0] & 1 and r.to_move == 1 - seat
+
+
+def test_illegal_actions_raise_and_change_nothing():
+    m = Match("6-card", 3, seed=9)
+    r = m.round
+    before = state(r)
+    cases = [(0, DRAW, "turn up 2 more"), (0, KNOCK, "turn up"), (5, flip(0), "no seat 5"),
+             (0, place(9), "not in the 2×3 grid"), (0, "draw", "not an action")]
+    for seat, action, message in cases:
+        with pytest.raises(IllegalAction, match=message):
+            r.apply(seat, action)
+        assert state(r) == before
+    for seat in range(3):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    with pytest.raises(IllegalAction, match="seat 1's turn, not seat 0's"):
+        r.apply(0, DRAW)
+    with pytest.raises(IllegalAction, match="no knocking in 6-card"):
+        r.apply(1, KNOCK)
+    r.apply(1, DRAW)
+    with pytest.raises(IllegalAction, match="holds a card"):
+        r.apply(1, TAKE)
+
+
+# ---------------------------------------------------------------- ends
+
+def test_knock_gives_every_other_player_one_more_turn_without_knocking():
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8", "9 10 / J Q"])
+    for s in range(3):
+        r.apply(s, READY)
+    r.apply(0, KNOCK)
+    assert r.knocker == 0 and r.final_turns_left == 2 and r.to_move == 1
+    assert KNOCK not in r.legal_actions(1)
+    r.apply(1, DRAW), r.apply(1, DISCARD)
+    assert not r.over
+    r.apply(2, DRAW), r.apply(2, place(3))
+    assert r.over and r.to_move is None
+    assert r.scores == (10, 26, 10 + 9 + 10 + r.grids[2][3] // 4 * 0 + _value_4card(r.grids[2][3]))
+
+
+def _value_4card(card):
+    return get_variant("4-card").values[card >> 2]
+
+
+def test_six_card_round_ends_at_once_on_the_sixth_card_face_up():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], stock="K K K K")
+    for seat in (0, 1):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    for pos in (2, 3, 4):
+        r.apply(0, DRAW), r.apply(0, place(pos))
+        r.apply(1, DRAW), r.apply(1, DISCARD)
+    r.apply(0, DRAW)
+    r.apply(0, place(5))
+    assert r.over and r.ender == 0
+    assert r.face_up == [0b111111, 0b111111]  # everything revealed for scoring
+
+
+def test_six_card_final_turn_house_rule():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q", "7 8 9 / 10 J Q"],
+                      rules={"final_turn": True}, stock="K 3 4 K 5 6 K 8 9 K")
+    for seat in (0, 1, 2):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    for pos in (2, 3, 4, 5):
+        r.apply(0, DRAW), r.apply(0, place(pos))
+        if pos != 5:
+            for seat in (1, 2):
+                r.apply(seat, DRAW), r.apply(seat, DISCARD)
+    assert not r.over and r.ender == 0 and r.final_turns_left == 2
+    r.apply(1, DRAW), r.apply(1, DISCARD)
+    r.apply(2, TAKE), r.apply(2, place(5))
+    assert r.over
+
+
+def test_nine_card_last_card_face_up_gives_final_turns_and_finisher_penalty():
+    m = Match("9-card", 2, seed=21)
+    r = m.round
+    while r.ender is None:
+        seat = r.to_move
+        legal = r.legal_actions(seat)
+        down = [a for a in legal if a.kind in ("flip", "place") and not r.face_up[seat] >> a.pos & 1]
+        m.apply(seat, down[0] if down else legal[0])
+    ender = r.ender
+    assert r.final_turns_left == 1 and not r.over
+    other = 1 - ender
+    m.apply(other, DRAW)
+    m.apply(other, place(0))
+    assert r.over
+    raw = r.raw_scores
+    assert r.scores[ender] == raw[ender] + 5 * (raw[other] < raw[ender])
+
+
+def test_stock_runs_out_reshuffle_then_end_when_nothing_left():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], stock="K")
+    for seat in (0, 1):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    # Leave only one card in the stock, and only the top card on the discard.
+    r.stock[:] = r.stock[-1:]
+    r.discard[:] = r.discard[-1:]
+    r.apply(0, DRAW)
+    r.apply(0, DISCARD)  # stock empty, discard has two cards: one is reshuffled into the stock
+    assert len(r.stock) == 1 and len(r.discard) == 1 and not r.over
+    r.apply(1, TAKE)
+    r.apply(1, place(2))  # stock still has 1 card
+    r.apply(0, DRAW)
+    r.apply(0, place(2))  # stock empty; the discard has 2 cards -> reshuffled, 1 in stock
+    assert not r.over and len(r.stock) == 1
+    r.stock.clear()
+    r.discard[:] = r.discard[-1:]
+    r.apply(1, TAKE)
+    r.apply(1, place(3))  # empty stock and a one-card discard: the round ends at once
+    assert r.over and r.ender is None
+
+
+def test_match_totals_and_shared_winners():
+    m = Match("4-card", 2, rounds=2, seed=3)
+    for _ in range(2):
+        m.apply(0, READY), m.apply(1, READY)
+        m.apply(m.round.to_move, KNOCK)
+        seat = m.round.to_move
+        m.apply(seat, DRAW), m.apply(seat, DISCARD)
+        if not m.over:
+            m.next_round()
+    assert m.over and len(m.history) == 2
+    assert m.totals == [sum(h[i] for h in m.history) for i in range(2)]
+    low = min(m.totals)
+    assert m.winners == [s for s in range(2) if m.totals[s] == low]
+    with pytest.raises(IllegalAction, match="over"):
+        m.next_round()
+
+
+def test_next_round_refused_while_round_is_played():
+    m = Match("6-card", 2, seed=1)
+    with pytest.raises(IllegalAction, match="still being played"):
+        m.next_round()
+
+
+def test_shared_win_on_equal_totals():
+    m = Match("4-card", 3, rounds=1, seed=1)
+    m.totals = [5, 3, 3]
+    assert m.winners == [1, 2]
+
+
+def test_action_text_round_trips():
+    for text in ("draw", "take", "discard", "knock", "pass", "ready", "place 4", "flip 0"):
+        assert str(Action.parse(text)) == text
+    for bad in ("dance", "place", "place x", "draw 3"):
+        with pytest.raises(ValueError):
+            Action.parse(bad)

@@ -1,0 +1,126 @@
+"""Scoring: every combination and penalty of RULES.md, with the notation's grids."""
+
+import pytest
+
+from golfbox.engine import get_variant, make_rules
+from golfbox.engine.notation import parse_grid
+from golfbox.engine.scoring import grid_score, round_scores
+
+
+def score(variant_name, *grids, ender=None, **rules):
+    variant = get_variant(variant_name)
+    ranks = [[c >> 2 for c in parse_grid(g, variant)] for g in grids]
+    return round_scores(variant, make_rules(variant, rules), ranks, ender=ender)
+
+
+def one(variant_name, grid, **rules):
+    return score(variant_name, grid, **rules)[0]
+
+
+def test_worked_example_of_seed_000_scores_15():
+    assert one("9-card", "K K JK / 4 J 3 / 7 7 7") == 15
+
+
+@pytest.mark.parametrize("grid,expected", [
+    ("A 2 / 3 4", 10), ("J Q / K 10", 30), ("K K / K K", 0), ("5 5 / 5 5", 20),  # no combinations
+])
+def test_four_card_values(grid, expected):
+    assert one("4-card", grid) == expected
+
+
+@pytest.mark.parametrize("grid,expected", [
+    ("A 2 3 / 4 5 6", 1 - 2 + 3 + 4 + 5 + 6),
+    ("2 5 K / 2 6 K", 0 + 11 + 0),  # a pair of 2s scores 0 too
+    ("J Q K / Q J K", 40),
+    ("7 7 7 / 7 8 9", 0 + 15 + 16),
+])
+def test_six_card_values_and_column_pairs(grid, expected):
+    assert one("6-card", grid) == expected
+
+
+def test_six_card_four_of_a_kind_house_rule():
+    grid = "J J 5 / J J 6"
+    assert one("6-card", grid) == 11
+    assert one("6-card", grid, four_of_a_kind=-10) == 1
+    assert one("6-card", grid, four_of_a_kind=-20) == -9
+    # Two pairs of different ranks are not four of a kind.
+    assert one("6-card", "J Q 5 / J Q 6", four_of_a_kind=-10) == 11
+
+
+@pytest.mark.parametrize("grid,expected", [
+    ("JK A 2 / 3 4 5", -2 + 1 + 2 + 3 + 4 + 5),
+    ("JK 5 K / JK 5 K", 0),  # a pair of jokers scores 0, as the sheet says
+    ("J Q K / 2 3 K", (10 + 2) + (10 + 3) + 0),
+])
+def test_polish_poker_values_and_pairs(grid, expected):
+    assert one("polish-poker", grid) == expected
+
+
+def test_polish_poker_negative_pairs_keep():
+    assert one("polish-poker", "JK 5 K / JK 5 K", negative_pairs_keep=True) == -4
+
+
+@pytest.mark.parametrize("grid,expected", [
+    ("A 2 3 / 4 5 6 / 7 8 9", 45),
+    ("J Q K / JK A 2 / 3 4 5", 11 + 12 + 0 - 3 + 1 + 2 + 12),
+    ("K K K / A 2 3 / 4 5 6", -10 + 6 + 15),
+    ("JK JK JK / A 2 3 / 4 5 6", -20 + 21),
+    ("7 7 7 / 7 7 7 / A 2 3", -30 + 6),  # two lines of one rank: -30 together
+    ("K K K / K K K / A 2 3", -30 + 6),  # instead of -10 + -10
+    ("7 7 7 / 8 8 8 / 9 9 9", 0),
+    ("K 5 7 / K 5 7 / K 5 7", 3 * (0 + 5 + 7)),  # columns don't count by default
+])
+def test_nine_card_rows(grid, expected):
+    assert one("9-card", grid) == expected
+
+
+def test_nine_card_rows_and_columns_house_rule():
+    assert one("9-card", "K 5 7 / K 5 7 / K 5 7", lines="rows+columns") == -10
+    # Rows are looked at first; a column whose card is already in a row combination is not one.
+    assert one("9-card", "7 7 7 / 7 2 3 / 7 4 5", lines="rows+columns") == 7 + 7 + 2 + 3 + 4 + 5
+    # A row and a column of one rank are two complete lines of the same rank: -30.
+    assert one("9-card", "K K K / 2 3 4 / 5 6 7", lines="rows+columns") == -10 + 27
+    assert one("9-card", "8 8 8 / 9 2 9 / 9 3 9", lines="rows+columns") == 0 + 9 + 2 + 9 + 9 + 3 + 9
+
+
+def test_knock_penalty_polish_poker_default_10():
+    low, high = "K K A / K K 2", "5 6 7 / 8 9 10"  # 3 and 45
+    assert score("polish-poker", high, low, ender=0) == [45 + 10, 3]
+    assert score("polish-poker", low, high, ender=0) == [3, 45]
+    # Sharing the lowest score is having the lowest score: no penalty.
+    assert score("polish-poker", low, low, ender=0) == [3, 3]
+    assert score("polish-poker", high, low, ender=0, knock_penalty=3) == [48, 3]
+    assert score("polish-poker", high, low, ender=0, knock_penalty="double") == [90, 3]
+
+
+def test_knock_penalty_double_leaves_non_positive_scores():
+    assert score("polish-poker", "JK 5 K / A 6 K", "JK 5 K / JK 5 K", ender=0,
+                 knock_penalty="double") == [20, 0]
+    # A knocker at 0 who is not lowest: doubling a non-positive score changes nothing.
+    assert score("polish-poker", "JK A K / 2 A K", "JK JK K / 2 A K", ender=0,
+                 knock_penalty="double") == [0, -1]
+
+
+def test_four_card_knock_penalty_off_by_default():
+    assert score("4-card", "J Q / K 10", "A A / A A", ender=0) == [30, 4]
+    assert score("4-card", "J Q / K 10", "A A / A A", ender=0, knock_penalty=5) == [35, 4]
+
+
+def test_nine_card_finisher_penalty_five_per_lower_player():
+    finisher, lower, higher = "A 2 3 / 4 5 6 / 7 8 A", "A A A / 2 2 2 / K K K", "J Q J / Q J Q / J Q J"
+    base = 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 1
+    assert score("9-card", finisher, lower, higher, ender=0)[0] == base + 5
+    assert score("9-card", finisher, lower, lower, ender=0)[0] == base + 10
+    assert score("9-card", finisher, higher, higher, ender=0)[0] == base
+    assert score("9-card", finisher, finisher, ender=0)[0] == base  # strictly lower only
+
+
+def test_six_card_has_no_ender_penalty():
+    assert score("6-card", "J Q 10 / 9 8 7", "A 2 3 / A 2 4", ender=0) == [54, 7]
+
+
+def test_grid_score_matches_round_scores_without_ender():
+    variant = get_variant("6-card")
+    rules = make_rules(variant, {})
+    ranks = [c >> 2 for c in parse_grid("A 2 3 / 4 5 6", variant)]
+    assert grid_score(variant, rules, ranks) == 17
