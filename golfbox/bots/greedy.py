@@ -64,6 +64,8 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
 
 @register("greedy")
 class GreedyBot:
+    needs_view = True
+
     def __init__(self, rng: random.Random):
         self._rng = rng
         self._round = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 from golfbox.engine import actions as A
@@ -49,6 +50,7 @@ from golfbox.engine.views import (
     len(PublicTable._fields))
 
 _snapshot = tuple.__new__  # tuple.__new__(PublicTable, list): a C-level copy
+_PLACE_KIND, _DRAW_KIND = A.PLACE, A.DRAW  # the two most frequent kinds, as globals
 
 
 class IllegalAction(ValueError):
@@ -62,6 +64,11 @@ def start_kind(variant: Variant, rules: Rules) -> str:
     if variant.start == START_RANDOM_TWO and rules.get("choose_start"):
         return START_CHOOSE_TWO
     return variant.start
+
+
+@lru_cache(maxsize=None)
+def _fresh_deck(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+    return tuple(build_deck(decks, jokers_per_deck))
 
 
 def _public_property(index: int, doc: str) -> property:
@@ -81,20 +88,30 @@ class Round:
         self._tables = action_tables(variant.size)
         self._full = full = (1 << variant.size) - 1
         self._final_turn_rule = bool(rules.get("final_turn")) or variant.name == "9-card"
+        # Variant flags read on every action, looked up once.
+        self._place_face_up = variant.place_face_up
+        self._ends_when_all_face_up = variant.ends_when_all_face_up
+        self._flip_after_discard = variant.flip_after_discard
+        self._can_knock = variant.can_knock
+        self._draw_and_discard = variant.draw_and_discard
         self._totals_before = tuple(totals) if totals is not None else (0,) * players
 
         if deck is None:
-            stock = build_deck(variant.decks(players), variant.jokers_per_deck)
+            stock = list(_fresh_deck(variant.decks(players), variant.jokers_per_deck))
             self._rng.shuffle(stock)
         else:
             stock = list(reversed(deck))  # the top of the stock is the end of the list
         self._dealt_from = tuple(stock)  # for the one-place-per-card invariant
 
+        # Deal one card at a time from the top, starting left of the dealer: the i-th
+        # player after the dealer gets every players-th card of the cards dealt.
         first = (dealer + 1) % players
+        dealt_count = players * variant.size
+        dealt = stock[:-dealt_count - 1:-1]
+        del stock[-dealt_count:]
         self.grids: list[list[Card]] = [[] for _ in range(players)]
-        for _ in range(variant.size):
-            for i in range(players):
-                self.grids[(first + i) % players].append(stock.pop())
+        for i in range(players):
+            self.grids[(first + i) % players] = dealt[i::players]
         self.stock: list[Card] = stock
         self.discard: list[Card] = [stock.pop()]
         self.face_up = [0] * players
@@ -122,6 +139,10 @@ class Round:
             self.first_flips = [3] * players
 
         self._public_grids = [self._public_grid(s) for s in range(players)]
+        self._public_stale = False
+        self._single_actor = tuple((seat,) for seat in range(players))
+        self._legal_seat: int | None = None  # the seat whose legal actions view() computed
+        self._legal: tuple[Action, ...] = ()
         self._pub: list = [
             variant, rules, players, round_no, rounds, dealer, phase,
             first if phase == TURN else None, tuple(self._public_grids), tuple(self.face_up),
@@ -149,16 +170,22 @@ class Round:
         return self._pub[_PHASE] == OVER
 
     @property
-    def acting_seats(self) -> list[int]:
+    def acting_seats(self) -> Sequence[int]:
         """Seats that may act now: every seat with start actions due, or the seat to move."""
         phase = self._pub[_PHASE]
         if phase == START:
             return [s for s in range(self.players) if self.start_pending[s]]
         if phase == OVER:
-            return []
-        return [self._pub[_TO_MOVE]]
+            return ()
+        return self._single_actor[self._pub[_TO_MOVE]]
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        legal = self._compute_legal(seat)
+        self._legal_seat, self._legal = seat, legal  # apply() of this seat needs not recompute
+        return legal
+
+    def _compute_legal(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now: a precomputed tuple picked by phase and face-down mask."""
         pub = self._pub
         phase = pub[_PHASE]
         if phase == START:
@@ -172,11 +199,11 @@ class Round:
         if phase == TURN:
             if self.first_flips[seat]:
                 return self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
-            if self.variant.can_knock and pub[_KNOCKER] is None and pub[_ENDER] is None:
+            if self._can_knock and pub[_KNOCKER] is None and pub[_ENDER] is None:
                 return self._tables.turn_start_with_knock
             return self._tables.turn_start
         if phase == HOLDING:
-            if pub[_HELD_FROM] == STOCK and self.variant.draw_and_discard:
+            if pub[_HELD_FROM] == STOCK and self._draw_and_discard:
                 return self._tables.place_or_discard
             return self._tables.place_all
         if phase == FLIP_OPTION:
@@ -201,13 +228,19 @@ class Round:
     # ------------------------------------------------------------------ change
 
     def apply(self, seat: int, action: Action) -> None:
-        if not 0 <= seat < self.players or action not in self.legal_actions(seat):
+        legal = self._legal if seat == self._legal_seat else None
+        if legal is None:
+            if not (type(seat) is int and 0 <= seat < self.players):
+                raise IllegalAction(self.why_illegal(seat, action))
+            legal = self._compute_legal(seat)
+        if action not in legal:
             raise IllegalAction(self.why_illegal(seat, action))
+        self._legal_seat = None  # the state changes: legal actions must be asked again
         kind = action[0]
         pub = self._pub
-        if kind == A.PLACE:
+        if kind == _PLACE_KIND:
             self._place(seat, action)
-        elif kind == A.DRAW:
+        elif kind == _DRAW_KIND:
             self.held = self.stock.pop()
             pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM] = HOLDING, seat, STOCK
             pub[_STOCK_SIZE] = len(self.stock)
@@ -226,7 +259,7 @@ class Round:
             self.discard.append(card)
             pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = card, len(self.discard)
             pub[_LAST] = _snapshot(LastAction, (seat, action, card))
-            if self.variant.flip_after_discard and self.face_up[seat] != self._full:
+            if self._flip_after_discard and self.face_up[seat] != self._full:
                 pub[_PHASE] = FLIP_OPTION
             else:
                 self._end_turn(seat)
@@ -256,14 +289,10 @@ class Round:
         self.held = pub[_HOLDER] = pub[_HELD_FROM] = pub[_PUBLIC_HELD] = None
         pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = replaced, len(self.discard)
         pub[_LAST] = _snapshot(LastAction, (seat, action, replaced))
-        if self.variant.place_face_up:
+        if self._place_face_up:
             face_up = self.face_up
-            face_up[seat] |= 1 << pos
-            public = list(self._public_grids[seat])
-            public[pos] = placed
-            self._public_grids[seat] = tuple(public)
-            pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(face_up)
-            if (face_up[seat] == self._full and self.variant.ends_when_all_face_up
+            self._turn_up(seat, pos, placed)
+            if (face_up[seat] == self._full and self._ends_when_all_face_up
                     and pub[_ENDER] is None):
                 pub[_ENDER] = seat
                 if not self._final_turn_rule:
@@ -278,10 +307,9 @@ class Round:
 
     def _flip(self, seat: int, pos: int) -> None:
         pub = self._pub
-        self.face_up[seat] |= 1 << pos
-        self._public_grids[seat] = self._public_grid(seat)
-        pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
-        pub[_LAST] = _snapshot(LastAction, (seat, Action(A.FLIP, pos), self.grids[seat][pos]))
+        card = self.grids[seat][pos]
+        self._turn_up(seat, pos, card)
+        pub[_LAST] = _snapshot(LastAction, (seat, Action(A.FLIP, pos), card))
         phase = pub[_PHASE]
         if phase == START:
             self.start_pending[seat] -= 1
@@ -291,6 +319,14 @@ class Round:
             self._end_turn(seat)
         else:  # 9-card: the first turn begins with three flips, then goes on as normal
             self.first_flips[seat] -= 1
+
+    def _turn_up(self, seat: int, pos: int, card: Card) -> None:
+        """``card`` now lies face up at ``pos``: everyone sees it."""
+        self.face_up[seat] |= 1 << pos
+        public = list(self._public_grids[seat])
+        public[pos] = card
+        self._public_grids[seat] = tuple(public)
+        self._public_stale = True  # _pub's grids and face_up are rebuilt when next looked at
 
     def _maybe_begin_turns(self) -> None:
         if not any(self.start_pending):
@@ -336,17 +372,23 @@ class Round:
 
     def _public_grid(self, seat: int) -> tuple[Card | None, ...]:
         up = self.face_up[seat]
+        if not up:
+            return (None,) * len(self.grids[seat])
         return tuple(c if up >> p & 1 else None for p, c in enumerate(self.grids[seat]))
 
     def public_table(self) -> PublicTable:
-        return _snapshot(PublicTable, self._pub)
+        pub = self._pub
+        if self._public_stale:
+            pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
+            self._public_stale = False
+        return _snapshot(PublicTable, pub)
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see (None: the public view for the shared display)."""
         pub = self._pub
-        table = _snapshot(PublicTable, pub)
+        table = self.public_table()
         if seat is None:
-            return SeatView(table, None, (), None, 0, pub[_PUBLIC_HELD], 0)
+            return _snapshot(SeatView, (table, None, (), None, 0, pub[_PUBLIC_HELD], 0))
         known = self.known[seat] & ~self.face_up[seat]
         own = self._public_grids[seat]
         if known:
@@ -357,7 +399,8 @@ class Round:
             flips = self.start_pending[seat] if self.start != START_PEEK_NEAREST else 0
         else:
             flips = self.first_flips[seat]
-        return SeatView(table, seat, self.legal_actions(seat), own, known, held, flips)
+        legal = self.legal_actions(seat)
+        return _snapshot(SeatView, (table, seat, legal, own, known, held, flips))
 
     # ------------------------------------------------------------------ errors
 
@@ -373,7 +416,7 @@ class Round:
             return f"position {action.pos} is not in the {self.variant.rows}×{self.variant.cols} grid"
         if phase == OVER:
             return "the round is over"
-        legal_kinds = {a.kind for a in self.legal_actions(seat)}
+        legal_kinds = {a.kind for a in self._compute_legal(seat)}
         if phase == START:
             if not self.start_pending[seat]:
                 return f"{who} has done its start and waits for the others"

@@ -13,15 +13,21 @@ from golfbox.engine.round import Round
 from golfbox.engine.variants import Rules, Variant
 
 
-def play_round(round_: Round, bots: Sequence[Bot]) -> None:
-    """Let the bots play ``round_`` to its end."""
-    view, apply = round_.view, round_.apply
-    while True:
-        seats = round_.acting_seats
-        if not seats:
-            return
-        for seat in seats:
-            apply(seat, bots[seat].choose(view(seat)))
+def play_round(round_: Round, bots: Sequence[Bot], full_views: bool = False) -> None:
+    """Let the bots play ``round_`` to its end. Each bot decides from its seat's view;
+    a bot that reads only the legal actions (needs_view False) gets just those,
+    unless ``full_views`` asks for the whole view anyway."""
+    view, legal_actions, apply = round_.view, round_.legal_actions, round_.apply
+    if full_views or any(getattr(bot, "needs_view", True) for bot in bots):
+        choose = [bot.choose for bot in bots]
+        while seats := round_.acting_seats:
+            for seat in seats:
+                apply(seat, choose[seat](view(seat)))
+    else:
+        choose = [bot.choose_legal for bot in bots]
+        while seats := round_.acting_seats:
+            for seat in seats:
+                apply(seat, choose[seat](legal_actions(seat)))
 
 
 @dataclass

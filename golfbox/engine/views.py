@@ -60,28 +60,26 @@ class PublicTable(NamedTuple):
     totals: tuple[int, ...]  # match totals, including this round once it is over
 
 
-class SeatView:
+class SeatView(NamedTuple):
     """One seat's view: the public table plus that seat's own knowledge.
 
     ``seat`` is None for the public view (the shared display): then ``grids``
     holds only face-up cards and ``held`` only a card taken from the discard.
+    Every PublicTable field reads through: ``view.phase``, ``view.stock_size`` …
     """
 
-    __slots__ = ("table", "seat", "legal", "own_grid", "known", "held", "flips_due")
-
-    def __init__(self, table: PublicTable, seat: int | None, legal: tuple[Action, ...],
-                 own_grid: tuple[Card | None, ...] | None, known: int, held: Card | None,
-                 flips_due: int):
-        self.table = table
-        self.seat = seat
-        self.legal = legal  # what this seat may do now (empty when it is not its move)
-        self.own_grid = own_grid  # face-up cards plus the face-down ones this seat has seen
-        self.known = known  # bitmask of own face-down cards this seat has seen
-        self.held = held  # the card in this seat's hand (or a publicly known one)
-        self.flips_due = flips_due  # cards this seat must still turn up (start or first turn)
+    table: PublicTable
+    seat: int | None
+    legal: tuple[Action, ...]  # what this seat may do now (empty when it is not its move)
+    own_grid: tuple[Card | None, ...] | None  # face-up cards plus own face-down cards seen
+    known: int  # bitmask of own face-down cards this seat has seen
+    held: Card | None  # the card in this seat's hand (or one taken publicly from the discard)
+    flips_due: int  # cards this seat must still turn up (start phase or 9-card first turn)
 
     def __getattr__(self, name: str):
         # Public fields read straight from the table snapshot: view.phase, view.stock_size …
+        if name.startswith("__"):
+            raise AttributeError(name)
         return getattr(self.table, name)
 
     @property
