@@ -31,11 +31,13 @@ def test_demo_writes_a_gif_per_display_and_a_contact_sheet_of_round_ends(tmp_pat
     with Image.open(tmp_path / "seat2.gif") as gif:
         assert gif.n_frames == 1
 
-    # Round 1's reveal and the match result, side by side, each captioned above.
+    # Both rounds' reveals (the last one too) and the match result, two to a row,
+    # each captioned above.
+    cell_height = 18 + 128 + 8
     with Image.open(tmp_path / "rounds.png") as sheet:
-        assert sheet.size == (8 + 2 * (512 + 8), 8 + 18 + 128 + 8)
-        for left in (8, 8 + 512 + 8):
-            cell = sheet.crop((left, 8 + 18, left + 512, 8 + 18 + 128)).convert("L")
+        assert sheet.size == (8 + 2 * (512 + 8), 8 + 2 * cell_height)
+        for left, top in ((8, 8), (8 + 512 + 8, 8), (8, 8 + cell_height)):
+            cell = sheet.crop((left, top + 18, left + 512, top + 18 + 128)).convert("L")
             darkest, brightest = cell.getextrema()
             assert darkest == 0 and brightest > 200  # a black panel with lit pixels on it
 

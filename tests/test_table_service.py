@@ -202,6 +202,8 @@ def test_a_failing_display_does_not_stop_the_game(tmp_path):
     assert svc.table_message.startswith("shared: I2C error")
     while svc.state == "playing":  # seat 1 plays whatever is under its cursor
         table.press(0, Button.OK)
+    assert svc.state == "round_over"  # the last round's reveal
+    table.press(0, Button.OK)
     assert svc.state == "match_over"
     table.shared.recover()
     table.clock.now += 1.0

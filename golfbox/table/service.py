@@ -11,8 +11,9 @@ Every action is written to the journal before it is applied, including the
 table's own ("next": deal the next round). At start an unfinished match is
 replayed from its seed and actions, and play goes on where it stopped.
 
-States: "lobby" → "playing" ⇄ "round_over" → "match_over" → "playing" (● a
-new match with the same players) or "lobby" (✕); "paused" after close().
+States: "lobby" → "playing" ⇄ "round_over" (each round's reveal, the last one
+too) → "match_over" → "playing" (● a new match with the same players) or
+"lobby" (✕); "paused" after close().
 """
 
 from __future__ import annotations
@@ -182,9 +183,9 @@ class TableService:
             self._on_play_button(seat, engine_seat, button, kind)
         elif self.state == "round_over" and kind is EventKind.PRESSED:
             if button is Button.OK:
-                self._next_round()
+                self._after_reveal()
             else:
-                self._say(seat, "● deals the next round")
+                self._say(seat, "● shows the result" if self.match.over else "● deals the next round")
         elif self.state == "match_over" and kind is EventKind.PRESSED:
             if button is Button.OK:
                 self._start_match(self.players, self.match_config["variant"], self.match_config["rules"])
@@ -232,6 +233,13 @@ class TableService:
             self._round_ended()
         return True
 
+    def _after_reveal(self) -> None:
+        """● on a round's reveal: the next round, or after the last one the match result."""
+        if self.match.over:
+            self.state = "match_over"
+        else:
+            self._next_round()
+
     def _next_round(self) -> None:
         if self._record(None, NEXT_ROUND, None):
             self.match.next_round()
@@ -255,12 +263,9 @@ class TableService:
         match = self.match
         if self.journal is not None:
             self.journal.finish_round(self.match_id, match.round_no, match.round.scores)
-        if match.over:
-            if self.journal is not None:
-                self.journal.finish_match(self.match_id, match.totals, match.winners)
-            self.state = "match_over"
-        else:
-            self.state = "round_over"
+        if match.over and self.journal is not None:
+            self.journal.finish_match(self.match_id, match.totals, match.winners)
+        self.state = "round_over"  # every round, the last too, ends with its reveal
 
     def _start_match(self, players: list[Player], variant: str, rules: dict) -> None:
         if self.settings.seed is not None and not self._seed_used:
@@ -343,7 +348,7 @@ class TableService:
                 if self._peeking(engine_seat):
                     self._play(engine_seat, Action(READY))
         elif kind == "next":
-            self._next_round()
+            self._after_reveal()
         elif kind == "watchdog":
             self.notifier.watchdog()
             self._timers[key] = self._clock() + self.notifier.watchdog_interval
@@ -476,7 +481,7 @@ class TableService:
 
     def _idle_prompt(self) -> str:
         if self.state == "round_over":
-            return "● next round"
+            return "● result" if self.match.over else "● next round"
         if self.state == "match_over":
             return "● new match · ✕ lobby"
         return self._wait_text()
