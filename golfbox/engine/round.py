@@ -86,8 +86,8 @@ class Round:
         dealer %= players
         self._rng = rng if rng is not None else random.SystemRandom()
         self._tables = action_tables(variant.size)
-        self._full = full = (1 << variant.size) - 1
-        self._final_turn_rule = bool(rules.get("final_turn")) or variant.name == "9-card"
+        self._full = (1 << variant.size) - 1
+        self._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
         # Variant flags read on every action, looked up once.
         self._place_face_up = variant.place_face_up
         self._ends_when_all_face_up = variant.ends_when_all_face_up
@@ -149,7 +149,6 @@ class Round:
             None, None, None, self.discard[-1], 1, len(stock), None, None, None,
             tuple(self.start_pending), None, None, None, self._totals_before,
         ]
-        assert full  # a grid has cards
 
     phase = _public_property(_PHASE, "START, TURN, HOLDING, FLIP_OPTION or OVER")
     to_move = _public_property(_TO_MOVE, "the seat whose turn it is (None in the start phase)")

@@ -86,6 +86,7 @@ class Variant:
     flip_after_discard: bool  # polish-poker: then optionally turn one up
     place_face_up: bool  # False in 4-card: cards stay face down
     ends_when_all_face_up: bool
+    final_turns_after_finish: bool  # 9-card: the others play once more (6-card: house rule)
     scoring: str
     rule_specs: tuple[RuleSpec, ...] = field(default=())
 
@@ -146,7 +147,8 @@ FOUR_CARD = Variant(
     name="4-card", rows=2, cols=2, min_players=2, max_players=10, two_decks_from=7,
     jokers_per_deck=0, values=_values(two=2, jack=10, queen=10, joker=0),
     start=START_PEEK_NEAREST, can_knock=True, draw_and_discard=True, flip_after_discard=False,
-    place_face_up=False, ends_when_all_face_up=False, scoring=SCORE_SUM,
+    place_face_up=False, ends_when_all_face_up=False, final_turns_after_finish=False,
+    scoring=SCORE_SUM,
     rule_specs=(
         RuleSpec("assist", False, "bool", "the seat display also shows face-down cards the owner has seen"),
         RuleSpec("knock_penalty", 0, "penalty", _KNOCK_PENALTY_HELP),
@@ -157,7 +159,8 @@ SIX_CARD = Variant(
     name="6-card", rows=2, cols=3, min_players=2, max_players=8, two_decks_from=5,
     jokers_per_deck=0, values=_values(two=-2, jack=10, queen=10, joker=0),
     start=START_CHOOSE_TWO, can_knock=False, draw_and_discard=True, flip_after_discard=False,
-    place_face_up=True, ends_when_all_face_up=True, scoring=SCORE_COLUMN_PAIRS,
+    place_face_up=True, ends_when_all_face_up=True, final_turns_after_finish=False,
+    scoring=SCORE_COLUMN_PAIRS,
     rule_specs=(
         RuleSpec("final_turn", False, "bool", "after a sixth card face up, every other player has one more turn"),
         RuleSpec("peek_row", False, "bool", "look once at the nearest row instead of turning two cards"),
@@ -169,7 +172,8 @@ POLISH_POKER = Variant(
     name="polish-poker", rows=2, cols=3, min_players=2, max_players=8, two_decks_from=5,
     jokers_per_deck=2, values=_values(two=2, jack=10, queen=10, joker=-2),
     start=START_RANDOM_TWO, can_knock=True, draw_and_discard=True, flip_after_discard=True,
-    place_face_up=True, ends_when_all_face_up=False, scoring=SCORE_COLUMN_PAIRS,
+    place_face_up=True, ends_when_all_face_up=False, final_turns_after_finish=False,
+    scoring=SCORE_COLUMN_PAIRS,
     rule_specs=(
         RuleSpec("choose_start", False, "bool", "players choose their two starting cards"),
         RuleSpec("negative_pairs_keep", False, "bool", "a pair of jokers keeps its -4"),
@@ -181,7 +185,8 @@ NINE_CARD = Variant(
     name="9-card", rows=3, cols=3, min_players=2, max_players=8, two_decks_from=1,
     jokers_per_deck=2, values=_values(two=2, jack=11, queen=12, joker=-3),
     start=START_FIRST_TURN_THREE, can_knock=False, draw_and_discard=False, flip_after_discard=False,
-    place_face_up=True, ends_when_all_face_up=True, scoring=SCORE_LINES,
+    place_face_up=True, ends_when_all_face_up=True, final_turns_after_finish=True,
+    scoring=SCORE_LINES,
     rule_specs=(
         RuleSpec("lines", "rows", "lines", "which lines score combinations: 'rows' or 'rows+columns'"),
     ),
