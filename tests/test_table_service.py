@@ -38,13 +38,13 @@ class RecordingJournal(Journal):
 
 
 class Table:
-    def __init__(self, tmp_path, clock=None, journal=True, **settings):
+    def __init__(self, tmp_path, clock=None, journal=True, shared_size=(256, 64), **settings):
         settings.setdefault("bot_delay", 0.0)
         self.settings = TableSettings(**settings)
         seats = range(self.settings.seats)
         self.pad = SimPad(seats)
         self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
-        self.shared = SimDisplay("shared", (256, 64), "L")
+        self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
         self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
         self.clock = clock or Clock()
         self.service = TableService(self.settings, [self.pad], self.displays, self.shared,
@@ -270,3 +270,24 @@ def test_close_pauses_every_display(tmp_path):
     assert table.displays[0].image.tobytes() != seat_frame
     with pytest.raises(Exception, match="closed"):
         table.journal.unfinished()
+
+
+def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
+    # Six players on a 128×64 shared panel: the reveal needs two pages.
+    bots = {seat: "greedy" for seat in range(1, 6)}
+    table = Table(tmp_path, variant="6-card", seats=6, rounds=2, bots=bots, auto_start=True,
+                  shared_size=(128, 64))
+    svc = table.service
+    while svc.state == "playing":
+        table.press(0, Button.OK)
+    assert svc.state == "round_over"
+    first = table.shared.image.copy()
+    table.clock.now += 5.0
+    svc.run_until_idle()
+    second = table.shared.image.copy()
+    assert second.tobytes() != first.tobytes()  # page 2: the other three grids
+    table.clock.now += 5.0
+    svc.run_until_idle()
+    assert table.shared.image.tobytes() == first.tobytes()  # and round again
+    table.press(0, Button.OK)
+    assert svc.state == "playing" and svc.match.round_no == 2

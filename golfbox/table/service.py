@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
 RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
+REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
 SEAT_SIZE = (128, 64)
 _WAKE = object()  # posted to make a blocked loop look at its stop event
@@ -80,6 +81,7 @@ class TableService:
         self._unsent: dict[object, tuple[Display, Image.Image]] = {}  # frames a failed display still owes
         self._status = ""
         self._seed_used = False
+        self._reveal_page = 0  # which page of a round's reveal the shared display shows
 
         if journal is not None:
             unfinished = journal.unfinished()
@@ -355,6 +357,8 @@ class TableService:
             return  # nothing on the table changed
         elif kind == "retry":
             self._retry_displays()
+        elif kind == "reveal_page":
+            self._reveal_page += 1
         self._after_change()
 
     def _peeking(self, engine_seat: int) -> bool:
@@ -378,6 +382,11 @@ class TableService:
             timers.setdefault(("next",), now + self.settings.bot_delay)  # nobody to press ●
         else:
             timers.pop(("next",), None)
+        if self.state == "round_over" and self._reveal_page_count() > 1:
+            timers.setdefault(("reveal_page",), now + REVEAL_PAGE_SECONDS)
+        else:
+            timers.pop(("reveal_page",), None)
+            self._reveal_page = 0
         if self._unsent or any(not getattr(d, "healthy", True) for _, d in self._displays()):
             timers.setdefault(("retry",), now + RETRY_INTERVAL)
 
@@ -474,10 +483,17 @@ class TableService:
                     lambda: frames.render_table(view, size, names, message))
         if self.state == "round_over":
             view = self.match.view(None)
-            return ("reveal", view.table), lambda: frames.render_reveal(view, size, names)
+            page = self._reveal_page % frames.reveal_pages(view.players, size)
+            return (("reveal", view.table, page),
+                    lambda: frames.render_reveal(view, size, names, page=page))
         totals, winners = tuple(self.match.totals), tuple(self.match.winners)
         return (("result", totals, winners, self.match_id),
                 lambda: frames.render_match_result(totals, winners, names, size))
+
+    def _reveal_page_count(self) -> int:
+        if self.shared_display is None:
+            return 1
+        return frames.reveal_pages(len(self.players) or 1, self.shared_display.size)
 
     def _idle_prompt(self) -> str:
         if self.state == "round_over":
