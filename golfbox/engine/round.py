@@ -138,6 +138,7 @@ class Round:
         elif self.start == START_FIRST_TURN_THREE:
             self.first_flips = [3] * players
 
+        self._starting = tuple(s for s in range(players) if self.start_pending[s])
         self._public_grids = [self._public_grid(s) for s in range(players)]
         self._public_stale = False
         self._single_actor = tuple((seat,) for seat in range(players))
@@ -173,7 +174,7 @@ class Round:
         """Seats that may act now: every seat with start actions due, or the seat to move."""
         phase = self._pub[_PHASE]
         if phase == START:
-            return [s for s in range(self.players) if self.start_pending[s]]
+            return self._starting
         if phase == OVER:
             return ()
         return self._single_actor[self._pub[_TO_MOVE]]
@@ -273,10 +274,8 @@ class Round:
             pub[_LAST] = _snapshot(LastAction, (seat, action, None))
             self._end_turn(seat, triggered=True)
         elif kind == A.READY:
-            self.start_pending[seat] = 0
-            pub[_START_PENDING] = tuple(self.start_pending)
             pub[_LAST] = _snapshot(LastAction, (seat, action, None))
-            self._maybe_begin_turns()
+            self._start_done(seat)
 
     def _place(self, seat: int, action: Action) -> None:
         pos = action[1]
@@ -311,9 +310,7 @@ class Round:
         pub[_LAST] = _snapshot(LastAction, (seat, Action(A.FLIP, pos), card))
         phase = pub[_PHASE]
         if phase == START:
-            self.start_pending[seat] -= 1
-            pub[_START_PENDING] = tuple(self.start_pending)
-            self._maybe_begin_turns()
+            self._start_done(seat)
         elif phase == FLIP_OPTION:
             self._end_turn(seat)
         else:  # 9-card: the first turn begins with three flips, then goes on as normal
@@ -327,10 +324,16 @@ class Round:
         self._public_grids[seat] = tuple(public)
         self._public_stale = True  # _pub's grids and face_up are rebuilt when next looked at
 
-    def _maybe_begin_turns(self) -> None:
-        if not any(self.start_pending):
-            self._pub[_PHASE] = TURN
-            self._pub[_TO_MOVE] = (self._pub[_DEALER] + 1) % self.players
+    def _start_done(self, seat: int) -> None:
+        """``seat`` did one of its start actions; turns begin once every seat is done."""
+        pending = self.start_pending
+        pending[seat] -= 1
+        self._pub[_START_PENDING] = tuple(pending)
+        if not pending[seat]:
+            self._starting = tuple(s for s in self._starting if s != seat)
+            if not self._starting:
+                self._pub[_PHASE] = TURN
+                self._pub[_TO_MOVE] = (self._pub[_DEALER] + 1) % self.players
 
     def _end_turn(self, seat: int, triggered: bool = False) -> None:
         pub = self._pub
