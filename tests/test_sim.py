@@ -262,6 +262,15 @@ def test_too_small_a_terminal_says_which_size_is_needed(open_terminal):
     assert restored(term.output)
 
 
+def test_sigterm_quits_and_restores_the_terminal(open_terminal):
+    term = open_terminal(["sim", "--players", "2", "--seed", "1"])
+    term.wait_for_text("seat 1 · you")
+    term.process.terminate()
+    assert term.process.wait(timeout=10) == 0
+    term.read(0.2)
+    assert restored(term.output)
+
+
 def test_golfbox_run_without_a_config_starts_the_simulator(open_terminal):
     term = open_terminal(["run"])
     term.wait_for_text("golfbox sim", seconds=15)

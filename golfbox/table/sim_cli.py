@@ -13,6 +13,7 @@ import curses
 import locale
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -243,6 +244,9 @@ def run(args: argparse.Namespace) -> int:
 
     table = SimTable(settings, on_change=on_change)
     human_seats = list(range(humans))
+    # SIGTERM (kill) and SIGHUP (the terminal window closed) quit like q: the
+    # KeyboardInterrupt unwinds through curses.wrapper, which restores the terminal.
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         table.start()
         if window:
@@ -252,12 +256,18 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass  # Ctrl-C quits like q; curses.wrapper has restored the terminal
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         table.on_change = None  # the dumps keep the game, not the "paused" notice
         table.close()
     if table.error is not None:
         print(f"golfbox sim: the table stopped: {table.error!r}", file=sys.stderr)
         return 1
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _run_terminal(table: SimTable, humans: list[int], changed: threading.Event) -> None:
