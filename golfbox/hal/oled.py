@@ -30,6 +30,7 @@ from PIL import Image
 
 from golfbox.hal.base import DisplayError
 from golfbox.hal.config import LUMA_DRIVERS, DisplayConfig
+from golfbox.hal.pages import pack_pages
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +138,7 @@ class LumaDisplay:
                 else:
                     device.display(frame)
                     if self._page_layout:
-                        self._pages = _pack_pages(device.preprocess(frame))
+                        self._pages = pack_pages(device.preprocess(frame))
                 self._last = raw
                 self.stats.sent += 1
             except DisplayError:  # from opening: already says where
@@ -190,7 +191,7 @@ class LumaDisplay:
                 pass
 
     def _send_changed_pages(self, device: Any, frame: Image.Image) -> None:
-        new_pages = _pack_pages(device.preprocess(frame))
+        new_pages = pack_pages(device.preprocess(frame))
         changed = [(p, *span) for p, (old, new) in enumerate(zip(self._pages, new_pages))
                    if (span := _changed_span(old, new))]
         for first_page, last_page, first_col, last_col in _merge_windows(changed, self._page_layout):
@@ -213,19 +214,6 @@ def _to_mode(image: Image.Image, mode: str) -> Image.Image:
     if mode == "1":  # threshold, don't dither: the renderer draws 1-bit art already
         return image.convert("L").point(lambda v: 255 if v >= 128 else 0).convert("1")
     return image.convert(mode)
-
-
-def _pack_pages(image: Image.Image) -> list[bytes]:
-    """An SSD1306-style RAM image: per 8-row page, one byte per column, top pixel = bit 0."""
-    width, height = image.size
-    pages = []
-    for top in range(0, height, 8):
-        strip = image.crop((0, top, width, top + 8))
-        # Transposed, each column becomes an 8-pixel row that tobytes() packs MSB-first;
-        # mirrored first so the top pixel lands in bit 0.
-        pages.append(strip.transpose(Image.Transpose.TRANSPOSE)
-                     .transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes())
-    return pages
 
 
 def _changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:

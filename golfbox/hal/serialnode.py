@@ -27,6 +27,7 @@ from PIL import Image
 
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
+from golfbox.hal.pages import pack_pages
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +118,7 @@ def image_to_pages(image: Image.Image) -> bytes:
     """A 128×64 image as SSD1306 display memory: 8 pages of 128 columns, bit 0 = top row."""
     if image.size != PANEL_SIZE:
         raise ValueError(f"a seat node shows {PANEL_SIZE[0]}×{PANEL_SIZE[1]} images, not {image.size[0]}×{image.size[1]}")
-    # Flipped then transposed, each row of the packed bitmap is one column read bottom-up:
-    # byte k of column x holds rows of page 7-k with the top row in the lowest bit.
-    columns = image.convert("1").transpose(Image.Transpose.FLIP_TOP_BOTTOM).transpose(Image.Transpose.TRANSPOSE).tobytes()
-    pages = protocol.PANEL_PAGES
-    return bytes(columns[x * pages + pages - 1 - page] for page in range(pages) for x in range(protocol.PANEL_WIDTH))
+    return b"".join(pack_pages(image))
 
 
 def changed_segments(old: bytes | None, new: bytes) -> list[tuple[int, int, bytes]]:
