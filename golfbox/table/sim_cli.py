@@ -266,6 +266,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def press_key(table, keys_of, key) -> None:
+    """The button (and press or hold) that ``key`` stands for, on the seat it belongs to."""
+    for seat, keys in keys_of.items():
+        found = keys.lookup(key)
+        if found is not None:
+            table.press(seat, *found)
+            return
+
+
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -353,11 +362,7 @@ class TerminalUI:
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = (self.first_shown + 1) % len(self.seat_order)
         else:
-            for seat, keys in self.keys_of.items():
-                found = keys.lookup(key)
-                if found is not None:
-                    self.table.press(seat, *found)
-                    break
+            press_key(self.table, self.keys_of, key)
         return True
 
     # ---- drawing
@@ -546,9 +551,5 @@ class WindowUI:
             return False
         if key in terminal.HELP_KEYS:
             print("\n".join(terminal.help_lines(sorted(self.keys_of))))
-        for seat, keys in self.keys_of.items():
-            found = keys.lookup(key)
-            if found is not None:
-                self.table.press(seat, *found)
-                break
+        press_key(self.table, self.keys_of, key)
         return True
