@@ -92,7 +92,11 @@ class Relay:
             selector.register(self._wake_r, selectors.EVENT_READ)
             selector.register(self.node_sock, selectors.EVENT_READ)
             if master is not None:
-                selector.register(master, selectors.EVENT_READ)
+                try:
+                    selector.register(master, selectors.EVENT_READ)
+                except OSError:  # unplugged (and closed) since it was read: look again
+                    selector.close()
+                    continue
             for key, _ in selector.select(0.2):
                 if key.fileobj == self._wake_r:
                     os.read(self._wake_r, 64)
