@@ -38,25 +38,10 @@ while [ $# -gt 0 ]; do
 done
 ROOT=${ROOT%/}
 
-say() { echo "install.sh: $*"; }
-warn() { echo "install.sh: warning: $*" >&2; }
-die() { echo "install.sh: $*" >&2; exit 1; }
-# Runs a command, or only shows it with --dry-run.
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        printf 'would run:'; printf ' %q' "$@"; echo
-    else
-        printf '+'; printf ' %q' "$@"; echo
-        "$@"
-    fi
-}
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-if [ -n "$ROOT" ] && [ ! -d "$ROOT" ]; then
-    die "--root $ROOT is not a directory"
-fi
-if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
-    die "run as root (sudo), or try --dry-run"
-fi
+check_root
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null ||
     die "$PYTHON is missing or older than 3.11 (set PYTHON=...)"
 [ -f "$SOURCE/pyproject.toml" ] || die "$SOURCE is not a golfbox checkout (no pyproject.toml)"

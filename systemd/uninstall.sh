@@ -34,23 +34,10 @@ while [ $# -gt 0 ]; do
 done
 ROOT=${ROOT%/}
 
-say() { echo "uninstall.sh: $*"; }
-die() { echo "uninstall.sh: $*" >&2; exit 1; }
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        printf 'would run:'; printf ' %q' "$@"; echo
-    else
-        printf '+'; printf ' %q' "$@"; echo
-        "$@"
-    fi
-}
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-if [ -n "$ROOT" ] && [ ! -d "$ROOT" ]; then
-    die "--root $ROOT is not a directory"
-fi
-if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
-    die "run as root (sudo), or try --dry-run"
-fi
+check_root
 
 if [ -e "$ROOT$UNIT" ]; then
     if [ -n "$ROOT" ]; then
