@@ -56,9 +56,10 @@ class SimulationResult:
 
 
 def simulate(variant: Variant, players: int, rules: Rules, *, matches: int, rounds: int,
-             bots: Sequence[str], seed: int | None = None,
+             bots: Sequence[str], seed: int | None = None, full_views: bool = False,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play ``matches`` matches of ``rounds`` rounds; the same seed gives the same results."""
+    """Play ``matches`` matches of ``rounds`` rounds; the same seed gives the same results.
+    ``full_views``: hand every bot its whole view, even one that reads only the legal actions."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} players")
     master = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -69,7 +70,7 @@ def simulate(variant: Variant, players: int, rules: Rules, *, matches: int, roun
     for match_no in range(matches):
         match = Match(variant, players, rules, rounds=rounds, seed=master.getrandbits(64))
         while True:
-            play_round(match.round, players_bots)
+            play_round(match.round, players_bots, full_views)
             match.apply_round_end()
             result.rounds += 1
             result.turns += match.round.turns

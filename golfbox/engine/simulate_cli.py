@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 
+from golfbox.bots import make_bot
 from golfbox.cli import UsageError
 from golfbox.engine.match import DEFAULT_ROUNDS
 from golfbox.engine.simulate import simulate
@@ -56,11 +58,9 @@ def run(args: argparse.Namespace) -> int:
         bots *= args.players
     if len(bots) != args.players:
         raise UsageError(f"--bots names {len(bots)} bots for {args.players} players")
-    from golfbox.bots import BOTS, make_bot  # noqa: F401  (registers the bots)
-    import random as _random
     for name in bots:
         try:
-            make_bot(name, _random.Random(0))
+            make_bot(name, random.Random(0))  # refuses an unknown name, listing the known ones
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     long_run = args.matches * args.rounds >= 2000
