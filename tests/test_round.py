@@ -195,6 +195,11 @@ def test_illegal_actions_raise_and_change_nothing():
         with pytest.raises(IllegalAction, match=message):
             r.apply(seat, action)
         assert state(r) == before
+    # Asking for a seat that is not at the table gives nothing to do, and nothing to apply.
+    assert r.legal_actions(-1) == () and r.legal_actions(3) == ()
+    with pytest.raises(IllegalAction, match="no seat -1"):
+        r.apply(-1, flip(0))
+    assert state(r) == before
     for seat in range(3):
         r.apply(seat, flip(0)), r.apply(seat, flip(1))
     with pytest.raises(IllegalAction, match="seat 1's turn, not seat 0's"):

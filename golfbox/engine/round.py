@@ -71,6 +71,12 @@ def _fresh_deck(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
     return tuple(build_deck(decks, jokers_per_deck))
 
 
+@lru_cache(maxsize=None)
+def _single_actors(players: int) -> tuple[tuple[int], ...]:
+    """For each seat, the acting_seats tuple of that seat's turn."""
+    return tuple((seat,) for seat in range(players))
+
+
 def _public_property(index: int, doc: str) -> property:
     return property(lambda self: self._pub[index], doc=doc)
 
@@ -93,7 +99,8 @@ class Round:
         self._ends_when_all_face_up = variant.ends_when_all_face_up
         self._flip_after_discard = variant.flip_after_discard
         self._can_knock = variant.can_knock
-        self._draw_and_discard = variant.draw_and_discard
+        self._holding_from_stock = (  # what a card drawn from the stock allows
+            self._tables.place_or_discard if variant.draw_and_discard else self._tables.place_all)
         self._totals_before = tuple(totals) if totals is not None else (0,) * players
 
         if deck is None:
@@ -138,10 +145,19 @@ class Round:
         elif self.start == START_FIRST_TURN_THREE:
             self.first_flips = [3] * players
 
-        self._starting = tuple(s for s in range(players) if self.start_pending[s])
-        self._public_grids = [self._public_grid(s) for s in range(players)]
+        self._starting = tuple(range(players)) if phase == START else ()
+        self._single_actor = _single_actors(players)
+        # Seats that may act now: every seat with start actions due, or the seat to move.
+        # A plain attribute, kept up to date by the changes below, because the play loop
+        # reads it before every action.
+        self.acting_seats: tuple[int, ...] = (
+            self._starting if phase == START else self._single_actor[first])
+        if any(self.face_up):
+            self._public_grids = [self._public_grid(s) for s in range(players)]
+        else:
+            self._public_grids = [(None,) * variant.size] * players
         self._public_stale = False
-        self._single_actor = tuple((seat,) for seat in range(players))
+        self._last: tuple | None = None  # the last action's fields, as LastAction will hold them
         self._legal_seat: int | None = None  # the seat whose legal actions view() computed
         self._legal: tuple[Action, ...] = ()
         self._pub: list = [
@@ -161,7 +177,11 @@ class Round:
     final_turns_left = _public_property(_FINAL_TURNS_LEFT, "turns left once the round is ending")
     scores = _public_property(_ROUND_SCORES, "round scores after penalties, once over")
     raw_scores = _public_property(_RAW_SCORES, "round scores before penalties, once over")
-    last = _public_property(_LAST, "the last action, as every seat saw it")
+
+    @property
+    def last(self) -> LastAction | None:
+        """The last action, as every seat saw it."""
+        return self.public_table().last
 
     # ------------------------------------------------------------------ queries
 
@@ -169,46 +189,33 @@ class Round:
     def over(self) -> bool:
         return self._pub[_PHASE] == OVER
 
-    @property
-    def acting_seats(self) -> Sequence[int]:
-        """Seats that may act now: every seat with start actions due, or the seat to move."""
-        phase = self._pub[_PHASE]
-        if phase == START:
-            return self._starting
-        if phase == OVER:
-            return ()
-        return self._single_actor[self._pub[_TO_MOVE]]
-
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        legal = self._compute_legal(seat)
-        self._legal_seat, self._legal = seat, legal  # apply() of this seat needs not recompute
-        return legal
-
-    def _compute_legal(self, seat: int) -> tuple[Action, ...]:
-        """What ``seat`` may do now: a precomputed tuple picked by phase and face-down mask."""
+        """What ``seat`` may do now: a precomputed tuple picked by phase and face-down mask.
+        It is remembered, so that apply() by the same seat needs not look again."""
         pub = self._pub
         phase = pub[_PHASE]
-        if phase == START:
-            if not self.start_pending[seat]:
-                return ()
-            if self.start == START_PEEK_NEAREST:
-                return self._tables.ready
-            return self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
-        if seat != pub[_TO_MOVE]:
-            return ()
-        if phase == TURN:
+        if seat != pub[_TO_MOVE]:  # in the start phase nobody is "to move"
+            if phase != START or seat not in self._starting:  # (no seat -1 wraps around)
+                legal = ()
+            elif self.start == START_PEEK_NEAREST:
+                legal = self._tables.ready
+            else:
+                legal = self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
+        elif phase == TURN:
             if self.first_flips[seat]:
-                return self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
-            if self._can_knock and pub[_KNOCKER] is None and pub[_ENDER] is None:
-                return self._tables.turn_start_with_knock
-            return self._tables.turn_start
-        if phase == HOLDING:
-            if pub[_HELD_FROM] == STOCK and self._draw_and_discard:
-                return self._tables.place_or_discard
-            return self._tables.place_all
-        if phase == FLIP_OPTION:
-            return self._tables.flip_or_pass_by_facedown[self._full & ~self.face_up[seat]]
-        return ()
+                legal = self._tables.flip_by_facedown[self._full & ~self.face_up[seat]]
+            elif self._can_knock and pub[_KNOCKER] is None and pub[_ENDER] is None:
+                legal = self._tables.turn_start_with_knock
+            else:
+                legal = self._tables.turn_start
+        elif phase == HOLDING:
+            legal = self._holding_from_stock if pub[_HELD_FROM] == STOCK else self._tables.place_all
+        elif phase == FLIP_OPTION:
+            legal = self._tables.flip_or_pass_by_facedown[self._full & ~self.face_up[seat]]
+        else:
+            legal = ()
+        self._legal_seat, self._legal = seat, legal
+        return legal
 
     @property
     def initial_cards(self) -> Counter:
@@ -232,10 +239,13 @@ class Round:
         if legal is None:
             if not (type(seat) is int and 0 <= seat < self.players):
                 raise IllegalAction(self.why_illegal(seat, action))
-            legal = self._compute_legal(seat)
+            legal = self.legal_actions(seat)
         if action not in legal:
             raise IllegalAction(self.why_illegal(seat, action))
         self._legal_seat = None  # the state changes: legal actions must be asked again
+        # Every action changes the last action and may turn cards up: the public
+        # snapshot is brought up to date when next looked at (public_table).
+        self._public_stale = True
         kind = action[0]
         pub = self._pub
         if kind == _PLACE_KIND:
@@ -244,7 +254,7 @@ class Round:
             self.held = self.stock.pop()
             pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM] = HOLDING, seat, STOCK
             pub[_STOCK_SIZE] = len(self.stock)
-            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._last = (seat, action, None)
         elif kind == A.TAKE:
             discard = self.discard
             self.held = card = discard.pop()
@@ -252,29 +262,29 @@ class Round:
                 HOLDING, seat, DISCARD_PILE, card)
             pub[_DISCARD_TOP] = discard[-1] if discard else None
             pub[_DISCARD_SIZE] = len(discard)
-            pub[_LAST] = _snapshot(LastAction, (seat, action, card))
+            self._last = (seat, action, card)
         elif kind == A.DISCARD:
             card = self.held
             self.held = pub[_HOLDER] = pub[_HELD_FROM] = None
             self.discard.append(card)
             pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = card, len(self.discard)
-            pub[_LAST] = _snapshot(LastAction, (seat, action, card))
+            self._last = (seat, action, card)
             if self._flip_after_discard and self.face_up[seat] != self._full:
                 pub[_PHASE] = FLIP_OPTION
             else:
                 self._end_turn(seat)
         elif kind == A.FLIP:
-            self._flip(seat, action[1])
+            self._flip(seat, action)
         elif kind == A.PASS:
-            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._last = (seat, action, None)
             self._end_turn(seat)
         elif kind == A.KNOCK:
             pub[_KNOCKER] = pub[_ENDER] = seat
             pub[_FINAL_TURNS_LEFT] = self.players - 1
-            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._last = (seat, action, None)
             self._end_turn(seat, triggered=True)
         elif kind == A.READY:
-            pub[_LAST] = _snapshot(LastAction, (seat, action, None))
+            self._last = (seat, action, None)
             self._start_done(seat)
 
     def _place(self, seat: int, action: Action) -> None:
@@ -286,29 +296,33 @@ class Round:
         self.discard.append(replaced)
         self.held = pub[_HOLDER] = pub[_HELD_FROM] = pub[_PUBLIC_HELD] = None
         pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = replaced, len(self.discard)
-        pub[_LAST] = _snapshot(LastAction, (seat, action, replaced))
-        if self._place_face_up:
-            face_up = self.face_up
-            self._turn_up(seat, pos, placed)
-            if (face_up[seat] == self._full and self._ends_when_all_face_up
-                    and pub[_ENDER] is None):
-                pub[_ENDER] = seat
-                if not self._final_turn_rule:
-                    self._finish()  # 6-card: the round ends at once
-                    return
-                pub[_FINAL_TURNS_LEFT] = self.players - 1
-                self._end_turn(seat, triggered=True)
-                return
-        else:
+        self._last = (seat, action, replaced)
+        if not self._place_face_up:
             self.known[seat] |= 1 << pos  # placed face down, but its owner saw it
+            self._end_turn(seat)
+            return
+        # Turned up (as _turn_up does, written out: this is the most frequent action).
+        face_up = self.face_up
+        face_up[seat] |= 1 << pos
+        public = list(self._public_grids[seat])
+        public[pos] = placed
+        self._public_grids[seat] = tuple(public)
+        if face_up[seat] == self._full and self._ends_when_all_face_up and pub[_ENDER] is None:
+            pub[_ENDER] = seat
+            if not self._final_turn_rule:
+                self._finish()  # 6-card: the round ends at once
+                return
+            pub[_FINAL_TURNS_LEFT] = self.players - 1
+            self._end_turn(seat, triggered=True)
+            return
         self._end_turn(seat)
 
-    def _flip(self, seat: int, pos: int) -> None:
-        pub = self._pub
+    def _flip(self, seat: int, action: Action) -> None:
+        pos = action[1]
         card = self.grids[seat][pos]
         self._turn_up(seat, pos, card)
-        pub[_LAST] = _snapshot(LastAction, (seat, Action(A.FLIP, pos), card))
-        phase = pub[_PHASE]
+        self._last = (seat, action, card)
+        phase = self._pub[_PHASE]
         if phase == START:
             self._start_done(seat)
         elif phase == FLIP_OPTION:
@@ -322,7 +336,6 @@ class Round:
         public = list(self._public_grids[seat])
         public[pos] = card
         self._public_grids[seat] = tuple(public)
-        self._public_stale = True  # _pub's grids and face_up are rebuilt when next looked at
 
     def _start_done(self, seat: int) -> None:
         """``seat`` did one of its start actions; turns begin once every seat is done."""
@@ -330,10 +343,11 @@ class Round:
         pending[seat] -= 1
         self._pub[_START_PENDING] = tuple(pending)
         if not pending[seat]:
-            self._starting = tuple(s for s in self._starting if s != seat)
+            self.acting_seats = self._starting = tuple(s for s in self._starting if s != seat)
             if not self._starting:
                 self._pub[_PHASE] = TURN
-                self._pub[_TO_MOVE] = (self._pub[_DEALER] + 1) % self.players
+                self._pub[_TO_MOVE] = first = (self._pub[_DEALER] + 1) % self.players
+                self.acting_seats = self._single_actor[first]
 
     def _end_turn(self, seat: int, triggered: bool = False) -> None:
         pub = self._pub
@@ -355,7 +369,8 @@ class Round:
                 self._finish()
                 return
         pub[_PHASE] = TURN
-        pub[_TO_MOVE] = (seat + 1) % self.players
+        pub[_TO_MOVE] = following = (seat + 1) % self.players
+        self.acting_seats = self._single_actor[following]
 
     def _finish(self) -> None:
         variant, rules, pub = self.variant, self.rules, self._pub
@@ -369,6 +384,7 @@ class Round:
         pub[_TOTALS] = tuple(t + s for t, s in zip(self._totals_before, scores))
         pub[_PHASE] = OVER
         pub[_TO_MOVE] = pub[_FINAL_TURNS_LEFT] = None
+        self.acting_seats = ()
 
     # ------------------------------------------------------------------ views
 
@@ -382,6 +398,7 @@ class Round:
         pub = self._pub
         if self._public_stale:
             pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
+            pub[_LAST] = _snapshot(LastAction, self._last)
             self._public_stale = False
         return _snapshot(PublicTable, pub)
 
@@ -418,7 +435,7 @@ class Round:
             return f"position {action.pos} is not in the {self.variant.rows}×{self.variant.cols} grid"
         if phase == OVER:
             return "the round is over"
-        legal_kinds = {a.kind for a in self._compute_legal(seat)}
+        legal_kinds = {a.kind for a in self.legal_actions(seat)}
         if phase == START:
             if not self.start_pending[seat]:
                 return f"{who} has done its start and waits for the others"

@@ -126,6 +126,10 @@ class Rules(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def get(self, name: str, default: Any = None) -> Any:
+        # Mapping.get goes through __getitem__ and an exception; scoring asks often.
+        return self._values.get(name, default)
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self._values[name]
