@@ -20,7 +20,7 @@ from typing import Sequence
 
 from golfbox.engine import actions as A
 from golfbox.engine.actions import Action, action_tables
-from golfbox.engine.cards import Card, build_deck
+from golfbox.engine.cards import Card, build_deck, shuffle
 from golfbox.engine.scoring import apply_penalties, grid_score
 from golfbox.engine.variants import (
     START_CHOOSE_TWO,
@@ -105,7 +105,7 @@ class Round:
 
         if deck is None:
             stock = list(_fresh_deck(variant.decks(players), variant.jokers_per_deck))
-            self._rng.shuffle(stock)
+            shuffle(stock, self._rng)
         else:
             stock = list(reversed(deck))  # the top of the stock is the end of the list
         self._dealt_from = tuple(stock)  # for the one-place-per-card invariant
@@ -362,7 +362,7 @@ class Round:
             # The discard pile but its top card becomes the new stock.
             top = self.discard.pop()
             self.stock, self.discard = self.discard, [top]
-            self._rng.shuffle(self.stock)
+            shuffle(self.stock, self._rng)
             pub[_DISCARD_SIZE] = 1
             pub[_STOCK_SIZE] = len(self.stock)
             if not self.stock:
