@@ -23,13 +23,17 @@ from PIL import Image  # noqa: E402
 
 from golfbox.engine import Action, Round, get_variant, make_rules  # noqa: E402
 from golfbox.engine.views import SeatView  # noqa: E402
+from golfbox.hal.base import Button, EventKind  # noqa: E402
 from golfbox.render import (  # noqa: E402
+    render_lobby,
     render_match_result,
     render_notice,
     render_reveal,
     render_seat,
     render_table,
 )
+from golfbox.table.lobby import Lobby  # noqa: E402
+from golfbox.table.settings import TableSettings  # noqa: E402
 
 GOLDEN_DIR = ROOT / "tests" / "goldens"
 DOCS_DIR = ROOT / "docs" / "img"
@@ -226,7 +230,24 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
             size, "paused", "press ● on any seat to go on")
         screens[f"notice_unplugged{tag}"] = lambda size=size: render_notice(
             size, "seat 3 unplugged", "plug it back in; the game waits")
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"lobby{tag}"] = lambda size=size: _lobby(size, "golfbox: press ● to join", None)
+    screens["lobby_seat"] = lambda: _lobby((128, 64), "Ann: you play", 0)
     return screens
+
+
+def _lobby(size: tuple[int, int], title: str, seat: int | None) -> Image.Image:
+    """Polish-poker chosen, bots in the empty seats, the cursor on the knock penalty."""
+    lobby = Lobby(TableSettings(variant="6-card", seats=4, names=dict(enumerate(NAMES))))
+    lobby.press(0, Button.OK, EventKind.PRESSED)  # Ann joins
+    lobby.press(1, Button.OK, EventKind.PRESSED)  # Bob joins
+    # game → polish-poker; empty seats → bots; choose start → on; knock penalty → 15
+    for button in (Button.RIGHT, Button.OK, Button.RIGHT, Button.OK, Button.OK, Button.RIGHT,
+                   Button.OK, Button.OK, Button.RIGHT):
+        lobby.press(0, button, EventKind.PRESSED)
+    players = ", ".join(p.name for p in lobby.players())
+    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or "hold ● on your pad to start"
+    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer)
 
 
 def _knocked_table() -> Image.Image:
@@ -274,6 +295,8 @@ DOC_PICTURES = {
     "table_polishpoker_reveal_penalty": "reveal_polish_penalty",
     "match_result": "match_result",
     "notice_unplugged": "notice",
+    "lobby": "lobby",
+    "lobby_seat": "seat_lobby",
 }
 
 

@@ -82,9 +82,11 @@ def test_lobby_join_then_hold_to_start(tmp_path):
     table.press(2, Button.RIGHT)  # not joined: cannot change the game
     assert svc.messages[2] == "press ● to join first"
     table.press(1, Button.OK)
-    table.press(1, Button.LEFT)  # 6-card → 4-card with bots in empty seats
-    assert svc.lobby.choice.variant == "4-card" and svc.lobby.choice.fill_with_bots
-    table.press(1, Button.LEFT)  # 4-card, empty seats stay empty
+    table.press(1, Button.LEFT)  # the game: 6-card → 4-card
+    table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: bots
+    assert svc.lobby.variant == "4-card" and svc.lobby.fill_with_bots
+    assert len(svc.lobby.players()) == 3
+    table.press(1, Button.LEFT)  # empty seats stay empty
     table.hold(1, Button.OK)
     assert svc.state == "playing"
     assert svc.match.variant.name == "4-card" and svc.match.players == 2

@@ -69,6 +69,35 @@ class RuleSpec:
             raise RuleError(f"rule {self.name}: {number} is negative (a penalty adds points)")
         return number
 
+    def choices(self, current: Any = None) -> tuple[Any, ...]:
+        """The values a menu steps through (the lobby's ◀▶), ``current`` among them."""
+        offered = list(_MENU_CHOICES.get(self.kind, ()))
+        for value in (self.default, current):
+            if value is not None and value not in offered:
+                offered.append(value)
+        if self.kind in ("int", "penalty", "score_or_off"):
+            # Off first, then the numbers growing in size, then "double".
+            numbers = sorted((v for v in offered if type(v) is int), key=abs)
+            offered = [v for v in offered if v is None] + numbers + [v for v in offered if type(v) is str]
+        return tuple(offered)
+
+    def describe(self, value: Any) -> str:
+        """A value as a player reads it: 'on', 'off', 'double', '-10', 'rows+columns'."""
+        if value is None or value is False:
+            return "off"
+        if value is True:
+            return "on"
+        return str(value)
+
+
+# What a menu offers for each kind of rule; a configured value outside these is added.
+_MENU_CHOICES: dict[str, tuple[Any, ...]] = {
+    "bool": (False, True),
+    "lines": ("rows", "rows+columns"),
+    "penalty": (0, 5, 10, 15, 20, "double"),
+    "score_or_off": (None, -5, -10, -15, -20),
+}
+
 
 @dataclass(frozen=True)
 class Variant:

@@ -7,6 +7,7 @@ pixels. No I/O, no clock, no state kept between calls.
 from golfbox.render.seat import CURSOR_CHOICES, render_seat
 from golfbox.render.table import (
     describe_last,
+    render_lobby,
     render_match_result,
     render_notice,
     render_reveal,
@@ -15,6 +16,6 @@ from golfbox.render.table import (
 )
 
 __all__ = [
-    "CURSOR_CHOICES", "render_seat", "describe_last", "render_match_result", "render_notice",
+    "CURSOR_CHOICES", "render_seat", "describe_last", "render_lobby", "render_match_result", "render_notice",
     "render_reveal", "render_table", "reveal_pages",
 ]

@@ -282,3 +282,45 @@ def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Im
     for i, line in enumerate(lines):
         _text_centered(draw, 0, image.width, top + 14 + LINE * i, line, palette.ink)
     return image
+
+
+def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor: int,
+                 players: str, footer: str) -> Image.Image:
+    """The lobby's menu: the game, empty seats, rounds and house rules, one per line,
+    the line ◀▶ changes inverted; then who plays, and ``footer`` (what the buttons do,
+    or why the match cannot start) on the last two lines.
+
+    On 256×64 the first three lines (game, empty seats, rounds) make the left column
+    and the house rules the right one; on 128×64 one column shows the three lines
+    around the cursor.
+    """
+    image, draw, palette = _canvas(size)
+    ink, paper = palette.ink, palette.paper
+    _text_centered(draw, 0, image.width, 1, title, ink)
+    if image.width >= WIDE[0]:
+        column_w = image.width // 2
+        columns = [(0, range(min(3, len(lines)))), (column_w, _window(len(lines), cursor, 3, start=3))]
+    else:
+        column_w = image.width
+        columns = [(0, _window(len(lines), cursor, 3))]
+    for x, indexes in columns:
+        for row, index in enumerate(indexes):
+            y = 11 + row * 9
+            text = glyphs.fit_text(lines[index], column_w - 22)
+            fg = ink
+            if index == cursor:
+                fg = paper
+                draw.rectangle((x + 1, y - 2, x + column_w - 2, y + 6), fill=ink)
+                glyphs.draw_text(draw, x + 3, y, "◀", fg)
+                glyphs.draw_text(draw, x + column_w - 9, y, "▶", fg)
+            glyphs.draw_text(draw, x + 11, y, text, fg)
+    glyphs.draw_text(draw, 3, 40, glyphs.fit_text(f"playing: {players}", image.width - 6), ink)
+    for i, line in enumerate(glyphs.wrap_text(footer, image.width - 6, 2)):
+        glyphs.draw_text(draw, 3, 49 + 9 * i, line, ink)
+    return image
+
+
+def _window(count: int, cursor: int, size: int, start: int = 0) -> range:
+    """``size`` consecutive indexes of ``start`` … ``count`` - 1 that show ``cursor`` if they can."""
+    first = min(max(cursor - size + 1, start), max(count - size, start)) if cursor >= start else start
+    return range(first, min(first + size, count))

@@ -1,25 +1,32 @@
-"""Before a match: who plays, which game.
+"""Before a match: who plays, which game, which house rules.
 
 On any seat's pad:
 
-    ●        join (your seat plays as a person; it replaces a configured bot)
+    ●        join (your seat plays as a person; it replaces a configured bot);
+             once joined, ● moves to the next setting
     ✕        leave
-    ◀ ▶      (a joined seat) change the game: each variant, with or without
-             bots filling the empty seats; the shared display shows the choice
+    ◀ ▶      (a joined seat) change the setting under the cursor
     hold ●   (a joined seat) start the match
 
-Seats named in the config's ``bots`` play as bots unless someone joins
-there. The house rules come from the config and apply to the configured
-variant only (another variant chosen here plays its defaults).
+The settings, one line each on the shared display: the game (variant), who
+fills empty seats (nobody or bots), the number of rounds, then every house
+rule of the chosen variant (RULES.md), each stepping through the values a
+table would pick (see RuleSpec.choices). They start from the config: its
+house rules belong to its variant; another variant starts from its defaults.
+
+Seats named in the config's ``bots`` play as bots unless someone joins there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from golfbox.engine import VARIANTS, get_variant
+from golfbox.engine import VARIANTS, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.table.settings import DEFAULT_BOT, TableSettings
+
+ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
 
 
 @dataclass(frozen=True)
@@ -39,24 +46,57 @@ class Player:
 
 
 @dataclass(frozen=True)
-class GameChoice:
-    variant: str
-    fill_with_bots: bool
+class SettingLine:
+    """One line of the lobby's menu, as the displays show it."""
 
-    def describe(self) -> str:
-        return f"{self.variant} · empty seats: {'bots' if self.fill_with_bots else 'none'}"
+    key: str  # "variant", "fill", "rounds" or a house rule's name
+    label: str  # "game", "empty seats", "rounds", "final turn"
+    value: str  # "6-card", "bots", "9", "on"
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.value}"
 
 
 class Lobby:
     def __init__(self, settings: TableSettings):
         self.settings = settings
         self.joined: set[int] = set()
-        self.choices = [GameChoice(v, fill) for v in VARIANTS for fill in (False, True)]
-        self.index = self.choices.index(GameChoice(settings.variant, False))
+        self.variant = settings.variant
+        self.fill_with_bots = False
+        self.rounds = settings.rounds
+        self.round_choices = tuple(sorted(set(ROUND_CHOICES) | {settings.rounds}))
+        # Each variant keeps its own house rules while the lobby steps through the games.
+        self.rule_values: dict[str, dict[str, Any]] = {
+            name: dict(make_rules(name, settings.rules if name == settings.variant else {}))
+            for name in VARIANTS
+        }
+        self.cursor = 0  # which line ◀▶ changes
+        self._cursor_moved_by: int | None = None  # the seat whose last press moved the cursor
+
+    # ---- what the displays show
+
+    def lines(self) -> list[SettingLine]:
+        lines = [
+            SettingLine("variant", "game", self.variant),
+            SettingLine("fill", "empty seats", "bots" if self.fill_with_bots else "empty"),
+            SettingLine("rounds", "rounds", str(self.rounds)),
+        ]
+        values = self.rule_values[self.variant]
+        for spec in get_variant(self.variant).rule_specs:
+            lines.append(SettingLine(spec.name, spec.name.replace("_", " "),
+                                     spec.describe(values[spec.name])))
+        return lines
 
     @property
-    def choice(self) -> GameChoice:
-        return self.choices[self.index]
+    def selected(self) -> SettingLine:
+        return self.lines()[self.cursor]
+
+    def describe(self) -> str:
+        """The game in one line: '6-card · 9 rounds · final turn on'."""
+        words = [self.variant, f"{self.rounds} round{'s' if self.rounds != 1 else ''}"]
+        words += [str(line).replace(":", "") for line in self.lines()[3:]
+                  if line.key in self.rules()]
+        return " · ".join(words)
 
     def players(self) -> list[Player]:
         """The match's players in seat order, as the lobby stands now."""
@@ -67,46 +107,81 @@ class Lobby:
                 players.append(Player(seat, None, name))
             elif seat in self.settings.bots:
                 players.append(Player(seat, self.settings.bots[seat], f"{name} (bot)"))
-            elif self.choice.fill_with_bots:
+            elif self.fill_with_bots:
                 players.append(Player(seat, DEFAULT_BOT, f"{name} (bot)"))
         return players
 
     def problem(self) -> str | None:
         """Why the match cannot start now, or None."""
         players = self.players()
-        variant = get_variant(self.choice.variant)
+        variant = get_variant(self.variant)
         if not any(p.bot is None for p in players):
             return "press ● on your pad to join"
         if len(players) < variant.min_players:
-            return f"{variant.name} needs {variant.min_players} players: join, or ◀▶ for bots"
+            return f"{variant.name} needs {variant.min_players} players: join, or bots in empty seats"
         if len(players) > variant.max_players:
             return f"{variant.name} is for at most {variant.max_players} players"
         return None
 
     def prompt(self, seat: int) -> str:
         if seat in self.joined:
-            return "◀▶ game · hold ● start · ✕ leave"
+            return "◀▶ change · ● next setting · hold ● start · ✕ leave"
         return "● join"
+
+    # ---- presses
 
     def press(self, seat: int, button: Button, kind: EventKind) -> tuple[bool, str]:
         """Handle a button; returns (start the match now?, a message for that seat)."""
         if kind is EventKind.HELD:
             if button is Button.OK and seat in self.joined:
+                # A hold begins as a press (PRESSED, then HELD after hold_time); if that
+                # press moved the cursor on, put it back: the hold meant "start".
+                if self._cursor_moved_by == seat:
+                    self.cursor = (self.cursor - 1) % len(self.lines())
+                    self._cursor_moved_by = None
                 problem = self.problem()
                 return (problem is None, problem or "")
             return False, ""
-        if button is Button.OK:
-            self.joined.add(seat)
-        elif button is Button.BACK:
+        self._cursor_moved_by = None
+        if button is Button.BACK:
             self.joined.discard(seat)
         elif seat not in self.joined:
-            return False, "press ● to join first"
-        elif button is Button.LEFT:
-            self.index = (self.index - 1) % len(self.choices)
-        elif button is Button.RIGHT:
-            self.index = (self.index + 1) % len(self.choices)
+            if button is Button.OK:
+                self.joined.add(seat)
+            else:
+                return False, "press ● to join first"
+        elif button is Button.OK:
+            self.cursor = (self.cursor + 1) % len(self.lines())
+            self._cursor_moved_by = seat
+        else:
+            self._step(-1 if button is Button.LEFT else 1)
         return False, ""
 
-    def rules(self) -> dict:
-        """The config's house rules belong to the config's variant."""
-        return dict(self.settings.rules) if self.choice.variant == self.settings.variant else {}
+    def _step(self, direction: int) -> None:
+        """Change the setting under the cursor to its previous or next value."""
+        key = self.selected.key
+        if key == "variant":
+            names = list(VARIANTS)
+            self.variant = names[(names.index(self.variant) + direction) % len(names)]
+        elif key == "fill":
+            self.fill_with_bots = not self.fill_with_bots
+        elif key == "rounds":
+            self.rounds = _next(self.round_choices, self.rounds, direction)
+        else:
+            values = self.rule_values[self.variant]
+            spec = next(s for s in get_variant(self.variant).rule_specs if s.name == key)
+            values[key] = _next(spec.choices(values[key]), values[key], direction)
+
+    # ---- the match to start
+
+    def rules(self) -> dict[str, Any]:
+        """The chosen variant's house rules that differ from its defaults, as the config
+        file would write them (off for a rule without a value), for the journal."""
+        values = self.rule_values[self.variant]
+        return {spec.name: "off" if values[spec.name] is None else values[spec.name]
+                for spec in get_variant(self.variant).rule_specs
+                if values[spec.name] != spec.default}
+
+
+def _next(choices: tuple, current: Any, direction: int) -> Any:
+    return choices[(choices.index(current) + direction) % len(choices)]

@@ -90,7 +90,8 @@ class TableService:
         if self.match is None and settings.auto_start:
             # Every seat plays: the configured bots, and people in all the others.
             self.lobby.joined = set(range(settings.seats)) - set(settings.bots)
-            self._start_match(self.lobby.players(), settings.variant, dict(settings.rules))
+            self._start_match(self.lobby.players(), settings.variant, dict(settings.rules),
+                              settings.rounds)
         for pad in pads:
             pad.start(self.post)
         self._after_change()
@@ -171,7 +172,8 @@ class TableService:
             start, message = self.lobby.press(seat, button, kind)
             self._say(seat, message)
             if start:
-                self._start_match(self.lobby.players(), self.lobby.choice.variant, self.lobby.rules())
+                lobby = self.lobby
+                self._start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds)
             return
         engine_seat = self._engine_seat.get(seat)
         if engine_seat is None or self.players[engine_seat].bot is not None:
@@ -190,7 +192,8 @@ class TableService:
                 self._say(seat, "● shows the result" if self.match.over else "● deals the next round")
         elif self.state == "match_over" and kind is EventKind.PRESSED:
             if button is Button.OK:
-                self._start_match(self.players, self.match_config["variant"], self.match_config["rules"])
+                config = self.match_config
+                self._start_match(self.players, config["variant"], config["rules"], config["rounds"])
             elif button is Button.BACK:
                 self.lobby.joined = {p.seat for p in self.players if p.bot is None}
                 self.state = "lobby"
@@ -269,14 +272,14 @@ class TableService:
             self.journal.finish_match(self.match_id, match.totals, match.winners)
         self.state = "round_over"  # every round, the last too, ends with its reveal
 
-    def _start_match(self, players: list[Player], variant: str, rules: dict) -> None:
+    def _start_match(self, players: list[Player], variant: str, rules: dict, rounds: int) -> None:
         if self.settings.seed is not None and not self._seed_used:
             seed = self.settings.seed
         else:
             seed = secrets.randbits(64)  # recorded, so the match can be replayed
         self._seed_used = True
-        match = Match(variant, len(players), rules, rounds=self.settings.rounds, seed=seed)
-        self.match_config = {"variant": variant, "rules": rules, "rounds": self.settings.rounds}
+        match = Match(variant, len(players), rules, rounds=rounds, seed=seed)
+        self.match_config = {"variant": variant, "rules": rules, "rounds": rounds}
         if self.journal is not None:
             self.match_id = self.journal.start_match(self.match_config, seed,
                                                      [p.to_json() for p in players])
@@ -446,10 +449,8 @@ class TableService:
         message = self.messages.get(seat, "")
         name = self._seat_name(seat)
         if self.state == "lobby":
-            lobby = self.lobby
-            status = "you play" if seat in lobby.joined else "press ● to join"
-            text = f"{status}\n{lobby.choice.describe()}\n{message or lobby.prompt(seat)}"
-            return ("lobby", text), lambda: frames.render_notice(size, name, text)
+            title = f"{name}: {'you play' if seat in self.lobby.joined else 'press ● to join'}"
+            return self._lobby_frame(size, title, message or self.lobby.prompt(seat))
         engine_seat = self._engine_seat.get(seat)
         if engine_seat is None or self.players[engine_seat].bot is not None:
             text = "a bot plays this seat" if engine_seat is not None else "not in this match"
@@ -471,11 +472,9 @@ class TableService:
     def _shared_frame(self, size: tuple[int, int]) -> tuple[tuple, object]:
         message = self.table_message
         if self.state == "lobby":
-            lobby = self.lobby
-            who = ", ".join(p.name for p in lobby.players()) or "nobody yet"
-            text = f"{lobby.choice.describe()}  (◀▶)\nplaying: {who}\n{lobby.problem() or 'hold ● to start'}"
-            text += f"\n{message}" if message else ""
-            return ("lobby", text), lambda: frames.render_notice(size, "golfbox: press ● to join", text)
+            footer = self.lobby.problem() or "hold ● on your pad to start"
+            return self._lobby_frame(size, "golfbox: press ● to join",
+                                     f"{message} · {footer}" if message else footer)
         names = [p.name for p in self.players]
         if self.state == "playing":
             view = self.match.view(None)
@@ -489,6 +488,15 @@ class TableService:
         totals, winners = tuple(self.match.totals), tuple(self.match.winners)
         return (("result", totals, winners, self.match_id),
                 lambda: frames.render_match_result(totals, winners, names, size))
+
+    def _lobby_frame(self, size: tuple[int, int], title: str, footer: str) -> tuple[tuple, object]:
+        """The lobby's menu as a seat or the shared display shows it."""
+        lobby = self.lobby
+        lines = tuple(str(line) for line in lobby.lines())
+        players = ", ".join(p.name for p in lobby.players()) or "nobody yet"
+        cursor = lobby.cursor
+        source = ("lobby", title, lines, cursor, players, footer)
+        return source, lambda: frames.render_lobby(size, title, lines, cursor, players, footer)
 
     def _reveal_page_count(self) -> int:
         if self.shared_display is None:
@@ -520,7 +528,7 @@ class TableService:
         if self.notifier is None:
             return
         if self.state == "lobby":
-            status = f"lobby: {len(self.lobby.joined)} joined, {self.lobby.choice.variant}"
+            status = f"lobby: {len(self.lobby.joined)} joined, {self.lobby.describe()}"
         elif self.state in ("playing", "round_over"):
             m = self.match
             status = f"{m.variant.name} round {m.round_no}/{m.rounds}: {self.state.replace('_', ' ')}"

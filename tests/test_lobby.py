@@ -1,0 +1,164 @@
+"""The lobby: joining, and choosing the game, empty seats, rounds and house rules on the pads."""
+
+from __future__ import annotations
+
+import pytest
+
+from golfbox.engine import VARIANTS, make_rules
+from golfbox.hal.base import Button, EventKind
+from golfbox.table.lobby import Lobby
+from golfbox.table.settings import TableSettings
+
+from test_table_service import Table
+
+PRESSED, HELD = EventKind.PRESSED, EventKind.HELD
+
+
+def lobby(**settings) -> Lobby:
+    lobby = Lobby(TableSettings(**settings))
+    lobby.press(0, Button.OK, PRESSED)  # seat 1 joins
+    return lobby
+
+
+def go_to(lobby: Lobby, key: str) -> None:
+    """Press ● on seat 1 until the cursor is on ``key``."""
+    for _ in range(len(lobby.lines())):
+        if lobby.selected.key == key:
+            return
+        lobby.press(0, Button.OK, PRESSED)
+    raise AssertionError(f"no line {key}")
+
+
+def test_the_menu_starts_from_the_config():
+    menu = lobby(variant="6-card", rounds=18, rules={"final_turn": True, "four_of_a_kind": -10})
+    assert [str(line) for line in menu.lines()] == [
+        "game: 6-card", "empty seats: empty", "rounds: 18",
+        "final turn: on", "peek row: off", "four of a kind: -10",
+    ]
+    assert menu.rules() == {"final_turn": True, "four_of_a_kind": -10}
+    assert menu.describe() == "6-card · 18 rounds · final turn on · four of a kind -10"
+
+
+def test_every_variant_lists_all_its_house_rules():
+    menu = lobby()
+    for name, variant in VARIANTS.items():
+        menu.variant = name
+        assert [line.key for line in menu.lines()[3:]] == [spec.name for spec in variant.rule_specs]
+
+
+def test_ok_walks_the_lines_and_the_arrows_change_the_one_under_the_cursor():
+    menu = lobby(variant="polish-poker")
+    go_to(menu, "knock_penalty")
+    assert menu.selected.value == "10"
+    menu.press(0, Button.RIGHT, PRESSED)
+    assert menu.selected.value == "15"
+    for _ in range(2):
+        menu.press(0, Button.RIGHT, PRESSED)
+    assert menu.selected.value == "double"
+    menu.press(0, Button.RIGHT, PRESSED)  # round the end: back to the first value
+    assert menu.selected.value == "0"
+    go_to(menu, "choose_start")
+    menu.press(0, Button.LEFT, PRESSED)
+    assert menu.rules() == {"knock_penalty": 0, "choose_start": True}
+    go_to(menu, "variant")
+    menu.press(0, Button.OK, PRESSED)
+    assert menu.selected.key == "fill"  # ● goes on to the next line
+
+
+def test_rounds_step_through_common_lengths_and_the_configured_one():
+    menu = lobby(rounds=7)
+    go_to(menu, "rounds")
+    seen = []
+    for _ in range(6):
+        menu.press(0, Button.RIGHT, PRESSED)
+        seen.append(menu.rounds)
+    assert seen == [9, 18, 1, 3, 5, 7]
+
+
+def test_each_variant_keeps_its_own_rules_while_the_games_go_by():
+    menu = lobby(variant="6-card", rules={"peek_row": True})
+    go_to(menu, "variant")
+    menu.press(0, Button.RIGHT, PRESSED)  # → polish-poker: its defaults
+    assert menu.variant == "polish-poker" and menu.rules() == {}
+    go_to(menu, "negative_pairs_keep")
+    menu.press(0, Button.RIGHT, PRESSED)
+    go_to(menu, "variant")
+    menu.press(0, Button.LEFT, PRESSED)  # back to 6-card: the config's rule is still there
+    assert menu.variant == "6-card" and menu.rules() == {"peek_row": True}
+    menu.press(0, Button.RIGHT, PRESSED)
+    assert menu.rules() == {"negative_pairs_keep": True}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_value_the_menu_offers_is_a_valid_rule(variant):
+    """What the lobby hands the engine (and the journal) parses back to the same rules."""
+    menu = lobby(variant=variant)
+    for spec in VARIANTS[variant].rule_specs:
+        go_to(menu, spec.name)
+        for _ in spec.choices():
+            menu.press(0, Button.RIGHT, PRESSED)
+            rules = make_rules(variant, menu.rules())
+            assert spec.describe(rules[spec.name]) == menu.selected.value
+
+
+def test_a_hold_starts_without_moving_the_cursor():
+    menu = lobby()
+    menu.press(1, Button.OK, PRESSED)  # seat 2 joins
+    # A hold is a press at once and HELD after hold_time.
+    menu.press(0, Button.OK, PRESSED)
+    assert menu.press(0, Button.OK, HELD) == (True, "")
+    assert menu.cursor == 0
+
+
+def test_a_hold_that_joins_does_not_move_the_cursor_either():
+    menu = Lobby(TableSettings(bots={1: "random"}))
+    menu.press(0, Button.OK, PRESSED)  # the press of the hold joins
+    assert menu.press(0, Button.OK, HELD) == (True, "")
+    assert menu.cursor == 0
+
+
+def test_only_a_joined_seat_changes_settings():
+    menu = lobby()
+    assert menu.press(2, Button.RIGHT, PRESSED) == (False, "press ● to join first")
+    assert menu.variant == "6-card"
+    menu.press(0, Button.BACK, PRESSED)  # seat 1 leaves
+    assert menu.press(0, Button.RIGHT, PRESSED) == (False, "press ● to join first")
+
+
+def test_the_match_gets_the_chosen_rules_and_rounds_and_a_restart_keeps_them(tmp_path):
+    table = Table(tmp_path, variant="6-card", seats=2, seed=3)
+    svc = table.service
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    table.press(0, Button.OK, Button.OK, Button.LEFT)  # rounds: 9 → 5
+    table.press(1, Button.OK, Button.RIGHT)  # final turn: on
+    table.press(1, Button.OK, Button.OK, Button.RIGHT)  # four of a kind: -5
+    shared = table.shared.image
+    table.hold(0, Button.OK)
+    assert svc.state == "playing"
+    assert svc.match.rounds == 5
+    assert dict(svc.match.rules) == {"final_turn": True, "peek_row": False, "four_of_a_kind": -5}
+    assert svc.match_config == {"variant": "6-card", "rounds": 5,
+                                "rules": {"final_turn": True, "four_of_a_kind": -5}}
+    assert shared.tobytes() != table.shared.image.tobytes()
+    # A power cut: the journal's config brings the same rules back.
+    again = Table(tmp_path, variant="6-card", seats=2)
+    assert again.service.match.rounds == 5 and again.service.match.rules == svc.match.rules
+
+
+def test_the_lobby_is_drawn_on_every_display(tmp_path):
+    from golfbox.render import render_lobby
+
+    table = Table(tmp_path, seats=3)
+    table.press(0, Button.OK)
+    table.press(0, Button.OK, Button.RIGHT)  # empty seats: bots
+    svc = table.service
+    lines = [str(line) for line in svc.lobby.lines()]
+    players = "seat 1, seat 2 (bot), seat 3 (bot)"
+    assert table.shared.image.tobytes() == render_lobby(
+        (256, 64), "golfbox: press ● to join", lines, 1, players, "hold ● on your pad to start"
+    ).tobytes()
+    assert table.displays[0].image.tobytes() == render_lobby(
+        (128, 64), "seat 1: you play", lines, 1, players, svc.lobby.prompt(0)).tobytes()
+    assert table.displays[1].image.tobytes() == render_lobby(
+        (128, 64), "seat 2: press ● to join", lines, 1, players, "● join").tobytes()
