@@ -6,9 +6,12 @@ IllegalAction and changes nothing. The round mutates in place (like a chess
 board's push) because simulation speed matters; ``view(seat)`` hands out
 immutable snapshots.
 
-Speed notes: everything public lives in one flat list ``_pub`` laid out like
-PublicTable, so a snapshot for a view is one C-level copy; legal actions are
-precomputed tuples (see actions.action_tables).
+Speed notes (bench/engine_speed.py): everything public lives in one flat list
+``_pub`` laid out like PublicTable, so a snapshot for a view is one C-level
+copy, and what only views read (the grids as one tuple, the last action as a
+NamedTuple) is rebuilt when a view is taken, not on every action; legal actions
+are precomputed tuples (see actions.action_tables), looked up once per
+decision; ``acting_seats`` is kept up to date rather than worked out.
 """
 
 from __future__ import annotations
