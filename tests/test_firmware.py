@@ -86,7 +86,7 @@ def test_waiting_screen_at_boot_shows_the_node_id_and_version(make_node):
 def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     display = hub.display(SEAT)
     for step in range(3):
         image = move_frame(step)
@@ -102,7 +102,7 @@ def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(mak
 def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     node.press("back", down_for=0.9)
     assert collect(events, 2, timeout=3) == [ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED), ButtonEvent(SEAT, Button.BACK, EventKind.HELD)]
 
@@ -110,7 +110,7 @@ def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
 def test_contrast_reaches_the_panel(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     hub.display(SEAT).set_contrast(0x20)
     deadline = time.monotonic() + 3
     while node.oled()[1] != 0x20 and time.monotonic() < deadline:
@@ -121,23 +121,23 @@ def test_contrast_reaches_the_panel(make_node, make_hub):
 def test_silent_host_brings_the_waiting_screen_and_the_frame_comes_back(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     display = hub.display(SEAT)
     image = move_frame(1)
     display.show(image)
     assert node.wait_oled(image_to_pages(image), timeout=3)
     node.unplug()
-    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged")
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
     assert node.wait_oled(waiting_screen(SEAT, NODE_ID), timeout=5)  # after 3 s of silence
     node.plug()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     assert node.wait_oled(image_to_pages(image), timeout=3)
 
 
 def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, make_hub):
     node = make_node(loss=0.10, seed=6)
     hub, events = make_hub()
-    assert events.get(timeout=15) == LinkEvent(SEAT, True)
+    assert events.get(timeout=15) == LinkEvent(SEAT, True, buttons=True)
     display = hub.display(SEAT)
     for step in range(3):
         image = move_frame(step)

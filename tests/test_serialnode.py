@@ -146,7 +146,7 @@ def test_each_seat_keeps_its_node_by_unique_id(make_node, make_hub):
     nodes = {node_id: make_node(node_id) for node_id in (OTHER_ID, NODE_ID)}
     hub, events = make_hub(seats={seat: node_id for node_id, seat in seat_of.items()})
     assert hub.wait_connected({5, 6}, 5)
-    assert {events.get(timeout=1), events.get(timeout=1)} == {LinkEvent(5, True), LinkEvent(6, True)}
+    assert {events.get(timeout=1), events.get(timeout=1)} == {LinkEvent(5, True, buttons=True), LinkEvent(6, True, buttons=True)}
     nodes[OTHER_ID].press("left")
     nodes[NODE_ID].press("right")
     got = {events.get(timeout=2), events.get(timeout=2)}
@@ -170,16 +170,16 @@ def test_a_node_not_in_the_config_is_told_so_and_its_buttons_ignored(make_node, 
 def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     display = hub.display(SEAT)
     node.unplug()
-    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged")
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
     image = Image.new("1", (128, 64))
     image.paste(1, (10, 10, 60, 30))
     with pytest.raises(DisplayError):
         display.show(image)  # not visible now, but kept
     node.plug()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     assert display.wait_shown(3)
     assert node.wait_oled(image_to_pages(image), 2)
     node.press("ok")
@@ -190,20 +190,20 @@ def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
 def test_a_node_that_stops_answering_is_reported_and_taken_back(make_node, make_hub):
     node = make_node()
     hub, events = make_hub(silence_timeout=0.6)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     node.process.send_signal(signal.SIGSTOP)  # a hung node: the port stays, the answers stop
     try:
-        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering")
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
     finally:
         node.process.send_signal(signal.SIGCONT)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
 
 
 @needs_micropython
 def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recovers(make_node, make_hub, caplog):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         node.relay.inject_to_host(b"\x05garbage\x00")
         node.press("back")

@@ -39,6 +39,7 @@ driver = "sim"
     ({"bots": {"2": "genius"}}, "game.bots.2: unknown bot 'genius'"),
     ({"bots": 5}, "game.bots: 5 bots at a table of 3 seats"),
     ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got 'fast'"),
+    ({"takeover_after": -1}, "game.takeover_after: -1"),
     ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),

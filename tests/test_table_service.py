@@ -227,7 +227,7 @@ def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
     pad.press(0, Button.OK)  # seat 1 is done looking: its new frame cannot be shown
     svc.run_until_idle()
     assert not wrapped.healthy
-    assert svc.table_message == "seat 1: seat 1 display: I2C error (simulated)"
+    assert svc.table_message == "seat 1 display: I2C error (simulated)"
     pad.press(1, Button.OK)  # the game goes on
     svc.run_until_idle()
     assert svc.match.round.phase == TURN
@@ -293,3 +293,58 @@ def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
     assert table.shared.image.tobytes() == first.tobytes()  # and round again
     table.press(0, Button.OK)
     assert svc.state == "playing" and svc.match.round_no == 2
+
+
+def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_path):
+    clock = Clock()
+    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                  takeover_after=60.0)
+    svc = table.service
+    for seat in (0, 1):  # both turn up two cards
+        table.press(seat, Button.OK, Button.OK)
+    assert svc.players[svc.match.round.to_move].seat == 1
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    assert svc.table_message == "seat 2: node unplugged · a bot plays for it after 60 s away"
+    clock.now += 59.0
+    svc.run_until_idle()
+    assert svc.actions_played == 4  # still waiting for the person
+    clock.now += 1.0
+    svc.run_until_idle()  # the takeover: the bot plays seat 2's turn
+    assert svc.table_message == "seat 2 is away: a bot plays for it until it is back"
+    assert table.journal.recorded[4:] == [(1, "draw"), (1, "discard")]
+    table.press(0, Button.OK, Button.OK)  # seat 1 plays; the bot answers at once for seat 2
+    assert [seat for seat, _ in table.journal.recorded[6:]] == [0, 0, 1, 1]
+    # The node is back: its person plays again, and no bot moves for it any more.
+    svc.post(LinkEvent(1, True, buttons=True))
+    svc.run_until_idle()
+    assert svc.table_message == ""
+    table.press(0, Button.OK, Button.OK)
+    clock.now += 1000.0
+    svc.run_until_idle()
+    assert svc.actions_played == 12 and svc.players[svc.match.round.to_move].seat == 1
+    # The whole match is still exactly what the engine says for these actions.
+    assert replay(table.journal, "6-card", 2, seed=4, rounds=9).view(None).table == \
+        svc.match.view(None).table
+
+
+def test_a_failing_display_alone_gets_no_stand_in(tmp_path):
+    clock = Clock()
+    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                  takeover_after=1.0)
+    svc = table.service
+    svc.post(LinkEvent(0, False, "seat 1 display: I2C error"))  # its buttons still work
+    clock.now += 100.0
+    svc.run_until_idle()
+    assert svc.actions_played == 0
+
+
+def test_takeover_after_zero_waits_for_ever(tmp_path):
+    clock = Clock()
+    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                  takeover_after=0.0)
+    svc = table.service
+    svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
+    clock.now += 10_000.0
+    svc.run_until_idle()
+    assert svc.actions_played == 0 and "bot" not in svc.table_message

@@ -54,6 +54,7 @@ class LinkEvent:
     seat: int | None  # None: the shared display
     connected: bool
     reason: str = ""
+    buttons: bool = False  # the seat's buttons went (or came back) too, not only its display
 
 
 EventSink = Callable[["ButtonEvent | LinkEvent"], None]

@@ -286,7 +286,7 @@ class SerialNodeHub:
             else:
                 log.warning("seat nodes: node %s on %s is not given to any seat (add it under [seat_nodes.seats])", node_id, connection.path)
                 return None
-        self._post(LinkEvent(seat, True))
+        self._post(LinkEvent(seat, True, buttons=True))
         return seat
 
     def _release(self, connection: "_NodeConnection", reason: str | None, retry: bool = False) -> None:
@@ -302,7 +302,7 @@ class SerialNodeHub:
             self._lock.notify_all()
         if seat is not None and reason is not None:
             log.warning("seat %d: %s", seat + 1, reason)
-            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}"))
+            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True))
 
     def _post(self, event: ButtonEvent | LinkEvent) -> None:
         if self._sink is not None and not self._stop.is_set():

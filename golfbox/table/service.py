@@ -36,7 +36,7 @@ from golfbox import render as frames  # the drawing functions
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Lobby, Player
-from golfbox.table.settings import TableSettings
+from golfbox.table.settings import DEFAULT_BOT, TableSettings
 
 __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 
@@ -76,6 +76,10 @@ class TableService:
         self.table_message = ""  # on the shared display (a failed display, a journal problem)
         self._engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, tuple[object, random.Random]] = {}
+        # Seats whose node went away (physical seat -> when): after takeover_after a bot
+        # plays for a person there, until the node is back.
+        self._away: dict[int, float] = {}
+        self._stand_ins: dict[int, tuple[object, random.Random]] = {}  # engine seat -> bot
         self._timers: dict[tuple, float] = {}  # insertion order breaks ties between equal deadlines
         self._shown: dict[object, tuple] = {}  # display key -> what its last frame was drawn from
         self._unsent: dict[object, tuple[Display, Image.Image]] = {}  # frames a failed display still owes
@@ -218,9 +222,16 @@ class TableService:
             self.table_message = ""
             # A node or panel that was away may have lost its picture: draw it again.
             self._shown.pop("shared" if event.seat is None else ("seat", event.seat), None)
+            if event.buttons and self._away.pop(event.seat, None) is not None:
+                self._stand_ins.pop(self._engine_seat.get(event.seat), None)
         else:
             log.warning("%s failed: %s (the game goes on)", where, event.reason)
-            self.table_message = f"{where}: {event.reason or 'failed'}"
+            self.table_message = event.reason or f"{where}: failed"  # the reason names the part
+            if event.buttons:  # a seat node: its person can no longer play
+                self._away.setdefault(event.seat, self._clock())
+                if self.settings.takeover_after:
+                    self.table_message += (f" · a bot plays for it after "
+                                           f"{self.settings.takeover_after:g} s away")
 
     # ------------------------------------------------------------------ game
 
@@ -324,14 +335,31 @@ class TableService:
         for p in players:
             self.inputs.setdefault(p.seat, SeatInput())
         self._bots = {i: self._make_bot(p.bot) for i, p in enumerate(players) if p.bot is not None}
+        self._stand_ins = {}
 
     @staticmethod
     def _make_bot(name: str) -> tuple[object, random.Random]:
         rng = random.Random()
         return make_bot(name, rng), rng
 
+    def _stands_in(self, engine_seat: int) -> bool:
+        """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
+        seat = self.players[engine_seat].seat
+        since = self._away.get(seat)
+        after = self.settings.takeover_after
+        return bool(after) and since is not None and self._clock() - since >= after
+
     def _bot_move(self, engine_seat: int) -> None:
-        bot, rng = self._bots[engine_seat]
+        if engine_seat in self._bots:
+            bot, rng = self._bots[engine_seat]
+        else:  # a person's seat that went away
+            if engine_seat not in self._stand_ins:
+                self._stand_ins[engine_seat] = self._make_bot(DEFAULT_BOT)
+                seat = self.players[engine_seat].seat
+                self.table_message = f"{self._seat_name(seat)} is away: a bot plays for it until it is back"
+                log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
+                            self._clock() - self._away[seat])
+            bot, rng = self._stand_ins[engine_seat]
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         rng.seed(f"{self.match.seed}:{engine_seat}:{self.actions_played}")
         self._play(engine_seat, bot.choose(self.match.view(engine_seat)))
@@ -362,6 +390,8 @@ class TableService:
             self._retry_displays()
         elif kind == "reveal_page":
             self._reveal_page += 1
+        elif kind == "takeover":
+            pass  # _after_change() below hands the seat that went away to a bot
         self._after_change()
 
     def _peeking(self, engine_seat: int) -> bool:
@@ -372,16 +402,24 @@ class TableService:
         now, timers = self._clock(), self._timers
         playing = self.state == "playing"
         acting = self.match.round.acting_seats if playing else []
-        for key in [k for k in timers if k[0] == "bot" and k[1] not in acting]:
+        bot_seats = [s for s in acting if s in self._bots or self._stands_in(s)]
+        for key in [k for k in timers if k[0] == "bot" and k[1] not in bot_seats]:
             del timers[key]
-        for engine_seat in acting:
-            if engine_seat in self._bots:
-                timers.setdefault(("bot", engine_seat), now + self.settings.bot_delay)
+        for engine_seat in bot_seats:
+            timers.setdefault(("bot", engine_seat), now + self.settings.bot_delay)
+        # Wake up when a seat that went away has been away long enough for a bot to stand in.
+        waiting = [self._away[self.players[s].seat] for s in acting
+                   if s not in bot_seats and self.players[s].seat in self._away]
+        if waiting and self.settings.takeover_after:
+            timers[("takeover",)] = min(waiting) + self.settings.takeover_after
+        else:
+            timers.pop(("takeover",), None)
         if playing and self.match.round.phase == START and any(map(self._peeking, acting)):
             timers.setdefault(("peek",), now + self.settings.peek_timeout)
         else:
             timers.pop(("peek",), None)
-        if self.state == "round_over" and all(p.bot is not None for p in self.players):
+        if self.state == "round_over" and all(
+                p.bot is not None or self._stands_in(i) for i, p in enumerate(self.players)):
             timers.setdefault(("next",), now + self.settings.bot_delay)  # nobody to press ●
         else:
             timers.pop(("next",), None)

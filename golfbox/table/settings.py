@@ -10,6 +10,8 @@ from 0 inside the program (as in ButtonEvent.seat)::
     bots = { 3 = "random" }     # seat 3 starts as a bot; or a number: the last N seats
     bot_delay = 1.0             # seconds a bot "thinks"
     peek_timeout = 10.0         # seconds a 4-card peek stays up before "ready" is pressed for you
+    takeover_after = 120.0      # seconds a seat whose node is unplugged waits before a bot
+                                # plays for it (until it is back); 0: wait for ever
     auto_start = false          # true: skip the lobby and play at once
     names = { 1 = "Ann", 2 = "Bob" }
     seed = 1234                 # replay a known deal (default: a fresh random seed per match)
@@ -27,7 +29,7 @@ from golfbox.hal.config import MAX_SEATS, ConfigError
 
 DEFAULT_BOT = "random"
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
-             "auto_start", "names", "seed")
+             "takeover_after", "auto_start", "names", "seed")
 
 
 @dataclass
@@ -39,6 +41,7 @@ class TableSettings:
     bots: dict[int, str] = field(default_factory=dict)  # 0-based seat -> bot name
     bot_delay: float = 1.0
     peek_timeout: float = 10.0
+    takeover_after: float = 120.0  # 0: a seat that went away is waited for, for ever
     auto_start: bool = False
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
@@ -81,6 +84,8 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
         settings.bot_delay = _seconds(game, "bot_delay", 0.0, 30.0)
     if "peek_timeout" in game:
         settings.peek_timeout = _seconds(game, "peek_timeout", 0.5, 600.0)
+    if "takeover_after" in game:
+        settings.takeover_after = _seconds(game, "takeover_after", 0.0, 86400.0)
     if "auto_start" in game:
         if not isinstance(game["auto_start"], bool):
             raise ConfigError(f"game.auto_start: expected true or false, got {game['auto_start']!r}")
