@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import random
 import re
 import select
 import struct
@@ -26,7 +27,18 @@ from PIL import Image
 from golfbox.cli import UsageError, main
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import terminal
-from golfbox.table.terminal import SEAT_KEYS, TooSmall, halfblock_text, plan_layout
+from golfbox.table.terminal import (
+    BRAILLE,
+    CELL_MODES,
+    HALFBLOCK,
+    SEAT_KEYS,
+    TooSmall,
+    braille_text,
+    cells_for,
+    halfblock_text,
+    minimum_size,
+    plan_layout,
+)
 
 GOLFBOX = Path(sys.executable).with_name("golfbox")
 SEAT, SHARED = (128, 64), (256, 64)
@@ -34,6 +46,38 @@ SEAT, SHARED = (128, 64), (256, 64)
 # What an xterm sends once curses has switched the keypad to application mode.
 RIGHT, SHIFT_DOWN, ENTER = b"\x1bOC", b"\x1b[1;2B", b"\r"
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+BRAILLE_CELL = re.compile("[\u2801-\u28ff]")  # a Braille pattern with at least one dot
+HALF_BLOCK = re.compile("[▀▄█]")
+
+# The dots of a Braille cell, (column, row) -> bit, as the Unicode standard numbers them.
+DOT_BITS = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08,
+            (1, 1): 0x10, (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
+
+
+def braille_pixels(rows: list[str]) -> set[tuple[int, int]]:
+    """The pixels the Braille rows light: the drawing read back, to compare with the image."""
+    lit = set()
+    for cy, row in enumerate(rows):
+        for cx, char in enumerate(row):
+            bits = 0 if char == " " else ord(char) - 0x2800
+            assert 0 <= bits <= 0xFF, f"{char!r} is not a Braille cell"
+            lit |= {(2 * cx + dx, 4 * cy + dy) for (dx, dy), bit in DOT_BITS.items() if bits & bit}
+    return lit
+
+
+def lit_pixels(image: Image.Image) -> set[tuple[int, int]]:
+    grey = image.convert("L")
+    return {(x, y) for y in range(grey.height) for x in range(grey.width) if grey.getpixel((x, y))}
+
+
+def seat_frame() -> Image.Image:
+    """A real seat screen from the renderer: a seeded 6-card round, seat 1's view."""
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.render import render_seat
+
+    spec = get_variant("6-card")
+    round_ = Round(spec, make_rules(spec, {}), 2, rng=random.Random(4))
+    return render_seat(round_.view(0), cursor=0, prompt="◀▶ choose  ● turn up")
 
 
 # ---------------------------------------------------------------- pure parts
@@ -57,6 +101,74 @@ def test_greyscale_keeps_dim_pixels_visible_and_distinct():
     assert cells[0] == ("▀", 1, 0)
     assert cells[1] == ("▀", 3, 2)  # two shades in one cell: top as foreground, bottom as background
     assert cells[2] == (" ", 0, 0)
+
+
+def test_braille_puts_two_by_four_pixels_in_one_character():
+    image = Image.new("1", (4, 8), 0)
+    for xy in [(0, 0), (1, 3),  # cell 0,0: dots 1 and 8 -> U+2881
+               (2, 1), (3, 2),  # cell 1,0: dots 2 and 6 -> U+2822
+               (0, 4)]:  # cell 0,1: dot 1 -> U+2801
+        image.putpixel(xy, 1)
+    for x in (2, 3):
+        for y in range(4, 8):  # cell 1,1: all eight dots -> U+28FF
+            image.putpixel((x, y), 1)
+    assert braille_text(image) == ["⢁⠢", "⠁⣿"]
+    assert braille_text(Image.new("1", (4, 4), 0)) == ["  "]  # no dots: plain spaces
+
+
+def test_braille_draws_every_lit_pixel_of_a_seat_frame_as_a_dot():
+    frame = seat_frame()
+    rows = braille_text(frame)
+    assert frame.size == SEAT and cells_for(SEAT, BRAILLE) == (64, 16)
+    assert len(rows) == 16 and {len(row) for row in rows} == {64}
+    assert len(lit_pixels(frame)) > 500  # a real screen, not a blank one
+    assert braille_pixels(rows) == lit_pixels(frame)  # lossless both ways: no pixel lost or added
+
+
+def test_braille_cell_takes_the_brightest_level_of_its_lit_pixels():
+    image = Image.new("L", (6, 4), 0)
+    image.putpixel((0, 0), 20)  # cell 0: a dim pixel alone stays dim, and visible
+    image.putpixel((2, 0), 20)  # cell 1: dim and bright -> bright
+    image.putpixel((3, 3), 255)
+    image.putpixel((5, 2), 100)  # cell 2: mid alone stays mid
+    cells = [(ch, run.fg, run.bg) for run in terminal.braille_runs(image)[0] for ch in run.text]
+    assert cells == [("⠁", 1, 0), ("⢁", 3, 0), ("⠠", 2, 0)]
+    # The same on a whole greyscale picture: every dot kept, every cell at its brightest level.
+    rng = random.Random(7)
+    noise = Image.new("L", SHARED)
+    noise.putdata([rng.choice((0, 0, 0, 30, 120, 255)) for _ in range(SHARED[0] * SHARED[1])])
+    runs = terminal.braille_runs(noise)
+    assert braille_pixels(braille_text(noise)) == lit_pixels(noise)
+    for cy, row in enumerate(runs):
+        colours = [run.fg for run in row for _ in run.text]
+        assert len(colours) == 128
+        for cx, fg in enumerate(colours):
+            box = noise.crop((2 * cx, 4 * cy, 2 * cx + 2, 4 * cy + 4))
+            assert fg == max(terminal.pixel_level(v) for v in box.tobytes())
+
+
+def test_minimum_sizes_for_each_drawing():
+    assert cells_for(SHARED, BRAILLE) == (128, 16) and cells_for((3, 5), BRAILLE) == (2, 2)
+    assert minimum_size(SHARED, SEAT) == minimum_size(SHARED, SEAT, HALFBLOCK) == (256, 68)
+    assert minimum_size(None, SEAT, HALFBLOCK) == (128, 35)
+    assert minimum_size(SHARED, SEAT, BRAILLE) == (128, 36)
+    assert minimum_size(None, SEAT, BRAILLE) == (64, 19)
+
+
+def test_layout_falls_back_to_braille_when_half_blocks_do_not_fit():
+    auto = CELL_MODES["auto"]
+    layout = plan_layout(140, 40, SHARED, SEAT, [0, 1, 2, 3], humans=frozenset({0}), cells=auto)
+    assert layout.cell == BRAILLE
+    assert [p.display for p in layout.panels] == ["shared", "seat-0", "seat-1"]
+    assert layout.panels[1].top == 1 + 1 + 16 and layout.panels[2].left == 64 + terminal.GAP
+    assert layout.panels[1].hint_row  # hint row at 18 + 1 + 16 = 35, inside 40 rows
+    assert plan_layout(100, 30, SHARED, SEAT, [0], cells=auto) == TooSmall(128, 36, BRAILLE)
+    assert plan_layout(260, 70, SHARED, SEAT, [0, 1], cells=auto).cell == HALFBLOCK
+    assert plan_layout(256, 68, SHARED, SEAT, [0], cells=auto).cell == HALFBLOCK
+    # --cells forces one drawing
+    assert plan_layout(140, 40, SHARED, SEAT, [0], cells=CELL_MODES["halfblock"]) == TooSmall(256, 68)
+    forced = plan_layout(260, 70, SHARED, SEAT, [0, 1, 2, 3], cells=CELL_MODES["braille"])
+    assert forced.cell == BRAILLE and forced.seats_shown == (0, 1, 2)
 
 
 def test_layout_shows_the_shared_display_and_as_many_seats_as_fit():
@@ -87,6 +199,14 @@ def test_every_seat_has_all_four_buttons_pressed_and_held_on_keys_of_its_own():
                 seen[key] = index
     assert SEAT_KEYS[1].lookup("d") == (Button.RIGHT, EventKind.PRESSED)
     assert SEAT_KEYS[1].lookup("D") == (Button.RIGHT, EventKind.HELD)
+
+
+def test_cells_takes_only_the_known_drawings(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["sim", "--cells", "ascii"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--cells" in err and "invalid choice: 'ascii'" in err and "braille" in err
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -257,8 +377,40 @@ def test_keys_play_the_right_seat_and_q_restores_the_terminal(open_terminal, tmp
 def test_too_small_a_terminal_says_which_size_is_needed(open_terminal):
     term = open_terminal(["sim", "--players", "2", "--seed", "1"], cols=100, rows=30)
     term.wait_for_text("too small")
-    assert "256×68" in term.text() and "100×30" in term.text()
+    text = term.text()
+    assert "128×36" in text and "100×30" in text and "--window" in text
+    assert "256×68" in text  # and what the sharper half-blocks would need
     assert term.quit(b"\x03") == 0  # Ctrl-C quits cleanly too
+    assert restored(term.output)
+
+
+def resize(term: Terminal, cols: int, rows: int) -> None:
+    """What a terminal window does when dragged: new size on the pty, SIGWINCH to the program."""
+    fcntl.ioctl(term.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def test_a_laptop_sized_terminal_plays_in_braille_and_switches_on_resize(open_terminal, tmp_path):
+    dumps = tmp_path / "frames"
+    term = open_terminal(["sim", "--players", "2", "--humans", "2", "--seed", "5",
+                          "--dump-frames", str(dumps)], cols=140, rows=40)
+    pictures = Pictures(dumps, term)
+    start = pictures.wait({"seat1", "seat2", "shared"})
+    term.wait_for_text("seat 2 · you")
+    text = term.text()
+    assert "too small" not in text and "Braille" in text
+    assert len(BRAILLE_CELL.findall(text)) > 200 and not HALF_BLOCK.search(text)
+
+    term.send(b"d")  # seat 2's ▶: its picture changes, seat 1's does not
+    after = pictures.wait_change(start, "seat2")
+    assert after["seat1"] == start["seat1"]
+
+    seen = len(term.output)
+    resize(term, 260, 70)  # big enough for half-blocks again
+    end = time.monotonic() + 10
+    while not HALF_BLOCK.search(ANSI.sub(b"", term.output[seen:]).decode("utf-8", "replace")):
+        assert time.monotonic() < end, "no half-blocks after growing the terminal"
+        term.read(0.1)
+    assert term.quit() == 0
     assert restored(term.output)
 
 

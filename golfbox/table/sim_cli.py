@@ -71,6 +71,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "instead of dealing at once")
     parser.add_argument("--window", action="store_true",
                         help="draw in a pygame window (luma.emulator) instead of the terminal")
+    parser.add_argument("--cells", choices=tuple(terminal.CELL_MODES), default="auto",
+                        help="how pixels become characters: halfblock (1×2 pixels a cell, needs "
+                             "256×68), braille (2×4, needs 128×36) or auto, the first that fits "
+                             "(default auto)")
     parser.add_argument("--dump-frames", metavar="DIR", default=None,
                         help="keep the latest picture of each display as DIR/shared.png, DIR/seat1.png …")
 
@@ -252,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
         if window:
             WindowUI(table, human_seats, changed).loop()
         else:
-            _run_terminal(table, human_seats, changed)
+            cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
+            _run_terminal(table, human_seats, changed, cells)
     except KeyboardInterrupt:
         pass  # Ctrl-C quits like q; curses.wrapper has restored the terminal
     finally:
@@ -279,7 +284,8 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def _run_terminal(table: SimTable, humans: list[int], changed: threading.Event) -> None:
+def _run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
+                  cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]) -> None:
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")  # Esc-prefixed keys (Shift+arrows) without a lag
     # The log would scribble over the curses screen: keep only errors, and after exit.
@@ -287,7 +293,7 @@ def _run_terminal(table: SimTable, humans: list[int], changed: threading.Event) 
     saved_level = root.level
     root.setLevel(logging.CRITICAL)
     try:
-        curses.wrapper(lambda screen: TerminalUI(screen, table, humans, changed).loop())
+        curses.wrapper(lambda screen: TerminalUI(screen, table, humans, changed, cells).loop())
     finally:
         root.setLevel(saved_level)
 
@@ -296,8 +302,10 @@ def _run_terminal(table: SimTable, humans: list[int], changed: threading.Event) 
 
 
 class TerminalUI:
-    def __init__(self, screen, table: SimTable, humans: list[int], changed: threading.Event):
+    def __init__(self, screen, table: SimTable, humans: list[int], changed: threading.Event,
+                 cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]):
         self.screen = screen
+        self.cells = cells  # the drawings to try on every redraw, finest first
         self.table = table
         self.humans = humans
         self.changed = changed
@@ -373,14 +381,15 @@ class TerminalUI:
         rows, cols = screen.getmaxyx()
         shared = self.table.sim_display(SHARED).size if self.table.hardware.shared_display else None
         seat_size = self.table.sim_display(seat_key(0)).size
+        # Planned on every redraw, so a resize switches between half-blocks and Braille.
         layout = terminal.plan_layout(cols, rows, shared, seat_size, self.seat_order,
-                                      self.first_shown, frozenset(self.humans))
+                                      self.first_shown, frozenset(self.humans), self.cells)
         if isinstance(layout, TooSmall):
-            self._too_small(rows, cols, layout)
+            self._too_small(rows, cols, layout, shared, seat_size)
         else:
             self._status(cols, layout)
             for panel in layout.panels:
-                self._panel(panel)
+                self._panel(panel, layout.cell)
         if self.show_help:
             self._box(terminal.help_lines(self.humans), rows, cols)
         screen.refresh()
@@ -398,14 +407,16 @@ class TerminalUI:
         hidden = ""
         if layout.seats_hidden:
             hidden = "Tab: seats " + ", ".join(str(s + 1) for s in sorted(layout.seats_hidden)) + "  "
-        right = f"{hidden}? help  q quit "
+        # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
+        drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""
+        right = f"{hidden}{drawing}? help  q quit "
         self._put(0, 0, left.ljust(cols), curses.A_REVERSE)
         self._put(0, max(len(left) + 1, cols - len(right)), right, curses.A_REVERSE)
 
-    def _panel(self, panel: terminal.Panel) -> None:
+    def _panel(self, panel: terminal.Panel, cell: terminal.CellGeometry = terminal.HALFBLOCK) -> None:
         key = panel.display
         sim = self.table.sim_display(key)
-        width, height = terminal.cells_for(sim.size)
+        width, height = terminal.cells_for(sim.size, cell)
         if key == SHARED:
             label = f"table · shared display {sim.size[0]}×{sim.size[1]}"
         else:
@@ -417,12 +428,12 @@ class TerminalUI:
         if sim.image is None:
             self._put(top, panel.left, "(nothing shown yet)")
         else:
-            for dy, runs in enumerate(terminal.halfblock_runs(sim.image)):
+            for dy, runs in enumerate(terminal.cell_runs(sim.image, cell)):
                 x = panel.left
                 for run in runs:
                     self._put(top + dy, x, run.text, self._colour(run.fg, run.bg))
                     x += len(run.text)
-        if panel.hint_row:
+        if panel.hint_row:  # cut to the panel's width (a Braille seat is 64 columns) like the label
             seat = int(key.split("-")[1])
             self._put(top + height, panel.left, self.keys_of[seat].hint[:width], curses.A_DIM)
 
@@ -431,11 +442,20 @@ class TerminalUI:
             return curses.color_pair(self.pairs[fg, bg])
         return curses.A_NORMAL  # no colours: lit pixels are the terminal's foreground
 
-    def _too_small(self, rows: int, cols: int, need: TooSmall) -> None:
+    def _too_small(self, rows: int, cols: int, need: TooSmall, shared, seat_size) -> None:
+        """Name the smallest size (plan_layout's last drawing), and the sharper one's if it was tried."""
+        if need.cell == terminal.BRAILLE:
+            how = ["to show the shared display and a seat, every pixel a Braille dot."]
+            if terminal.HALFBLOCK in self.cells:
+                half = terminal.minimum_size(shared, seat_size, terminal.HALFBLOCK)
+                how.append(f"At {half[0]}×{half[1]} each pixel is half a cell, with its own grey shade.")
+        else:
+            how = ["to show the shared display and a seat pixel for pixel."]
         lines = [
             "golfbox sim: the terminal is too small",
-            f"it is {cols}×{rows}; the table needs at least {need.need_cols}×{need.need_rows}",
-            "(columns × rows) to show the shared display and a seat pixel for pixel.",
+            f"it is {cols}×{rows}; the table needs at least {need.need_cols}×{need.need_rows} "
+            "(columns × rows)",
+            *how,
             "Make the window bigger or the font smaller (often Ctrl+-),",
             "or run: golfbox sim --window",
             "",

@@ -1,10 +1,15 @@
-"""Terminal drawing for the simulator: half-block pictures, the key map, the layout.
+"""Terminal drawing for the simulator: cell pictures, the key map, the layout.
 
 Everything here is pure (no curses calls), so it is tested without a terminal.
-A display image becomes rows of character cells, each cell two pixels tall
-(▀ ▄ █): one pixel of the panel is one cell wide and half a cell tall, which
-is square on an ordinary terminal font. Nothing is scaled: what is drawn is
-the very image the hardware would be sent.
+A display image becomes rows of character cells in one of two drawings:
+
+* half-blocks (▀ ▄ █): a cell is 1×2 pixels, so a pixel is square on an
+  ordinary font and keeps its grey level, but shared display + seat need 256×68;
+* Braille (⣿): a cell is 2×4 pixels, one dot each, so the same table fits in
+  128×36; a cell has one colour, the brightest of its lit pixels.
+
+Both are lossless: every lit pixel is drawn, nothing is scaled, what is shown
+is the very image the hardware would be sent.
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ class Run(NamedTuple):
     """Consecutive cells drawn with one character set and one colour pair."""
 
     text: str
-    fg: int  # level of the lit half (or of the top half when both are lit differently)
-    bg: int  # level of the other half
+    fg: int  # level of the lit half (top half when both differ); in Braille, the brightest dot
+    bg: int  # level of the other half; 0 in Braille
 
 
 def _cell(top: int, bottom: int) -> tuple[str, int, int]:
@@ -77,10 +82,82 @@ def halfblock_text(image: Image.Image) -> list[str]:
     return ["".join(run.text for run in row) for row in halfblock_runs(image)]
 
 
-def cells_for(size: tuple[int, int]) -> tuple[int, int]:
-    """Columns and rows a display of ``size`` pixels takes."""
+# Braille dot bits by (column, row) within a 2×4 cell, as Unicode numbers the dots 1-8.
+BRAILLE_BASE = 0x2800
+BRAILLE_DOTS = {
+    (0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08,
+    (1, 1): 0x10, (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80,
+}
+
+
+def braille_runs(image: Image.Image) -> list[list[Run]]:
+    """The image as rows of Braille runs, 2×4 pixels a cell, a dot for every lit pixel.
+
+    A cell has one foreground colour, so it takes the brightest level among its
+    dots: a dim pixel next to a bright one looks bright, but is never lost.
+    Empty cells are plain spaces, as in the half-block drawing; edges that do not
+    fill a cell are padded off.
+    """
+    grey = image.convert("L")
+    width, height = grey.size
+    levels = [pixel_level(v) for v in grey.tobytes()]
+    rows: list[list[Run]] = []
+    for y0 in range(0, height, 4):
+        runs: list[Run] = []
+        chars: list[str] = []
+        colour = -1
+        for x0 in range(0, width, 2):
+            bits = level = 0
+            for (dx, dy), bit in BRAILLE_DOTS.items():
+                x, y = x0 + dx, y0 + dy
+                if x < width and y < height:
+                    value = levels[y * width + x]
+                    if value:
+                        bits |= bit
+                        level = max(level, value)
+            if level != colour and chars:
+                runs.append(Run("".join(chars), colour, 0))
+                chars = []
+            colour = level
+            chars.append(chr(BRAILLE_BASE + bits) if bits else " ")
+        if chars:
+            runs.append(Run("".join(chars), colour, 0))
+        rows.append(runs)
+    return rows
+
+
+def braille_text(image: Image.Image) -> list[str]:
+    """The Braille characters alone, one string per text row (for logs and tests)."""
+    return ["".join(run.text for run in row) for row in braille_runs(image)]
+
+
+class CellGeometry(NamedTuple):
+    """How many pixels of a display one character cell shows."""
+
+    name: str  # as --cells spells it
+    width: int
+    height: int
+
+
+HALFBLOCK = CellGeometry("halfblock", 1, 2)
+BRAILLE = CellGeometry("braille", 2, 4)
+# --cells: the drawings to try, finest first; auto falls back to Braille when half-blocks don't fit.
+CELL_MODES: dict[str, tuple[CellGeometry, ...]] = {
+    "auto": (HALFBLOCK, BRAILLE),
+    HALFBLOCK.name: (HALFBLOCK,),
+    BRAILLE.name: (BRAILLE,),
+}
+
+
+def cell_runs(image: Image.Image, cell: CellGeometry = HALFBLOCK) -> list[list[Run]]:
+    """The image drawn with ``cell``'s characters."""
+    return braille_runs(image) if cell == BRAILLE else halfblock_runs(image)
+
+
+def cells_for(size: tuple[int, int], cell: CellGeometry = HALFBLOCK) -> tuple[int, int]:
+    """Columns and rows a display of ``size`` pixels takes (a part-filled cell counts)."""
     width, height = size
-    return width, (height + 1) // 2
+    return -(-width // cell.width), -(-height // cell.height)
 
 
 # ---------------------------------------------------------------- keys
@@ -180,44 +257,53 @@ class Layout:
     panels: tuple[Panel, ...]
     seats_shown: tuple[int, ...]
     seats_hidden: tuple[int, ...]
+    cell: CellGeometry = HALFBLOCK  # the drawing the panels are sized for
 
 
 class TooSmall(NamedTuple):
     need_cols: int
     need_rows: int
+    cell: CellGeometry = HALFBLOCK  # the drawing the sizes are for: the last tried, the one needing least
 
 
-def minimum_size(shared: tuple[int, int] | None, seat: tuple[int, int]) -> tuple[int, int]:
-    """The smallest terminal that shows the shared display and one seat at full resolution."""
-    seat_cols, seat_rows = cells_for(seat)
+def minimum_size(shared: tuple[int, int] | None, seat: tuple[int, int],
+                 cell: CellGeometry = HALFBLOCK) -> tuple[int, int]:
+    """The smallest terminal that shows the shared display and one seat, every pixel drawn."""
+    seat_cols, seat_rows = cells_for(seat, cell)
     cols, rows = seat_cols, STATUS_ROWS + LABEL_ROWS + seat_rows + 1
     if shared is not None:
-        shared_cols, shared_rows = cells_for(shared)
+        shared_cols, shared_rows = cells_for(shared, cell)
         cols = max(cols, shared_cols)
         rows += LABEL_ROWS + shared_rows
     return cols, rows
 
 
 def plan_layout(cols: int, rows: int, shared: tuple[int, int] | None, seat: tuple[int, int],
-                seat_order: list[int], first: int = 0, humans: frozenset[int] = frozenset()
-                ) -> Layout | TooSmall:
+                seat_order: list[int], first: int = 0, humans: frozenset[int] = frozenset(),
+                cells: CellGeometry | tuple[CellGeometry, ...] = HALFBLOCK) -> Layout | TooSmall:
     """Shared display on top, then as many seats side by side as the width allows.
 
     ``seat_order`` lists the seats in the order Tab walks through them (humans first);
-    ``first`` is where the window of shown seats starts in it.
+    ``first`` is where the window of shown seats starts in it. ``cells`` is one drawing
+    or several, finest first: the first that fits is used, so a terminal too small for
+    half-blocks still shows every pixel in Braille. TooSmall names the last one's size.
     """
-    need_cols, need_rows = minimum_size(shared, seat)
-    if cols < need_cols or rows < need_rows:
-        return TooSmall(need_cols, need_rows)
+    choices = (cells,) if isinstance(cells, CellGeometry) else cells
+    for cell in choices:
+        need_cols, need_rows = minimum_size(shared, seat, cell)
+        if cols >= need_cols and rows >= need_rows:
+            break
+    else:
+        return TooSmall(need_cols, need_rows, cell)
     panels: list[Panel] = []
     top = STATUS_ROWS
     if shared is not None:
         panels.append(Panel("shared", top, 0, False))
-        top += LABEL_ROWS + cells_for(shared)[1]
-    seat_cols = cells_for(seat)[0]
+        top += LABEL_ROWS + cells_for(shared, cell)[1]
+    seat_cols = cells_for(seat, cell)[0]
     fits = max(1, min(len(seat_order), (cols + GAP) // (seat_cols + GAP)))
     shown = [seat_order[(first + i) % len(seat_order)] for i in range(fits)] if seat_order else []
     for i, seat_no in enumerate(shown):
         panels.append(Panel(f"seat-{seat_no}", top, i * (seat_cols + GAP), seat_no in humans))
     hidden = tuple(s for s in seat_order if s not in shown)
-    return Layout(tuple(panels), tuple(shown), hidden)
+    return Layout(tuple(panels), tuple(shown), hidden, cell)
