@@ -137,6 +137,20 @@ def test_show_while_the_node_is_absent_raises_but_keeps_the_frame():
     assert not display.wait_shown(0.01)
 
 
+def test_a_seat_whose_node_never_comes_is_reported_gone_once():
+    # After a restart a node that is still unplugged sends no unplug: the hub says so itself.
+    config = SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), scan_interval=0.05, missing_after=0.2)
+    hub = SerialNodeHub(config)
+    events = queue.Queue()
+    hub.start(events.put)
+    try:
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: no seat node found", buttons=True)
+        time.sleep(0.3)
+        assert events.empty()
+    finally:
+        hub.close()
+
+
 # -- hub with MicroPython nodes -----------------------------------------------------
 
 

@@ -59,6 +59,9 @@ class SerialNodeConfig:
     handshake_timeout: float = 3.0
     silence_timeout: float = 3.0  # the node reports 4 times a second
     ping_interval: float = 0.25  # the node shows "waiting" after 3 s without the host
+    # A seat whose node has not come this long after start is reported gone, as if it
+    # had been unplugged (after a restart, a node that is still away sends no unplug).
+    missing_after: float = 10.0
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -182,6 +185,7 @@ class _SeatState:
     requested_at: float | None = None  # perf_counter() of the latest show() that changed the frame
     connection: "_NodeConnection | None" = None
     buttons_down: int = 0
+    ever_connected: bool = False
 
 
 @dataclass
@@ -242,12 +246,23 @@ class SerialNodeHub:
 
     # scanning
     def _scan_forever(self) -> None:
+        missing_at = time.monotonic() + self.config.missing_after
         while not self._stop.is_set():
             try:
                 self.scan_once()
             except Exception:  # a scan must never end the scanner
                 log.exception("seat nodes: scanning for ports failed")
+            if missing_at is not None and time.monotonic() >= missing_at:
+                missing_at = None
+                self._report_missing()
             self._stop.wait(self.config.scan_interval)
+
+    def _report_missing(self) -> None:
+        with self._lock:
+            missing = sorted(s.seat for s in self._seats.values() if not s.ever_connected)
+        for seat in missing:
+            log.warning("seat %d: no seat node found", seat + 1)
+            self._post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found", buttons=True))
 
     def candidate_ports(self) -> list[str]:
         """Ports that may hold a seat node: USB ids from the config, then configured paths."""
@@ -280,6 +295,7 @@ class SerialNodeHub:
                         log.error("seat %d: node %s also answers on %s; ignoring that port", state.seat + 1, node_id, connection.path)
                         return None
                     state.connection = connection
+                    state.ever_connected = True
                     self._lock.notify_all()
                     seat = state.seat
                     break
