@@ -94,8 +94,8 @@ class Lobby:
     def describe(self) -> str:
         """The game in one line: '6-card · 9 rounds · final turn on'."""
         words = [self.variant, f"{self.rounds} round{'s' if self.rounds != 1 else ''}"]
-        words += [str(line).replace(":", "") for line in self.lines()[3:]
-                  if line.key in self.rules()]
+        changed = self.rules()
+        words += [str(line).replace(":", "") for line in self.lines()[3:] if line.key in changed]
         return " · ".join(words)
 
     def players(self) -> list[Player]:

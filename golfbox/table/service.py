@@ -36,13 +36,14 @@ from golfbox import render as frames  # the drawing functions
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Lobby, Player
-from golfbox.table.settings import DEFAULT_BOT, TableSettings
+from golfbox.table.settings import TableSettings
 
 __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 
 log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
+STAND_IN_BOT = "greedy"  # plays for a person whose seat went away: as well as it can
 RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
@@ -354,7 +355,7 @@ class TableService:
             bot, rng = self._bots[engine_seat]
         else:  # a person's seat that went away
             if engine_seat not in self._stand_ins:
-                self._stand_ins[engine_seat] = self._make_bot(DEFAULT_BOT)
+                self._stand_ins[engine_seat] = self._make_bot(STAND_IN_BOT)
                 seat = self.players[engine_seat].seat
                 self.table_message = f"{self._seat_name(seat)} is away: a bot plays for it until it is back"
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
