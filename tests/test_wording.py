@@ -200,17 +200,55 @@ def test_tab_shows_the_seats_the_top_line_names(seats):
     assert set(seen) == set(order)  # Tab reaches every seat
 
 
-def test_one_tab_in_the_simulator_shows_seats_3_and_4():
+class FakeScreen:
+    """Just enough of a curses window for TerminalUI.draw: the text it writes, by row."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.text = [[" "] * cols for _ in range(rows)]
+
+    def getmaxyx(self):
+        return self.rows, self.cols
+
+    def erase(self):
+        self.text = [[" "] * self.cols for _ in range(self.rows)]
+
+    def addstr(self, y, x, text, attr=0):
+        for i, ch in enumerate(text[:self.cols - x]):
+            self.text[y][x + i] = ch
+
+    def refresh(self):
+        pass
+
+    def line(self, y: int) -> str:
+        return "".join(self.text[y])
+
+    def all(self) -> str:
+        return "\n".join(self.line(y) for y in range(self.rows))
+
+
+def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
+    """A 260×70 terminal shows two seats of four; the top line says 'Tab: seats 3, 4',
+    and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
+    import threading
+
     from golfbox.table.sim_cli import TerminalUI
 
-    ui = TerminalUI.__new__(TerminalUI)  # no curses screen: only the key handling
-    ui.seat_order, ui.first_shown, ui.show_help = [0, 1, 2, 3], 0, False
-    layout = terminal.plan_layout(260, 70, (256, 64), (128, 64), ui.seat_order, 0)
-    assert terminal.tab_hint(layout).startswith("Tab: seats 3, 4")
-    ui.next_first = layout.next_first
-    ui.handle("\t")
-    shown = terminal.plan_layout(260, 70, (256, 64), (128, 64), ui.seat_order, ui.first_shown).seats_shown
-    assert [s + 1 for s in shown] == [3, 4]
+    table = sim_table(tmp_path, argv=["--players", "4"])
+    try:
+        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
+        ui.screen, ui.cells, ui.table = FakeScreen(70, 260), terminal.CELL_MODES["auto"], table
+        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
+        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1, 2, 3], 0, 0, False, {}
+        ui.draw()
+        assert "Tab: seats 3, 4" in ui.screen.line(0)
+        assert "seat 1 · you" in ui.screen.all() and "seat 2 · bot" in ui.screen.all()
+        ui.handle("\t")
+        ui.draw()
+        shown = ui.screen.all()
+        assert "seat 3 · bot" in shown and "seat 4 · bot" in shown and "seat 2 · bot" not in shown
+    finally:
+        table.close()
 
 
 # ----------------------------------------------------------------- item 7: the cursor stays
