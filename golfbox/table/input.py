@@ -65,10 +65,6 @@ class SeatInput:
             return abs(r - row) + abs(c - col), r != row, targets[i] < target, abs(targets[i] - target)
         return min(cards, key=distance)
 
-    def reset(self) -> None:
-        self.index = 0
-        self.confirming_knock = False
-
     @property
     def choice(self) -> Action | None:
         return self.legal[self.index] if self.legal else None
