@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("golfbox.table.service_cli", "run the table (simulated when there is no config)"),
     "sim": ("golfbox.table.sim_cli", "play the whole table in a terminal"),
     "demo": ("golfbox.table.demo_cli", "play a match with bots headlessly and write pictures"),
-    "score": ("golfbox.engine.score_cli", "score grids written in the notation of RULES.md"),
+    "score": ("golfbox.engine.score_cli", "score grids written as in docs/RULES.md"),
     "simulate": ("golfbox.engine.simulate_cli", "play whole matches headlessly with bots"),
     "check-hardware": ("golfbox.hal.check", "bring-up: test pattern on each display, print presses"),
 }

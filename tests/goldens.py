@@ -38,6 +38,7 @@ from golfbox.table.settings import TableSettings  # noqa: E402
 GOLDEN_DIR = ROOT / "tests" / "goldens"
 DOCS_DIR = ROOT / "docs" / "img"
 NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal")
+BOT_NAMES = ("P1",) + tuple(f"P{n} (bot)" for n in range(2, 9))  # as `golfbox sim` names them
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -212,6 +213,9 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
         screens[f"table_{tag}_mid_mono"] = lambda mid=mid: mid((128, 64))
         screens[f"table_{tag}_reveal"] = lambda reveal=reveal: reveal((256, 64))
         screens[f"table_{tag}_reveal_mono"] = lambda reveal=reveal: reveal((128, 64))
+    # Eight seats named as the simulator names them: each total right after its name.
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_bots{tag}"] = lambda size=size: _eight_bots_table(size)
     screens["table_polishpoker_reveal_mono_page2"] = lambda: render_reveal(
         play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=NAMES[:6], page=1)
     # A knocker without the lowest score: the penalty shows as raw+penalty.
@@ -233,7 +237,26 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby{tag}"] = lambda size=size: _lobby(size, "golfbox: press ● to join", None)
     screens["lobby_seat"] = lambda: _lobby((128, 64), "Ann: you play", 0)
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, "golfbox: press ● to join", None)
+    screens["lobby_8_seat"] = lambda: _lobby_of_eight((128, 64), "P1: you play", 0)
     return screens
+
+
+def _eight_bots_table(size: tuple[int, int]) -> Image.Image:
+    r = play_turns(deal("9-card", players=8), 7)
+    r = until_my_turn(r, r.to_move)
+    r.apply(r.to_move, Action("take"))
+    return render_table(r.view(None), size=size, names=BOT_NAMES)
+
+
+def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None) -> Image.Image:
+    """Eight seats, seven of them bots (golfbox sim --players 8 --lobby): every name shows."""
+    lobby = Lobby(TableSettings(variant="9-card", seats=8, bots={s: "greedy" for s in range(1, 8)}))
+    lobby.press(0, Button.OK, EventKind.PRESSED)  # P1 joins
+    players = ", ".join(p.name for p in lobby.players())
+    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or "hold ● on your pad to start"
+    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer)
 
 
 def _lobby(size: tuple[int, int], title: str, seat: int | None) -> Image.Image:

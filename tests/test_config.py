@@ -47,8 +47,19 @@ def test_example_config_validates_with_the_reference_pins():
     assert (shared.driver, shared.size, shared.mode) == ("ssd1322", (256, 64), "L")
     assert (shared.spi.dc, shared.spi.rst, shared.spi.speed_hz) == (24, 25, 16_000_000)
     assert config.game["variant"] == "6-card"
-    assert config.journal == {"path": "/var/lib/golfbox/journal.sqlite"}
+    assert config.journal == {"path": "/var/lib/golfbox/journal.sqlite3"}
     assert config.i2c_muxes[0].parent == 1 and config.i2c_muxes[0].buses == (22, 23)
+
+
+def test_the_journal_file_has_one_name_everywhere():
+    """config.example.toml, README and the service's default all say journal.sqlite3."""
+    from golfbox.table.service_cli import PI_JOURNAL
+
+    config = load_config(HARDWARE / "config.example.toml")
+    assert Path(config.journal["path"]).name == PI_JOURNAL.name == "journal.sqlite3"
+    for path in (HARDWARE.parent / "README.md", HARDWARE / "config.example.toml"):
+        names = set(re.findall(r"journal\.sqlite\w*", path.read_text()))
+        assert names <= {"journal.sqlite3"}, (path.name, names)
 
 
 def test_example_game_table_is_one_the_table_service_accepts():
@@ -204,7 +215,12 @@ def test_unknown_keys(data, expected):
     (config_with(gpio_seat(SEAT0, i2c={"bus": 1, "address": 0x80})),
      "seats[0].display.i2c.address: 128 is out of range for a 7-bit I2C address (3..119)"),
     (config_with(gpio_seat(SEAT0, rotate=4)),
-     "seats[0].display.rotate: 4 is out of range for a quarter turns (0-3) (0..3)"),
+     "seats[0].display.rotate: 4 is out of range for a number of quarter turns (0..3)"),
+    # a plain integer says so once, not "expected an integer (integer)"
+    (config_with(gpio_seat(SEAT0, width="128")),
+     "seats[0].display.width: expected an integer, got a string '128'"),
+    (config_with(gpio_seat(SEAT0, width=4)),
+     "seats[0].display.width: 4 is out of range (8..1024)"),
     (config_with(gpio_seat(SEAT0, persist="yes")),
      "seats[0].display.persist: expected true or false, got a string 'yes'"),
     (config_with(gpio_seat(SEAT0), gpio={"hold_time": "long"}),

@@ -32,7 +32,7 @@ def go_to(lobby: Lobby, key: str) -> None:
 def test_the_menu_starts_from_the_config():
     menu = lobby(variant="6-card", rounds=18, rules={"final_turn": True, "four_of_a_kind": -10})
     assert [str(line) for line in menu.lines()] == [
-        "game: 6-card", "empty seats: empty", "rounds: 18",
+        "game: 6-card", "3 empty seats: stay empty", "rounds: 18",
         "final turn: on", "peek row: off", "four of a kind: -10",
     ]
     assert menu.rules() == {"final_turn": True, "four_of_a_kind": -10}
@@ -154,11 +154,11 @@ def test_the_lobby_is_drawn_on_every_display(tmp_path):
     table.press(0, Button.OK, Button.RIGHT)  # empty seats: bots
     svc = table.service
     lines = [str(line) for line in svc.lobby.lines()]
-    players = "seat 1, seat 2 (bot), seat 3 (bot)"
+    players = "P1, P2 (bot), P3 (bot)"
     assert table.shared.image.tobytes() == render_lobby(
         (256, 64), "golfbox: press ● to join", lines, 1, players, "hold ● on your pad to start"
     ).tobytes()
     assert table.displays[0].image.tobytes() == render_lobby(
-        (128, 64), "seat 1: you play", lines, 1, players, svc.lobby.prompt(0)).tobytes()
+        (128, 64), "P1: you play", lines, 1, players, svc.lobby.prompt(0)).tobytes()
     assert table.displays[1].image.tobytes() == render_lobby(
-        (128, 64), "seat 2: press ● to join", lines, 1, players, "● join").tobytes()
+        (128, 64), "P2 (bot): press ● to join", lines, 1, players, "● join").tobytes()

@@ -142,7 +142,7 @@ def test_a_press_out_of_turn_says_why_and_changes_nothing(tmp_path):
     frames = {seat: d.changes for seat, d in table.displays.items()}
     written = len(table.journal.recorded)
     table.press(2, Button.OK)
-    assert svc.messages[2] == "wait: seat 2 is playing"
+    assert svc.messages[2] == "wait: P2 is playing"
     assert table.displays[2].changes == frames[2] + 1  # the message is on seat 3's screen
     assert table.displays[0].changes == frames[0] and table.displays[1].changes == frames[1]
     assert svc.match.view(None).table == before and len(table.journal.recorded) == written
@@ -311,7 +311,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_pat
     assert svc.actions_played == 4  # still waiting for the person
     clock.now += 1.0
     svc.run_until_idle()  # the takeover: the bot plays seat 2's turn
-    assert svc.table_message == "seat 2 is away: a bot plays for it until it is back"
+    assert svc.table_message == "P2 is away: a bot plays for it until it is back"
     assert [seat for seat, _ in table.journal.recorded[4:]] == [1, 1]  # a whole turn
     table.press(0, Button.OK, Button.OK)  # seat 1 plays; the bot answers at once for seat 2
     assert [seat for seat, _ in table.journal.recorded[6:]] == [0, 0, 1, 1]

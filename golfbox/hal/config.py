@@ -360,7 +360,7 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
         (default_w, default_h), mode = (SEAT_SIZE, "1") if seat else (SHARED_SIZE, "L")
     width = _int(raw, "width", f"{key}.width", default_w, lo=8, hi=1024)
     height = _int(raw, "height", f"{key}.height", default_h, lo=8, hi=1024)
-    rotate = _int(raw, "rotate", f"{key}.rotate", 0, lo=0, hi=3, what="quarter turns (0-3)")
+    rotate = _int(raw, "rotate", f"{key}.rotate", 0, lo=0, hi=3, what="number of quarter turns")
     logical = (width, height) if rotate % 2 == 0 else (height, width)
     if seat and logical != SEAT_SIZE:
         raise ConfigError(f"{key}: a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
@@ -624,11 +624,15 @@ def _get(table: dict[str, Any], name: str, key: str, default: Any) -> Any:
 
 def _check_int(value: Any, key: str, lo: int | None = None, hi: int | None = None,
                what: str = "integer") -> int:
+    # A plain integer is named once ("expected an integer"), a GPIO number gets its meaning.
+    plain = what == "integer"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{key}: expected an integer ({what}), got {_type_name(value)} {value!r}")
+        meaning = "" if plain else f" ({what})"
+        raise ConfigError(f"{key}: expected an integer{meaning}, got {_type_name(value)} {value!r}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ConfigError(f"{key}: {value} is out of range for a {what} ({span})")
+        meaning = "" if plain else f" for a {what}"
+        raise ConfigError(f"{key}: {value} is out of range{meaning} ({span})")
     return value
 
 

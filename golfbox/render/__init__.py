@@ -4,6 +4,7 @@ Every function here is a pure function of its arguments: same input, same
 pixels. No I/O, no clock, no state kept between calls.
 """
 
+from golfbox.render.names import seat_name, wait_words
 from golfbox.render.seat import CURSOR_CHOICES, render_seat
 from golfbox.render.table import (
     describe_last,
@@ -17,5 +18,5 @@ from golfbox.render.table import (
 
 __all__ = [
     "CURSOR_CHOICES", "render_seat", "describe_last", "render_lobby", "render_match_result", "render_notice",
-    "render_reveal", "render_table", "reveal_pages",
+    "render_reveal", "render_table", "reveal_pages", "seat_name", "wait_words",
 ]

@@ -116,17 +116,21 @@ def fit_text(text: str, width: int, scale: int = 1) -> str:
     return text.rstrip() + "…"
 
 
-def wrap_text(text: str, width: int, lines: int, scale: int = 1) -> list[str]:
-    """Break ``text`` at spaces into at most ``lines`` lines of ``width`` pixels."""
+def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ") -> list[str]:
+    """Break ``text`` at spaces into at most ``lines`` lines of ``width`` pixels.
+
+    ``sep`` ", " breaks a list only between its items (a name such as "P2 (bot)" stays
+    whole); a broken line keeps its comma."""
     out: list[str] = []
-    words = text.split()
+    words = text.split() if sep == " " else text.split(sep)
+    tail = sep.rstrip()
     while words and len(out) < lines:
         line = words.pop(0)
-        while words and text_width(line + " " + words[0], scale) <= width:
-            line += " " + words.pop(0)
-        out.append(line)
+        while words and text_width(line + sep + words[0] + tail, scale) <= width:
+            line += sep + words.pop(0)
+        out.append(line + tail if words else line)
     if words:  # too long: the last line says so
-        out[-1] = fit_text(out[-1] + " " + " ".join(words), width, scale)
+        out[-1] = fit_text(out[-1] + " " + sep.join(words), width, scale)
     return [fit_text(line, width, scale) for line in out]
 
 

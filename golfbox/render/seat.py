@@ -20,11 +20,14 @@ words without a frame are only information.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from PIL import Image, ImageDraw
 
 from golfbox.engine.views import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
+from golfbox.render.names import seat_name, wait_words
 
 SIZE = (128, 64)
 INK, PAPER = 1, 0
@@ -71,8 +74,7 @@ def status_text(view: SeatView) -> str:
             return f"TURN UP {view.flips_due}"
         return "LAST TURN" if view.final_turns_left is not None else "YOUR TURN"
     if view.to_move is not None and view.to_move != seat:
-        words = f"SEAT {view.to_move + 1} PLAYS"
-        return words if glyphs.text_width(words) <= SIDE_W else f"P{view.to_move + 1} PLAYS"
+        return "WAITING"  # the bottom line names who plays, as the shared display does
     return ""
 
 
@@ -155,12 +157,15 @@ def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
 
 
 def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "",
-                message: str = "", label: str | None = None) -> Image.Image:
+                message: str = "", label: str | None = None,
+                names: Sequence[str] | None = None) -> Image.Image:
     """This seat's screen: its grid, the card in hand, the piles, the choices, a prompt.
 
     ``cursor``: a grid position (int) or one of CURSOR_CHOICES, drawn inverted.
-    ``message`` (an error, a notice) replaces ``prompt`` on an inverted bar.
-    ``label``: this seat's name on the screen (default "P1" … for seat 0 …).
+    ``message`` (an error, a notice) replaces ``prompt`` on an inverted bar; with
+    neither, a seat that waits is told for whom ("wait: P2 (bot) is playing").
+    ``names``: every seat's name, as the shared display shows them (default "P1" …);
+    ``label``: this seat's name on its screen (default its name in ``names``).
     """
     if view.seat is None:
         raise ValueError("render_seat needs a seat's view, not the public view")
@@ -169,6 +174,6 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     image = Image.new("1", SIZE, PAPER)
     draw = ImageDraw.Draw(image)
     _draw_grid(draw, view, cursor)
-    _draw_side(draw, view, cursor, label if label is not None else f"P{view.seat + 1}")
-    _draw_bottom(draw, prompt, message)
+    _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names))
+    _draw_bottom(draw, prompt or wait_words(view, names), message)
     return image

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine.views import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot, draw_small_face
+from golfbox.render.names import seat_name
 
 WIDE = (256, 64)
 NARROW = (128, 64)
@@ -40,12 +41,6 @@ def _canvas(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, Pa
         raise ValueError(f"shared display size {size}: 256×64 (greyscale) or 128×64 (mono)")
     image = Image.new(palette.mode, tuple(size), palette.paper)
     return image, ImageDraw.Draw(image), palette
-
-
-def seat_name(seat: int, names: Sequence[str] | None) -> str:
-    if names is not None and seat < len(names) and names[seat]:
-        return names[seat]
-    return f"P{seat + 1}"
 
 
 def describe_last(view: SeatView, names: Sequence[str] | None = None) -> str:
@@ -120,9 +115,17 @@ def _text_centered(draw: ImageDraw.ImageDraw, box_x: int, box_w: int, y: int, te
                      text, fill, scale)
 
 
+def score_rows(players: int, width: int) -> int:
+    """Rows of the scores: cells of at least 64 px, so a name such as 'P8 (bot)' and its
+    total fit side by side (128 px: two a row; 256 px: four)."""
+    per_row = max(1, width // 64)
+    return -(-players // per_row)
+
+
 def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
                  palette: Palette, x0: int, y0: int, width: int, rows: int) -> None:
-    """Every seat's match total; the seat to move is inverted."""
+    """Every seat's match total right after its name ('Ann 12'), cells apart; the seat
+    to move is inverted. A total never sits next to the following seat's name."""
     per_row = -(-view.players // rows)
     cell_w = width // per_row
     for seat in range(view.players):
@@ -131,11 +134,11 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str]
         mover = seat == view.to_move
         fg = palette.paper if mover else palette.ink
         if mover:
-            draw.rectangle((x, y - 1, x + cell_w - 2, y + LINE - 1), fill=palette.ink)
-        name = glyphs.fit_text(seat_name(seat, names), cell_w - 14)
-        glyphs.draw_text(draw, x + 1, y, name, fg)
+            draw.rectangle((x, y - 1, x + cell_w - 4, y + LINE - 1), fill=palette.ink)
         total = str(view.totals[seat])
-        glyphs.draw_text(draw, x + cell_w - 3 - glyphs.text_width(total), y, total, fg)
+        room = cell_w - 10 - glyphs.text_width(total)  # margins, the space, the gap to the next cell
+        after = glyphs.draw_text(draw, x + 1, y, glyphs.fit_text(seat_name(seat, names), room), fg)
+        glyphs.draw_text(draw, after + 3, y, total, fg)
 
 
 def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
@@ -148,6 +151,8 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     last = describe_last(view, names)
     info = _info_words(view, names)
     round_words = f"round {view.round_no}/{view.rounds}"
+    rows = score_rows(view.players, image.width)
+    scores_y = 57 - (LINE + 1) * (rows - 1)
     if image.width == WIDE[0]:
         _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
         _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
@@ -164,11 +169,13 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         x, width = 51, NARROW[0] - 51
         glyphs.draw_text(draw, x, 1, glyphs.fit_text(_turn_words(view, names), width), ink)
         glyphs.draw_text(draw, x, 9, f"R{view.round_no}/{view.rounds} stock {view.stock_size}", ink)
-        for i, line in enumerate(glyphs.wrap_text(last, NARROW[0], 2)):
-            glyphs.draw_text(draw, 0, 19 + LINE * i, line, ink)
-        _message_or_info(draw, palette, 0, 34, NARROW[0], message, info)
-    rows = 1 if view.players <= 4 else 2
-    _draw_scores(draw, view, names, palette, 0, 57 - (LINE + 1) * (rows - 1), image.width, rows)
+        # More score rows leave fewer lines for the last action and the info line.
+        info_y = min(34, scores_y - 8)
+        last_lines = min(2, (info_y - 18) // LINE)
+        for i, line in enumerate(glyphs.wrap_text(last, NARROW[0], last_lines)):
+            glyphs.draw_text(draw, 0, 18 + LINE * i, line, ink)
+        _message_or_info(draw, palette, 0, info_y, NARROW[0], message, info)
+    _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows)
     return image
 
 
@@ -288,21 +295,29 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
                  players: str, footer: str) -> Image.Image:
     """The lobby's menu: the game, empty seats, rounds and house rules, one per line,
     the line ◀▶ changes inverted; then who plays, and ``footer`` (what the buttons do,
-    or why the match cannot start) on the last two lines.
+    or why the match cannot start) at the bottom.
 
-    On 256×64 the first three lines (game, empty seats, rounds) make the left column
-    and the house rules the right one; on 128×64 one column shows the three lines
-    around the cursor.
+    Who plays and the footer are laid out from the bottom up, wrapped so that every
+    name shows (eight players too); the menu gets the rows left above them, at most
+    three, around the cursor. On 256×64 the first three lines (game, empty seats,
+    rounds) make the left column and the house rules the right one.
     """
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, title, ink)
+    text_w = image.width - 6
+    bottom = glyphs.wrap_text(f"playing: {players}", text_w, 4, sep=", ") + glyphs.wrap_text(footer, text_w, 2)
+    top = 64 - LINE * len(bottom)
+    for i, line in enumerate(bottom):
+        glyphs.draw_text(draw, 3, top + LINE * i, line, ink)
+    menu_rows = max(1, min(3, (top - 2 - 6 - 11) // 9 + 1))  # a row's bar is y-2 … y+6
     if image.width >= WIDE[0]:
         column_w = image.width // 2
-        columns = [(0, range(min(3, len(lines)))), (column_w, _window(len(lines), cursor, 3, start=3))]
+        columns = [(0, _window(min(3, len(lines)), cursor if cursor < 3 else 0, menu_rows)),
+                   (column_w, _window(len(lines), cursor, menu_rows, start=3))]
     else:
         column_w = image.width
-        columns = [(0, _window(len(lines), cursor, 3))]
+        columns = [(0, _window(len(lines), cursor, menu_rows))]
     for x, indexes in columns:
         for row, index in enumerate(indexes):
             y = 11 + row * 9
@@ -314,9 +329,6 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
                 glyphs.draw_text(draw, x + 3, y, "◀", fg)
                 glyphs.draw_text(draw, x + column_w - 9, y, "▶", fg)
             glyphs.draw_text(draw, x + 11, y, text, fg)
-    glyphs.draw_text(draw, 3, 40, glyphs.fit_text(f"playing: {players}", image.width - 6), ink)
-    for i, line in enumerate(glyphs.wrap_text(footer, image.width - 6, 2)):
-        glyphs.draw_text(draw, 3, 49 + 9 * i, line, ink)
     return image
 
 

@@ -5,6 +5,8 @@ and house rule gets the right menu without a line here knowing about them:
 
     ◀ ▶   move the cursor over the choices (stock, discard, grid cards, pass, knock, ready)
     ●     do what the cursor is on (knocking asks first: "knock? ● yes ✕ no")
+          the cursor then stays where it is, or if that choice is gone (a card just
+          turned up) moves to the nearest card that may still be chosen
     ✕     back: out of the knock question, or the cursor back to the first choice
     hold ✕  knock (when knocking is allowed), after the same question
 
@@ -36,18 +38,32 @@ class SeatInput:
         self.index = 0
         self.confirming_knock = False
 
-    def update(self, legal: tuple[Action, ...]) -> bool:
-        """Follow the engine: a new set of choices puts the cursor back on the first one.
-        True if the choices changed."""
+    def update(self, legal: tuple[Action, ...], cols: int = 3) -> bool:
+        """Follow the engine (``cols``: the grid's width). The cursor stays on its choice
+        while that is still legal; when it is gone, a grid card moves to the nearest
+        legal card, anything else to the first choice. True if the choices changed."""
         if legal == self.legal:
             return False
+        was = self.cursor
         self.legal = legal
-        self.reset()
+        self.confirming_knock = False
+        self.index = self._closest(was, cols)
         return True
 
-    def reset(self) -> None:
-        self.index = 0
-        self.confirming_knock = False
+    def _closest(self, target: int | str | None, cols: int) -> int:
+        targets = [self._target(action) for action in self.legal]
+        if target in targets:
+            return targets.index(target)
+        cards = [i for i, t in enumerate(targets) if isinstance(t, int)]
+        if not isinstance(target, int) or not cards:
+            return 0
+        row, col = divmod(target, cols)
+
+        def distance(i: int) -> tuple:
+            r, c = divmod(targets[i], cols)
+            # the fewest steps; then the same row; then the card after it before the one before
+            return abs(r - row) + abs(c - col), r != row, targets[i] < target, abs(targets[i] - target)
+        return min(cards, key=distance)
 
     @property
     def choice(self) -> Action | None:
@@ -61,6 +77,10 @@ class SeatInput:
             return None
         if self.confirming_knock:
             return "knock"
+        return self._target(action)
+
+    @staticmethod
+    def _target(action: Action) -> int | str:
         return action.pos if action.kind in (PLACE, FLIP) else TARGET_OF_KIND[action.kind]
 
     @property
@@ -85,7 +105,7 @@ class SeatInput:
             return None  # a held ●, ◀ or ▶ already acted as its press
         if self.confirming_knock:
             if button is Button.OK:
-                self.reset()
+                self.confirming_knock = False
                 return Action(KNOCK)
             if button is Button.BACK:
                 self.confirming_knock = False
@@ -101,6 +121,5 @@ class SeatInput:
             if action.kind == KNOCK:
                 self.confirming_knock = True
                 return None
-            self.reset()
-            return action
+            return action  # the cursor stays: update() moves it only if this choice goes
         return None

@@ -78,7 +78,7 @@ class Lobby:
     def lines(self) -> list[SettingLine]:
         lines = [
             SettingLine("variant", "game", self.variant),
-            SettingLine("fill", "empty seats", "bots" if self.fill_with_bots else "empty"),
+            self._fill_line(),
             SettingLine("rounds", "rounds", str(self.rounds)),
         ]
         values = self.rule_values[self.variant]
@@ -86,6 +86,16 @@ class Lobby:
             lines.append(SettingLine(spec.name, spec.name.replace("_", " "),
                                      spec.describe(values[spec.name])))
         return lines
+
+    def _fill_line(self) -> SettingLine:
+        """'2 empty seats: bots play' / '… stay empty'; 'empty seats: none' when every seat
+        is joined or has a configured bot (then the setting changes nothing)."""
+        empty = [s for s in range(self.settings.seats)
+                 if s not in self.joined and s not in self.settings.bots]
+        if not empty:
+            return SettingLine("fill", "empty seats", "none")
+        label = f"{len(empty)} empty seat{'s' if len(empty) != 1 else ''}"
+        return SettingLine("fill", label, "bots play" if self.fill_with_bots else "stay empty")
 
     @property
     def selected(self) -> SettingLine:
@@ -102,14 +112,20 @@ class Lobby:
         """The match's players in seat order, as the lobby stands now."""
         players = []
         for seat in range(self.settings.seats):
-            name = self.settings.name(seat)
             if seat in self.joined:
-                players.append(Player(seat, None, name))
+                bot = None
             elif seat in self.settings.bots:
-                players.append(Player(seat, self.settings.bots[seat], f"{name} (bot)"))
+                bot = self.settings.bots[seat]
             elif self.fill_with_bots:
-                players.append(Player(seat, DEFAULT_BOT, f"{name} (bot)"))
+                bot = DEFAULT_BOT
+            else:
+                continue
+            players.append(Player(seat, bot, self.settings.display_name(seat, bot)))
         return players
+
+    def name(self, seat: int) -> str:
+        """The seat's name as the lobby stands now: 'P2 (bot)' if a bot would play it."""
+        return next((p.name for p in self.players() if p.seat == seat), self.settings.name(seat))
 
     def problem(self) -> str | None:
         """Why the match cannot start now, or None."""

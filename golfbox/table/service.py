@@ -207,7 +207,7 @@ class TableService:
 
     def _on_play_button(self, seat: int, engine_seat: int, button: Button, kind: EventKind) -> None:
         seat_input = self.inputs[seat]
-        seat_input.update(self.match.round.legal_actions(engine_seat))
+        seat_input.update(self.match.round.legal_actions(engine_seat), self.match.variant.cols)
         if not seat_input.legal:
             if kind is EventKind.PRESSED:
                 self._say(seat, self._wait_text())
@@ -497,16 +497,16 @@ class TableService:
             return ("notice", text), lambda: frames.render_notice(size, name, text)
         view = self.match.view(engine_seat)
         seat_input = self.inputs[seat]
-        if seat_input.update(view.legal):
+        if seat_input.update(view.legal, view.variant.cols):
             self.messages.pop(seat, None)  # "wait: …" is stale once the seat may act
             message = ""
         prompt = seat_input.prompt or self._idle_prompt()
         cursor = seat_input.cursor
         source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
                   view.flips_due, cursor, prompt, message)
+        names = self._names()
         return source, lambda: frames.render_seat(view, cursor=cursor, prompt=prompt,
-                                                  message=message,
-                                                  label=self.settings.names.get(seat))
+                                                  message=message, label=name, names=names)
 
     def _shared_frame(self, size: tuple[int, int]) -> tuple[tuple, object]:
         message = self.table_message
@@ -514,7 +514,7 @@ class TableService:
             footer = self.lobby.problem() or "hold ● on your pad to start"
             return self._lobby_frame(size, "golfbox: press ● to join",
                                      f"{message} · {footer}" if message else footer)
-        names = [p.name for p in self.players]
+        names = self._names()
         if self.state == "playing":
             view = self.match.view(None)
             return (("table", view.table, message),
@@ -550,29 +550,40 @@ class TableService:
         return self._wait_text()
 
     def _wait_text(self) -> str:
-        rnd = self.match.round
-        if rnd.phase == START:
-            waiting = ", ".join(self.players[s].name for s in rnd.acting_seats)
-            return f"wait: {waiting} still starting"
-        return f"wait: {self.players[rnd.to_move].name} is playing"
+        return frames.wait_words(self.match.view(None), self._names())
 
     def _say(self, seat: int | None, message: str) -> None:
         if seat is not None and message:
             self.messages[seat] = message
 
+    def _names(self) -> list[str]:
+        """Each engine seat's one name, for every display."""
+        return [p.name for p in self.players]
+
     def _seat_name(self, seat: int) -> str:
-        return self.settings.name(seat)
+        """A physical seat's name: its player's in a match, else as the lobby stands."""
+        engine_seat = self._engine_seat.get(seat)
+        if self.state != "lobby" and engine_seat is not None:
+            return self.players[engine_seat].name
+        return self.lobby.name(seat) if self.state == "lobby" else self.settings.name(seat)
+
+    def status_words(self) -> str:
+        """What the table is doing, in words (systemd's STATUS=, the simulator's top line):
+        'lobby: 1 joined · polish-poker · 9 rounds', 'polish-poker · round 2/9 · playing'."""
+        if self.state == "lobby":
+            return f"lobby: {len(self.lobby.joined)} joined · {self.lobby.describe()}"
+        if self.state == "paused" or self.match is None:
+            return self.state
+        m = self.match
+        doing = {"playing": "playing", "round_over": "round over"}.get(self.state)
+        if doing is None:  # match_over
+            return f"{m.variant.name} · match over"
+        return f"{m.variant.name} · round {m.round_no}/{m.rounds} · {doing}"
 
     def _report_status(self) -> None:
         if self.notifier is None:
             return
-        if self.state == "lobby":
-            status = f"lobby: {len(self.lobby.joined)} joined, {self.lobby.describe()}"
-        elif self.state in ("playing", "round_over"):
-            m = self.match
-            status = f"{m.variant.name} round {m.round_no}/{m.rounds}: {self.state.replace('_', ' ')}"
-        else:
-            status = f"match over: {self.state}"
+        status = self.status_words()
         if status != self._status:
             self._status = status
             self.notifier.status(status)

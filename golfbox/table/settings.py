@@ -47,7 +47,13 @@ class TableSettings:
     seed: int | None = None
 
     def name(self, seat: int) -> str:
-        return self.names.get(seat) or f"seat {seat + 1}"
+        """The configured name, else P1, P2 … (seats 1-based, as on the screens)."""
+        return self.names.get(seat) or f"P{seat + 1}"
+
+    def display_name(self, seat: int, bot: str | None) -> str:
+        """The one name of a seat in a match, on every display: 'Ann', 'P2 (bot)'."""
+        name = self.name(seat)
+        return f"{name} (bot)" if bot is not None else name
 
 
 def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:

@@ -110,7 +110,6 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         variant=variant.name, rules=rules, rounds=rounds, seats=players,
         bots={seat: bot for seat in range(humans, players)},
         bot_delay=bot_delay, auto_start=auto_start, seed=getattr(args, "seed", None),
-        names={seat: f"P{seat + 1}" for seat in range(players)},  # short: seat screens are narrow
     )
 
 
@@ -200,13 +199,8 @@ class SimTable:
             self.hardware.close()
 
     def status(self) -> str:
-        """'6-card · round 2/9 · playing' from the service's public attributes."""
-        match = getattr(self.service, "match", None)
-        parts = [self.settings.variant]
-        if match is not None:
-            parts.append(f"round {match.round_no}/{match.rounds}")
-        parts.append(str(getattr(self.service, "state", "")))
-        return " · ".join(p for p in parts if p)
+        """'polish-poker · round 2/9 · playing': the game being played or chosen, in words."""
+        return self.service.status_words()
 
 
 class FrameDump:
@@ -314,6 +308,7 @@ class TerminalUI:
         bots = [s for s in range(table.settings.seats) if s not in humans]
         self.seat_order = humans + bots
         self.first_shown = 0
+        self.next_first = 0  # where Tab moves first_shown: the layout drawn last says
         self.show_help = False
         self.pairs: dict[tuple[int, int], int] = {}
         self._init_colours()
@@ -368,7 +363,7 @@ class TerminalUI:
         if key in terminal.HELP_KEYS:
             self.show_help = True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
-            self.first_shown = (self.first_shown + 1) % len(self.seat_order)
+            self.first_shown = self.next_first  # the seats the top line's "Tab:" names
         else:
             press_key(self.table, self.keys_of, key)
         return True
@@ -387,6 +382,7 @@ class TerminalUI:
         if isinstance(layout, TooSmall):
             self._too_small(rows, cols, layout, shared, seat_size)
         else:
+            self.next_first = layout.next_first
             self._status(cols, layout)
             for panel in layout.panels:
                 self._panel(panel, layout.cell)
@@ -404,9 +400,7 @@ class TerminalUI:
 
     def _status(self, cols: int, layout: terminal.Layout) -> None:
         left = f" golfbox sim · {self.table.status()}"
-        hidden = ""
-        if layout.seats_hidden:
-            hidden = "Tab: seats " + ", ".join(str(s + 1) for s in sorted(layout.seats_hidden)) + "  "
+        hidden = terminal.tab_hint(layout)
         # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
         drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""
         right = f"{hidden}{drawing}? help  q quit "

@@ -258,6 +258,15 @@ class Layout:
     seats_shown: tuple[int, ...]
     seats_hidden: tuple[int, ...]
     cell: CellGeometry = HALFBLOCK  # the drawing the panels are sized for
+    next_first: int = 0  # ``first`` after one Tab: the next page of seats
+    seats_next: tuple[int, ...] = ()  # the seats one Tab shows
+
+
+def tab_hint(layout: Layout) -> str:
+    """The top line's hint: the seats one Tab shows ('Tab: seats 3, 4  '), '' if all fit."""
+    if not layout.seats_hidden:
+        return ""
+    return "Tab: seats " + ", ".join(str(s + 1) for s in layout.seats_next) + "  "
 
 
 class TooSmall(NamedTuple):
@@ -284,7 +293,8 @@ def plan_layout(cols: int, rows: int, shared: tuple[int, int] | None, seat: tupl
     """Shared display on top, then as many seats side by side as the width allows.
 
     ``seat_order`` lists the seats in the order Tab walks through them (humans first);
-    ``first`` is where the window of shown seats starts in it. ``cells`` is one drawing
+    ``first`` is where the window of shown seats starts in it; one Tab moves it a whole
+    window on (``next_first``), so the next seats replace the shown ones. ``cells`` is one drawing
     or several, finest first: the first that fits is used, so a terminal too small for
     half-blocks still shows every pixel in Braille. TooSmall names the last one's size.
     """
@@ -306,4 +316,7 @@ def plan_layout(cols: int, rows: int, shared: tuple[int, int] | None, seat: tupl
     for i, seat_no in enumerate(shown):
         panels.append(Panel(f"seat-{seat_no}", top, i * (seat_cols + GAP), seat_no in humans))
     hidden = tuple(s for s in seat_order if s not in shown)
-    return Layout(tuple(panels), tuple(shown), hidden, cell)
+    next_first = (first + fits) % len(seat_order) if seat_order else 0
+    seats_next = tuple(seat_order[(next_first + i) % len(seat_order)] for i in range(fits)) \
+        if seat_order else ()
+    return Layout(tuple(panels), tuple(shown), hidden, cell, next_first, seats_next)

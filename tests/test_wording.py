@@ -1,0 +1,291 @@
+"""What players read: one name per seat on every display, scores next to their names,
+every player listed in the lobby, the simulator's top line in words, a cursor that stays.
+
+Text is looked for in the pictures themselves: the glyphs are drawn pixel-exact, so a
+word on a screen is exactly the pixels glyphs.draw_text would draw for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from PIL import Image, ImageDraw
+
+from golfbox.engine import Action
+from golfbox.hal.base import Button, EventKind
+from golfbox.render import glyphs, render_lobby, render_seat, render_table
+from golfbox.table import terminal
+from golfbox.table.input import SeatInput
+from golfbox.table.lobby import Lobby
+from golfbox.table.settings import TableSettings
+
+import goldens
+from test_table_service import Table
+
+BOT_NAMES = ["P1"] + [f"P{n} (bot)" for n in range(2, 9)]
+
+
+def shows(image: Image.Image, text: str, scale: int = 1) -> bool:
+    """Is ``text`` drawn somewhere on ``image`` (lit on dark, or dark on a lit bar)?"""
+    width = glyphs.text_width(text, scale)
+    stamp = Image.new("1", (width, 5 * scale), 0)
+    glyphs.draw_text(ImageDraw.Draw(stamp), 0, 0, text, 1, scale)
+    want = ["".join("1" if stamp.getpixel((x, y)) else "0" for x in range(width))
+            for y in range(stamp.height)]
+    lit = image.convert("L").point(lambda v: 1 if v else 0)
+    rows = ["".join(str(lit.getpixel((x, y))) for x in range(image.width)) for y in range(image.height)]
+    for inverted in (False, True):
+        pattern = want if not inverted else [r.translate(str.maketrans("01", "10")) for r in want]
+        for y in range(image.height - len(pattern) + 1):
+            x = rows[y].find(pattern[0])
+            while x != -1:
+                if all(rows[y + i][x:x + width] == pattern[i] for i in range(1, len(pattern))):
+                    return True
+                x = rows[y].find(pattern[0], x + 1)
+    return False
+
+
+def test_the_helper_finds_drawn_words_and_nothing_else():
+    image = Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(image)
+    glyphs.draw_text(draw, 5, 5, "P2 (bot) 8", 1)
+    draw.rectangle((0, 20, 127, 28), fill=1)
+    glyphs.draw_text(draw, 7, 22, "Ann 12", 0)
+    assert shows(image, "P2 (bot) 8") and shows(image, "(bot)") and shows(image, "Ann 12")
+    assert not shows(image, "P3 (bot)") and not shows(image, "P2 (bot) 9")
+
+
+# ----------------------------------------------------------------- item 5: scores
+
+
+def mid_round(players: int):
+    r = goldens.play_turns(goldens.deal("9-card", players=players), 7)
+    r = goldens.until_my_turn(r, r.to_move)
+    r.apply(r.to_move, Action("take"))
+    return r.view(None)
+
+
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+@pytest.mark.parametrize("players", [2, 4, 6, 8])
+def test_each_total_is_drawn_right_after_its_own_name(size, players):
+    """'P1 … 31 P2 (bot) … 6' read as P2 = 31: now each seat reads 'P2 (bot) 6'."""
+    view = mid_round(players)
+    image = render_table(view, size, BOT_NAMES[:players])
+    for seat in range(players):
+        assert shows(image, f"{BOT_NAMES[seat]} {view.totals[seat]}"), (seat, size)
+
+
+# ----------------------------------------------------------------- item 6: one name per seat
+
+
+def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
+    table = Table(tmp_path, variant="6-card", seats=2, bots={1: "random"}, auto_start=True,
+                  seed=4, bot_delay=5.0)
+    svc = table.service
+    table.press(0, Button.OK, Button.OK)  # seat 1 turns up two cards
+    while svc.match.round.to_move != 1:
+        if svc.match.round.to_move == 0:
+            table.press(0, Button.OK)  # play whatever is under the cursor
+        else:  # the bot is still turning up its cards: give it its thinking time
+            table.clock.now += 5.0
+            svc.run_until_idle()
+    assert svc.players[1].name == "P2 (bot)"
+    assert shows(table.shared.image, "P2 (bot) to play", 2)
+    seat = table.displays[0].image
+    assert shows(seat, "wait: P2 (bot) is playing")
+    assert not shows(seat, "SEAT 2 PLAYS") and not shows(seat, "seat 2")
+
+
+def test_a_bot_seat_and_the_lobby_use_the_same_name(tmp_path):
+    table = Table(tmp_path, variant="6-card", seats=3, bots={2: "random"})
+    table.press(0, Button.OK)  # seat 1 joins
+    assert shows(table.displays[2].image, "P3 (bot)")  # the bot's own seat, in the lobby
+    assert shows(table.shared.image, "P1, P3 (bot)")
+    table.hold(0, Button.OK)  # deal
+    assert shows(table.displays[2].image, "P3 (bot)", 2)  # its notice: "a bot plays this seat"
+
+
+def test_the_empty_seats_line_never_contradicts_who_plays():
+    lobby = Lobby(TableSettings(seats=4, bots={1: "greedy", 2: "greedy", 3: "greedy"}))
+    lobby.press(0, Button.OK, EventKind.PRESSED)
+    assert str(lobby.lines()[1]) == "empty seats: none"  # not "empty seats: empty" beside 3 bots
+    two_free = Lobby(TableSettings(seats=4, bots={3: "greedy"}))
+    two_free.press(0, Button.OK, EventKind.PRESSED)
+    assert str(two_free.lines()[1]) == "2 empty seats: stay empty"
+    two_free.press(0, Button.OK, EventKind.PRESSED)  # cursor on that line
+    two_free.press(0, Button.RIGHT, EventKind.PRESSED)
+    assert str(two_free.lines()[1]) == "2 empty seats: bots play"
+    assert [p.name for p in two_free.players()] == ["P1", "P2 (bot)", "P3 (bot)", "P4 (bot)"]
+
+
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+def test_the_lobby_lists_eight_players_whole(tmp_path, size):
+    table = Table(tmp_path, variant="9-card", seats=8, shared_size=size,
+                  bots={s: "random" for s in range(1, 8)})
+    table.press(0, Button.OK)  # seat 1 joins
+    for image in (table.shared.image, table.displays[0].image, table.displays[7].image):
+        for name in BOT_NAMES:
+            assert shows(image, name), (name, size)
+
+
+def test_the_lobby_keeps_its_menu_rows_inside_the_screen():
+    """Eight players and a two-line footer leave the 128×64 menu fewer rows, but the cursor's."""
+    lines = ["game: 9-card", "empty seats: none", "rounds: 9", "lines: rows"]
+    players = ", ".join(BOT_NAMES)
+    for cursor in range(len(lines)):
+        image = render_lobby((128, 64), "P1: you play", lines, cursor, players,
+                             "◀▶ change · ● next setting · hold ● start · ✕ leave")
+        assert shows(image, "◀") and shows(image, "P8 (bot)")
+
+
+# ----------------------------------------------------------------- item 3: the simulator's top line
+
+
+def sim_table(tmp_path, **options):
+    from golfbox.table.sim_cli import SimTable, add_arguments, table_settings
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1", *options.get("argv", [])])
+    settings = table_settings(args, humans=1, bot_delay=0.0, auto_start=not args.lobby)
+    return SimTable(settings)
+
+
+def test_the_sim_top_line_follows_the_lobby_and_speaks_words(tmp_path):
+    table = sim_table(tmp_path, argv=["--lobby"])
+    svc = table.service
+    try:
+        table.press(0, Button.OK, EventKind.PRESSED)  # join
+        svc.run_until_idle()
+        table.press(0, Button.RIGHT, EventKind.PRESSED)  # game: 6-card → polish-poker
+        svc.run_until_idle()
+        assert svc.lobby.variant == "polish-poker"
+        assert "polish-poker" in table.status() and "6-card" not in table.status()
+        table.press(0, Button.OK, EventKind.HELD)  # deal
+        svc.run_until_idle()
+        assert table.status() == "polish-poker · round 1/1 · playing"
+        while svc.state == "playing":
+            seat_input = svc.inputs[0]
+            action = seat_input.choice
+            table.press(0, Button.OK, EventKind.PRESSED)
+            if action is not None and action.kind == "knock":
+                table.press(0, Button.OK, EventKind.PRESSED)  # yes, knock
+            svc.run_until_idle()
+        assert table.status() == "polish-poker · round 1/1 · round over"
+        table.press(0, Button.OK, EventKind.PRESSED)
+        svc.run_until_idle()
+        assert table.status() == "polish-poker · match over"
+        assert "_" not in table.status()
+    finally:
+        table.close()
+
+
+# ----------------------------------------------------------------- item 4: Tab
+
+
+@pytest.mark.parametrize("seats", [4, 5, 8])
+def test_tab_shows_the_seats_the_top_line_names(seats):
+    order = list(range(seats))
+    first = 0
+    seen = []
+    for _ in range(seats):
+        layout = terminal.plan_layout(260, 70, (256, 64), (128, 64), order, first)
+        seen += layout.seats_shown
+        hint = terminal.tab_hint(layout)
+        named = tuple(int(n) - 1 for n in hint.split("seats ")[1].split(", "))
+        first = layout.next_first  # what one Tab does
+        after = terminal.plan_layout(260, 70, (256, 64), (128, 64), order, first)
+        assert after.seats_shown == named, (hint, after.seats_shown)
+    assert set(seen) == set(order)  # Tab reaches every seat
+
+
+class FakeScreen:
+    """Just enough of a curses window for TerminalUI.draw: the text it writes, by row."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.text = [[" "] * cols for _ in range(rows)]
+
+    def getmaxyx(self):
+        return self.rows, self.cols
+
+    def erase(self):
+        self.text = [[" "] * self.cols for _ in range(self.rows)]
+
+    def addstr(self, y, x, text, attr=0):
+        for i, ch in enumerate(text[:self.cols - x]):
+            self.text[y][x + i] = ch
+
+    def refresh(self):
+        pass
+
+    def line(self, y: int) -> str:
+        return "".join(self.text[y])
+
+    def all(self) -> str:
+        return "\n".join(self.line(y) for y in range(self.rows))
+
+
+def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
+    """A 260×70 terminal shows two seats of four; the top line says 'Tab: seats 3, 4',
+    and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
+    import threading
+
+    from golfbox.table.sim_cli import TerminalUI
+
+    table = sim_table(tmp_path, argv=["--players", "4"])
+    try:
+        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
+        ui.screen, ui.cells, ui.table = FakeScreen(70, 260), terminal.CELL_MODES["auto"], table
+        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
+        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1, 2, 3], 0, 0, False, {}
+        ui.draw()
+        assert "Tab: seats 3, 4" in ui.screen.line(0)
+        assert "seat 1 · you" in ui.screen.all() and "seat 2 · bot" in ui.screen.all()
+        ui.handle("\t")
+        ui.draw()
+        shown = ui.screen.all()
+        assert "seat 3 · bot" in shown and "seat 4 · bot" in shown and "seat 2 · bot" not in shown
+    finally:
+        table.close()
+
+
+# ----------------------------------------------------------------- item 7: the cursor stays
+
+
+def test_turning_up_a_card_leaves_the_cursor_beside_it(tmp_path):
+    """6-card start, cursor moved to card 4 and ● turns it up: the cursor goes to the
+    nearest card still face down (5, beside it), not back to card 0."""
+    table = Table(tmp_path, variant="6-card", seats=2, auto_start=True, seed=4)
+    svc = table.service
+    table.press(0, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.OK)
+    assert svc.match.round.face_up[0] == 1 << 4
+    assert svc.inputs[0].cursor == 5
+    table.press(0, Button.OK)
+    assert svc.match.round.face_up[0] == 1 << 4 | 1 << 5
+
+
+def test_the_cursor_stays_on_a_choice_that_is_still_legal():
+    seat = SeatInput()
+    seat.update((Action("flip", 0), Action("flip", 1), Action("flip", 2)), cols=3)
+    seat.press(Button.RIGHT, EventKind.PRESSED)
+    seat.press(Button.RIGHT, EventKind.PRESSED)
+    assert seat.cursor == 2
+    seat.update((Action("flip", 1), Action("flip", 2)), cols=3)  # card 0 went (another way)
+    assert seat.cursor == 2
+    seat.update((Action("flip", 1), Action("flip", 4)), cols=3)  # card 2 went: 1 is beside it
+    assert seat.cursor == 1
+    seat.update((Action("draw"), Action("take")), cols=3)  # no card to choose: the first choice
+    assert seat.cursor == "stock"
+
+
+def test_the_9card_first_turn_flips_move_to_the_nearest_face_down_card():
+    seat = SeatInput()
+    flips = tuple(Action("flip", p) for p in range(9))
+    seat.update(flips, cols=3)
+    for _ in range(4):
+        seat.press(Button.RIGHT, EventKind.PRESSED)
+    assert seat.press(Button.OK, EventKind.PRESSED) == Action("flip", 4)
+    seat.update(tuple(a for a in flips if a.pos != 4), cols=3)
+    assert seat.cursor == 5  # beside card 4 in its row, not card 0
