@@ -9,6 +9,9 @@ leave must equal the RAM luma's own full-frame ``display()`` writes.
 from __future__ import annotations
 
 import errno
+import gc
+import os
+import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -303,3 +306,64 @@ def test_open_oled_only_takes_luma_drivers():
     config = parse_config({"seats": [{"backend": "sim"}]}).seats[0].display
     with pytest.raises(ValueError, match="not a luma.oled driver"):
         open_oled(config)
+
+
+# ---------------------------------------------------------------- a panel that never answers
+
+
+class NackBus:
+    """An smbus-like bus whose every write is NAKed (errno 121), as with an unplugged OLED.
+
+    It holds a file descriptor, as smbus2 does for /dev/i2c-N, which is closed only
+    when the bus object goes away: whatever keeps a failed luma device alive leaks it."""
+
+    def __init__(self):
+        self.fd = os.open(os.devnull, os.O_RDONLY)
+
+    def write_i2c_block_data(self, address, register, data):
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def i2c_rdwr(self, *messages):
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __del__(self):
+        self.close()
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+# As many as bench/failed_opens.py: ~8 hours of 30 s retries would be 960.
+FAILED_OPENS = 5000
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_panel_that_never_answers_leaks_neither_files_nor_memory():
+    from luma.core.interface.serial import i2c
+
+    display = open_oled(seat_display_config(), lambda: i2c(bus=NackBus(), address=0x3C))
+    image = scene(text="x")
+
+    def fail(times):
+        for _ in range(times):
+            with pytest.raises(DisplayError, match="I2C bus 1 address 0x3C: I2C device not found"):
+                display.show(image)
+
+    fail(20)  # warm-up: caches, the one luma device this panel keeps
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fds, (memory, _) = open_fds(), tracemalloc.get_traced_memory()
+        fail(FAILED_OPENS)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - memory
+    finally:
+        tracemalloc.stop()
+    assert open_fds() == fds
+    assert grown < 64 * 1024, f"{grown} bytes more after {FAILED_OPENS} failed opens"
