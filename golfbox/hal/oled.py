@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from PIL import Image
@@ -309,8 +310,10 @@ def _is_bus_error(exc: BaseException) -> bool:
 # ---------------------------------------------------------------- building from config
 
 
-def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = None) -> LumaDisplay:
-    """A luma.oled panel from its config; ``serial_factory`` replaces the real bus (tests)."""
+def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = None, *,
+              sysfs_i2c: Path | None = None) -> LumaDisplay:
+    """A luma.oled panel from its config; ``serial_factory`` replaces the real bus (tests),
+    ``sysfs_i2c`` the /sys/bus/i2c/devices where mux channels are looked up (tests)."""
     if config.driver not in LUMA_DRIVERS:
         raise ValueError(f"{config.key}.driver: {config.driver!r} is not a luma.oled driver")
     counter = BusCounter()
@@ -321,7 +324,7 @@ def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = 
         if not device:
             wire.record()  # luma's __init__ sends the init sequence: keep it for every open
             device.append(_build_luma_device(config, wire))
-        wire.attach(serial_factory() if serial_factory else _real_serial(config))
+        wire.attach(serial_factory() if serial_factory else _real_serial(config, sysfs_i2c))
         framebuffer = getattr(device[0], "framebuffer", None)
         if hasattr(framebuffer, "prev_image"):
             framebuffer.prev_image = None  # the init cleared the panel: next frame in full
@@ -353,17 +356,21 @@ def _build_luma_device(config: DisplayConfig, wire: PanelWire) -> Any:
 
 def _where(config: DisplayConfig) -> str:
     if config.i2c:
-        return f"I2C bus {config.i2c.bus} address 0x{config.i2c.address:02X}"
+        return f"I2C {config.i2c}"
     if config.spi:
         return f"SPI{config.spi.port}.{config.spi.device}"
     return config.driver
 
 
-def _real_serial(config: DisplayConfig) -> Any:
+def _real_serial(config: DisplayConfig, sysfs_i2c: Path | None = None) -> Any:
     from luma.core.interface import serial
 
     if config.i2c:
-        return serial.i2c(port=config.i2c.bus, address=config.i2c.address)
+        from golfbox.hal.i2cmux import SYSFS_I2C_DEVICES, resolve_bus
+
+        # A mux channel's bus number is looked up at every open: the kernel picks it at boot.
+        bus = resolve_bus(config.i2c, sysfs_i2c or SYSFS_I2C_DEVICES)
+        return serial.i2c(port=bus, address=config.i2c.address)
     spi = config.spi
     assert spi is not None, "config validation guarantees a bus for a luma driver"
     return serial.spi(port=spi.port, device=spi.device, gpio_DC=spi.dc, gpio_RST=spi.rst,
