@@ -72,6 +72,7 @@ def test_unit_keeps_the_settings_the_service_relies_on():
         ("NotifyAccess", "main"),
         ("ExecStart", "/opt/golfbox/venv/bin/golfbox run --config /etc/golfbox/config.toml"),
         ("WatchdogSec", "10"),
+        ("RestartPreventExitStatus", "2"),
         ("User", "golfbox"),
         ("SupplementaryGroups", "gpio i2c spi dialout"),
         ("StateDirectory", "golfbox"),

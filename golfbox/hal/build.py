@@ -96,6 +96,12 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         return ResilientDisplay(display, seat, sink, clock=clock,
                                 on_error=reset.on_error if reset else None)
 
+    from golfbox.hal.oled import check_support
+
+    for display_config in [s.display for s in config.seats if s.display] + [config.shared_display]:
+        if display_config is not None:
+            check_support(display_config)  # a missing package stops the start, naming it
+
     by_backend: dict[str, list[SeatConfig]] = {"gpio": [], "sim": [], "serial": []}
     for seat in config.seats:
         by_backend[seat.backend].append(seat)

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from golfbox.hal.base import DisplayError
+from golfbox.hal.base import DisplayError, HardwareSetupError
 from golfbox.hal.config import LUMA_DRIVERS, DisplayConfig
 from golfbox.hal.pages import pack_pages
 
@@ -352,6 +352,41 @@ def _build_luma_device(config: DisplayConfig, wire: PanelWire) -> Any:
     if config.driver in PAGE_ADDRESSED:
         options["page_address_offset"] = SH1106_COLUMN_OFFSET
     return getattr(luma_devices, config.driver)(wire, **options)
+
+
+# What luma needs to open a panel, by bus: (module, what provides it).
+LUMA_NEEDS = {
+    "any": [("luma.oled.device", "pip install 'golfbox[pi]'")],
+    "i2c": [("smbus2", "pip install 'golfbox[pi]'")],
+    # luma.core >= 2.5 moved these into its gpio/spi extras. RPi.GPIO must be the
+    # rpi-lgpio drop-in: classic RPi.GPIO maps /dev/gpiomem, which the unit's
+    # DevicePolicy=closed does not allow (rpi-lgpio uses /dev/gpiochip*).
+    "spi": [("spidev", "pip install 'golfbox[pi]', or apt install python3-spidev"),
+            ("RPi.GPIO", "pip install 'golfbox[pi]' (rpi-lgpio), or apt install python3-rpi-lgpio")],
+}
+
+
+def check_support(config: DisplayConfig) -> None:
+    """Raise HardwareSetupError if this panel cannot be driven here at all.
+
+    Checked when the hardware is built, so a missing package is a start-up
+    error naming it, not an exception from the first frame that systemd would
+    answer with restart after restart.
+    """
+    if config.driver not in LUMA_DRIVERS:
+        return
+    import importlib
+
+    bus = "i2c" if config.i2c else "spi"
+    for module, how in LUMA_NEEDS["any"] + LUMA_NEEDS[bus]:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise HardwareSetupError(f"{config.describe()}: needs the Python module {module} "
+                                     f"({exc.name or module} is missing): {how}") from None
+        except RuntimeError as exc:  # classic RPi.GPIO off a Pi: "can only be run on a Raspberry Pi"
+            raise HardwareSetupError(f"{config.describe()}: {module} cannot run here ({exc}): "
+                                     f"{how}") from None
 
 
 def _where(config: DisplayConfig) -> str:
