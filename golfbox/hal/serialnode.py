@@ -300,7 +300,7 @@ class SerialNodeHub:
                     seat = state.seat
                     break
             else:
-                log.warning("seat nodes: node %s on %s is not given to any seat (add it under [seat_nodes.seats])", node_id, connection.path)
+                log.warning("seat nodes: node %s on %s is not given to any seat (add a [[seats]] table with backend = \"serial\" and node = \"%s\")", node_id, connection.path, node_id)
                 return None
         self._post(LinkEvent(seat, True, buttons=True))
         return seat
