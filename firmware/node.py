@@ -68,7 +68,7 @@ class SeatNode:
         while True:
             try:
                 self.step()
-            except Exception as error:  # a bug in one step must not end the node: count it, go on
+            except BaseException as error:  # nothing may end the node (KeyboardInterrupt is no Exception)
                 self.bad_messages += 1
                 import sys
 
