@@ -5,7 +5,7 @@ numbers, which change with the Pi model and with whatever else is enabled; a
 shift by one would swap seats 1-2 with 3-4 without any error (both channels
 carry 0x3C and 0x3D). The stable name is sysfs: the mux's device directory
 ``/sys/bus/i2c/devices/<parent>-00<addr>/`` holds a ``channel-N`` link to the
-channel's ``i2c-K`` adapter (Documentation/i2c/i2c-topology.rst). It is read
+channel's ``i2c-K`` adapter (drivers/i2c/i2c-mux.c, Documentation/i2c/i2c-sysfs.rst). It is read
 each time a display is opened, never written into the config.
 """
 
