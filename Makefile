@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean goldens
+.PHONY: run test bench clean goldens firmware
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("golfbox needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -21,6 +21,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py
+
+# The seat node's firmware as it is flashed: .mpy files + main.py in firmware/build/
+firmware: $(STAMP)
+	$(BIN)/python firmware/build.py firmware/build
 
 goldens: $(STAMP)
 	$(BIN)/python tests/goldens.py --regenerate

@@ -1,30 +1,17 @@
-"""Boot entry of the seat node: wire up the board and run until power goes away."""
+"""Boot entry of the seat node. Kept as source (MicroPython runs main.py only from
+source) and tiny: everything else is precompiled .mpy, so it starts at once."""
 
-import sys
-import time
+# First, before anything else can take time: USB is already up and the host may be
+# sending, and until kbd_intr(-1) runs a 0x03 byte is Ctrl-C. One that came before
+# this line is raised at the first instruction, so try again until it has run.
+while True:
+    try:
+        import micropython
+        micropython.kbd_intr(-1)
+        break
+    except KeyboardInterrupt:
+        pass
 
-import board
-import machine
-from buttons import Buttons
-from node import SeatNode
-from oled import SSD1306
-from usbserial import UsbSerial
+import start  # noqa: E402  (firmware/start.py, precompiled)
 
-
-def main():
-    i2c = machine.I2C(board.I2C_ID, sda=machine.Pin(board.I2C_SDA), scl=machine.Pin(board.I2C_SCL), freq=board.I2C_FREQ)
-    panel = SSD1306(i2c, board.OLED_ADDRESS)
-    pins = [machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP) for number in board.BUTTON_PINS]
-    if pins[3].value() == 0:  # ✕ held at power-up: stay in the REPL (for mpremote, updates)
-        panel.show(bytearray(1024))
-        return
-    buttons = Buttons(pins, time.ticks_ms(), board.DEBOUNCE_MS, board.HOLD_MS)
-    SeatNode(UsbSerial(), panel, buttons, machine.unique_id()).run()
-
-
-try:
-    main()
-except Exception as error:  # a node must come back by itself: report, then reboot
-    sys.print_exception(error, sys.stderr)
-    time.sleep_ms(2000)
-    machine.reset()
+start.boot()

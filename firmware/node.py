@@ -10,11 +10,12 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 HOST_SILENT_MS = 3000  # the host pings every second; three missed means it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
 LOOP_WAIT_MS = 2
+PANEL_RETRY_MS = 2000  # a panel that did not answer is opened again this often
 
 
 def draw_waiting_screen(fb, seat, id_hex, version):
@@ -33,9 +34,15 @@ def draw_waiting_screen(fb, seat, id_hex, version):
 
 
 class SeatNode:
-    def __init__(self, serial, panel, buttons, unique_id, clock=ticks_ms):
+    """``open_panel()`` returns (panel, None) or (None, error): a node whose OLED does
+    not answer keeps its buttons, tells the host in STATE and tries the panel again."""
+
+    def __init__(self, serial, open_panel, buttons, unique_id, clock=ticks_ms):
         self.serial = serial
-        self.panel = panel
+        self.open_panel = open_panel
+        self.panel = None
+        self.panel_tried = None
+        self.contrast = None  # the host's last contrast, set again on a reopened panel
         self.buttons = buttons
         self.unique_id = bytes(unique_id)
         self.id_hex = self.unique_id.hex()
@@ -54,11 +61,18 @@ class SeatNode:
         self.last_heard = None
         self.last_state = now
         self.waiting = False
+        self._try_panel(now)
         self._wait(now)
 
     def run(self):
         while True:
-            self.step()
+            try:
+                self.step()
+            except BaseException as error:  # nothing may end the node (KeyboardInterrupt is no Exception)
+                self.bad_messages += 1
+                import sys
+
+                sys.print_exception(error, sys.stderr)
 
     def step(self):
         data = self.serial.read(READ_CHUNK, LOOP_WAIT_MS)
@@ -74,7 +88,8 @@ class SeatNode:
         if self.session is not None and ticks_diff(now, self.last_state) >= STATE_EVERY_MS:
             self.last_state = now
             errors = (self.link.rx_errors + self.bad_messages) & 0xFFFF
-            self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, self.buttons.down_bits(), errors))
+            flags = protocol.STATE_PANEL_FAILING if self.panel is None else 0
+            self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, self.buttons.down_bits(), errors, flags))
         out = self.link.poll(now)  # acks go out before the slow I2C transfer below
         if out:
             self.serial.write(out)
@@ -108,7 +123,8 @@ class SeatNode:
             if self.waiting:
                 self._draw_waiting()
         elif msg_type == protocol.MSG_CONTRAST and len(payload) == 1:
-            self.panel.contrast(payload[0])
+            self.contrast = payload[0]
+            self._panel("contrast", payload[0])
         else:
             self.bad_messages += 1
 
@@ -133,6 +149,14 @@ class SeatNode:
             self.frame_valid = True
 
     def _update_panel(self, now):
+        if self.panel is None:
+            if ticks_diff(now, self.panel_tried) < PANEL_RETRY_MS or not self._try_panel(now):
+                return
+            self.dirty = [None] * PAGES
+            if self.waiting:
+                self._draw_waiting()
+            elif self.frame_valid:
+                self._panel("show", self.frame)
         silent = self.last_heard is None or ticks_diff(now, self.last_heard) >= HOST_SILENT_MS
         if silent:
             if not self.waiting:
@@ -144,14 +168,14 @@ class SeatNode:
             self.waiting = False
             self.show_due = False
             self.dirty = [None] * PAGES
-            self.panel.show(self.frame)
+            self._panel("show", self.frame)
         elif self.show_due:
             self.show_due = False
             for page in range(PAGES):
                 region = self.dirty[page]
                 if region is not None:
-                    self.panel.show_region(self.frame, page, region[0], region[1])
                     self.dirty[page] = None
+                    self._panel("show_region", self.frame, page, region[0], region[1])
 
     def _wait(self, now):
         self.waiting = True
@@ -159,4 +183,20 @@ class SeatNode:
 
     def _draw_waiting(self):
         draw_waiting_screen(self.screen_fb, self.seat, self.id_hex, FIRMWARE_VERSION)
-        self.panel.show(self.screen)
+        self._panel("show", self.screen)
+
+    def _try_panel(self, now):
+        self.panel_tried = now
+        self.panel, _error = self.open_panel()
+        if self.panel is not None and self.contrast is not None:
+            self._panel("contrast", self.contrast)
+        return self.panel is not None
+
+    def _panel(self, method, *args):
+        """Call the panel; a bus error drops it (retried later) instead of ending the node."""
+        if self.panel is None:
+            return
+        try:
+            getattr(self.panel, method)(*args)
+        except OSError:
+            self.panel = None

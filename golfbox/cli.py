@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("golfbox.engine.score_cli", "score grids written as in docs/RULES.md"),
     "simulate": ("golfbox.engine.simulate_cli", "play whole matches headlessly with bots"),
     "check-hardware": ("golfbox.hal.check", "bring-up: test pattern on each display, print presses"),
+    "check-config": ("golfbox.table.check_config_cli", "validate a config file without touching hardware"),
 }
 
 

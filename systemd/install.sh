@@ -5,14 +5,17 @@
 #
 # Safe to run again (after a `git pull`, say): it keeps an existing venv and
 # config, reinstalls the project, refreshes the unit and restarts a running
-# service, whose match in play resumes from the journal.
+# service, whose match in play resumes from the journal. The installed config
+# is checked (golfbox check-config) before the service is enabled: a config
+# that would not start stops the script, with the error, and nothing is enabled.
 #
 #   --dry-run   print what would be done, change nothing
 #   --root DIR  install the files under DIR instead of / (also DESTDIR=DIR):
 #               no account is created and systemd is only told to enable the
 #               unit under DIR; meant for tests and for inspecting the result
 #               (a venv's scripts name the path it was built at)
-# Environment: PYTHON, the interpreter for the venv (default python3, >= 3.11).
+# Environment: PYTHON, the interpreter for the venv (default python3, >= 3.11);
+# pip's own PIP_* variables are honoured (PIP_NO_INDEX + PIP_FIND_LINKS: offline).
 set -euo pipefail
 
 SERVICE_USER=golfbox
@@ -20,6 +23,7 @@ DEVICE_GROUPS=(gpio i2c spi dialout)
 VENV=/opt/golfbox/venv
 CONFIG=/etc/golfbox/config.toml
 UNIT=/etc/systemd/system/golfbox.service
+MODULES_LOAD=/etc/modules-load.d/golfbox.conf
 PYTHON=${PYTHON:-python3}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEMPLATE=$SOURCE/hardware/config.example.toml
@@ -83,22 +87,58 @@ if [ "$DRY_RUN" = 0 ]; then
     [ -x "$ROOT$VENV/bin/golfbox" ] || die "pip did not install $ROOT$VENV/bin/golfbox"
     "$ROOT$VENV/bin/python" -c 'import lgpio' 2>/dev/null ||
         warn "python module lgpio not found: apt install python3-lgpio (gpiozero needs it on a Pi)"
+    "$ROOT$VENV/bin/python" -c 'import spidev' 2>/dev/null ||
+        warn "python module spidev not found: an SPI display needs it (apt install python3-spidev)"
 fi
 
 # --- configuration: never overwritten ------------------------------------
+# Copies FILE to DEST unless DEST exists: readable by the service, writable by root only.
+install_config_file() {
+    if [ -e "$ROOT$2" ]; then
+        say "config $ROOT$2 exists, kept"
+        return
+    fi
+    run install -d -m 0755 "$ROOT$(dirname "$2")"
+    if [ -n "$ROOT" ]; then
+        run install -m 0640 "$1" "$ROOT$2"
+    else
+        run install -m 0640 -o root -g "$SERVICE_USER" "$1" "$ROOT$2"
+    fi
+}
 if [ -e "$ROOT$CONFIG" ]; then
     say "config $ROOT$CONFIG exists, kept"
 elif [ -f "$TEMPLATE" ]; then
-    run install -d -m 0755 "$ROOT$(dirname "$CONFIG")"
-    if [ -n "$ROOT" ]; then
-        run install -m 0640 "$TEMPLATE" "$ROOT$CONFIG"
-    else
-        # Readable by the service, writable by root only.
-        run install -m 0640 -o root -g "$SERVICE_USER" "$TEMPLATE" "$ROOT$CONFIG"
+    install_config_file "$TEMPLATE" "$CONFIG"
+    # The files the template names (its pin map) go next to it, as it expects.
+    pinmap=$("$PYTHON" -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("pinmap", ""))' "$TEMPLATE") ||
+        die "$TEMPLATE is not valid TOML"
+    if [ -n "$pinmap" ]; then
+        [ -f "$(dirname "$TEMPLATE")/$pinmap" ] || die "$TEMPLATE names pinmap = \"$pinmap\", which is not in $(dirname "$TEMPLATE")"
+        install_config_file "$(dirname "$TEMPLATE")/$pinmap" "$(dirname "$CONFIG")/$pinmap"
     fi
     say "edit $CONFIG for your table (seats, pins, displays)"
 else
     warn "no $TEMPLATE in this checkout: write $CONFIG yourself"
+fi
+
+# /dev/i2c-* exist only once i2c-dev is loaded; nothing else loads it at boot.
+if [ "$DRY_RUN" = 0 ] && [ -f "$ROOT$MODULES_LOAD" ] && grep -qx i2c-dev "$ROOT$MODULES_LOAD"; then
+    say "$ROOT$MODULES_LOAD exists, kept"
+elif [ "$DRY_RUN" = 1 ]; then
+    say "would write i2c-dev to $ROOT$MODULES_LOAD"
+else
+    install -d -m 0755 "$ROOT$(dirname "$MODULES_LOAD")"
+    printf '# golfbox: /dev/i2c-* for the seat OLEDs (written by install.sh)\ni2c-dev\n' > "$ROOT$MODULES_LOAD"
+    say "wrote $ROOT$MODULES_LOAD (i2c-dev)"
+fi
+if [ -z "$ROOT" ]; then
+    run modprobe i2c-dev || warn "could not load i2c-dev now; it loads at the next boot"
+fi
+
+# --- check the config before anything starts it --------------------------
+if [ -e "$ROOT$CONFIG" ] || [ "$DRY_RUN" = 1 ]; then
+    run "$ROOT$VENV/bin/golfbox" check-config "$ROOT$CONFIG" ||
+        die "$CONFIG would not start the service (see above): fix it, then run install.sh again"
 fi
 
 # --- the unit ------------------------------------------------------------

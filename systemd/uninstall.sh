@@ -17,6 +17,7 @@ VENV=/opt/golfbox/venv
 STATE=/var/lib/golfbox
 CONFIG_DIR=/etc/golfbox
 UNIT=/etc/systemd/system/golfbox.service
+MODULES_LOAD=/etc/modules-load.d/golfbox.conf
 
 DRY_RUN=0
 PURGE=0
@@ -50,6 +51,9 @@ if [ -e "$ROOT$UNIT" ]; then
 else
     say "no unit at $ROOT$UNIT"
 fi
+
+# i2c-dev stays loaded until the next boot; other users of /dev/i2c-* load it themselves.
+if [ -e "$ROOT$MODULES_LOAD" ]; then run rm -f "$ROOT$MODULES_LOAD"; fi
 
 if [ -e "$ROOT$VENV" ]; then
     run rm -rf "$ROOT$VENV"

@@ -141,3 +141,46 @@ def test_ctrl_c_ends_it_cleanly():
         process.kill()
     assert process.returncode == 0, err  # every simulated display answered
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_every_seat_s_buttons_are_listed_when_never_pressed_whatever_drives_them(capsys):
+    assert main(["check-hardware", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "not pressed: seat 1 ◀ (left, sim seat), seat 1 ▶ (right, sim seat)" in out
+    assert "seat 4 ✕ (back, sim seat)" in out
+
+
+def test_an_spi_panel_is_not_called_ok_since_spi_has_no_acknowledge(capsys):
+    from golfbox.hal import check
+    from golfbox.hal.config import parse_config
+    from golfbox.hal.sim import SimDisplay
+
+    config = parse_config({"seats": [{"backend": "sim"}], "shared_display": {
+        "driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}}).shared_display
+    panel = SimDisplay("shared display", (256, 64), "L")  # takes every byte, as a dark SPI panel does
+    assert check._report_displays([check._Target(panel, config, "TABLE")])
+    assert capsys.readouterr().out == ("shared display (ssd1322, SPI0.0 DC=GPIO24): test pattern sent; "
+                                       "SPI has no acknowledge, check it by eye\n")
+
+
+def test_a_gpio_config_off_a_pi_is_one_line_and_exit_2(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    if Path("/proc/device-tree/model").exists() or "GPIOZERO_PIN_FACTORY" in os.environ:
+        pytest.skip("this machine may have GPIO")
+    try:
+        import lgpio  # noqa: F401
+        pytest.skip("lgpio is installed here")
+    except ImportError:
+        pass
+    config = write(tmp_path, '[[seats]]\nbackend = "gpio"\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n'
+                             'display = { driver = "ssd1306", i2c = { bus = 1, address = 0x3C } }\n')
+    result = subprocess.run([sys.executable, "-m", "golfbox", "check-hardware", "--config", str(config),
+                             "--seconds", "0"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"golfbox check-hardware: {config} drives the Pi's GPIO, and gpiozero found no pin driver here "
+        "(this needs a Raspberry Pi; to try it with mock pins: GPIOZERO_PIN_FACTORY=mock golfbox "
+        f"check-hardware --config {config})"]

@@ -41,14 +41,19 @@ def test_example_config_validates_with_the_reference_pins():
     config = load_config(HARDWARE / "config.example.toml")
     assert [s.backend for s in config.seats] == ["gpio"] * 4
     assert config.seats[0].buttons == {Button.LEFT: 17, Button.RIGHT: 27, Button.OK: 22, Button.BACK: 4}
-    assert [(s.display.i2c.bus, s.display.i2c.address) for s in config.seats] == [
-        (22, 0x3C), (22, 0x3D), (23, 0x3C), (23, 0x3D)]
+    # Seats name mux channels, not bus numbers: the kernel numbers the channels at boot.
+    assert [(s.display.i2c.bus, s.display.i2c.mux, s.display.i2c.channel, s.display.i2c.address)
+            for s in config.seats] == [
+        (None, 0x70, 0, 0x3C), (None, 0x70, 0, 0x3D), (None, 0x70, 1, 0x3C), (None, 0x70, 1, 0x3D)]
     shared = config.shared_display
     assert (shared.driver, shared.size, shared.mode) == ("ssd1322", (256, 64), "L")
-    assert (shared.spi.dc, shared.spi.rst, shared.spi.speed_hz) == (24, 25, 16_000_000)
+    # The SSD1322's serial interface is specified to about 10 MHz: luma's 8 MHz, not 16.
+    assert (shared.spi.dc, shared.spi.rst, shared.spi.speed_hz) == (24, 25, 8_000_000)
     assert config.game["variant"] == "6-card"
     assert config.journal == {"path": "/var/lib/golfbox/journal.sqlite3"}
-    assert config.i2c_muxes[0].parent == 1 and config.i2c_muxes[0].buses == (22, 23)
+    mux = config.i2c_muxes[0]
+    assert (mux.parent, mux.address, mux.buses, mux.reset) == (1, 0x70, (), 7)
+    assert config.reserved_pins.get(7) is None  # spi0-1cs: CE1 is the mux's RESET
 
 
 def test_the_journal_file_has_one_name_everywhere():
@@ -73,6 +78,7 @@ def test_reference_pins_keep_clear_of_buses_and_the_display_control_pins():
     buttons = {pin for seat in config.seats for pin in seat.buttons.values()}
     assert len(buttons) == 16
     assert not buttons & {0, 1, 2, 3, 7, 8, 9, 10, 11, 14, 24, 25}
+    assert config.i2c_muxes[0].reset not in buttons
     # GPIO 15 (UART RXD) is the one compromise: refused as soon as the UART is on.
     text = (HARDWARE / "config.example.toml").read_text().replace("uart = false", "uart = true")
     example = HARDWARE / "uart_on.toml"
@@ -323,3 +329,53 @@ def test_missing_files_are_named(tmp_path):
 
 def test_config_error_is_a_value_error():
     assert issubclass(ConfigError, ValueError)
+
+
+# ---------------------------------------------------------------- SPI speeds, mux channels, mux RESET
+
+
+def spi_shared(driver="ssd1322", **spi):
+    return {"seats": [{"backend": "sim"}], "shared_display": {
+        "driver": driver, "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25, **spi}}}
+
+
+def test_spi_speed_defaults_to_8_mhz_and_a_speed_the_panel_cannot_take_is_refused():
+    assert parse_config(spi_shared()).shared_display.spi.speed_hz == 8_000_000
+    assert refused(spi_shared(speed_hz=16_000_000)) == (
+        "shared_display.spi.speed_hz: 16 MHz is faster than the ssd1322's serial interface "
+        "takes (10 MHz); use 8000000")
+    assert "4 MHz" in refused(spi_shared("sh1106", speed_hz=8_000_000, ))
+
+
+MUX = [{"parent": 1, "address": 0x70, "reset": 7}]
+
+
+def mux_seat(seat, channel, address, **extra):
+    return gpio_seat(seat, i2c={"mux": 0x70, "channel": channel, "address": address, **extra})
+
+
+def test_a_display_names_a_mux_channel_and_two_on_one_channel_and_address_collide():
+    config = parse_config(config_with(mux_seat(SEAT0, 0, 0x3C), mux_seat(SEAT1, 1, 0x3C), i2c_mux=MUX))
+    assert [str(s.display.i2c) for s in config.seats] == [
+        "mux 0x70 channel 0 address 0x3C", "mux 0x70 channel 1 address 0x3C"]
+    assert config.seats[0].display.describe() == "seat 1 display (ssd1306, I2C1 mux 0x70 channel 0 0x3C)"
+    assert refused(config_with(mux_seat(SEAT0, 0, 0x3C), mux_seat(SEAT1, 0, 0x3C), i2c_mux=MUX)) == (
+        "seats[1].display.i2c: mux 0x70 channel 0 address 0x3C is already used by seats[0].display.i2c")
+    assert refused(config_with(mux_seat(SEAT0, 0, 0x3C), i2c_mux=[])) == (
+        "seats[0].display.i2c.mux: no [[i2c_mux]] has address 0x70 (add one: parent = 1, address = 0x70)")
+    assert "give either bus = N or mux" in refused(config_with(mux_seat(SEAT0, 0, 0x3C, bus=3), i2c_mux=MUX))
+    # A device on the parent bus answers on every channel.
+    message = refused(config_with(mux_seat(SEAT0, 0, 0x3C), gpio_seat(SEAT1, i2c={"bus": 1, "address": 0x3C}),
+                                  i2c_mux=MUX))
+    assert "collides with seats[1].display.i2c on its parent bus 1" in message
+
+
+def test_the_mux_reset_pin_needs_spi0_with_one_chip_select():
+    spi = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
+    data = config_with(mux_seat(SEAT0, 0, 0x3C), i2c_mux=MUX, shared_display=spi)
+    assert refused(data) == ("i2c_mux[0].reset: GPIO 7 belongs to SPI0, which is enabled; "
+                             "pick a free GPIO (see hardware/WIRING.md)")
+    config = parse_config({**data, "buses": {"spi0_1cs": True}})
+    assert config.i2c_muxes[0].reset == 7 and config.reserved_pins[8] == "SPI0"
+    assert "already used by i2c_mux[0].reset" in refused(config_with(
+        gpio_seat({**SEAT0, "left": 7}, i2c={"mux": 0x70, "channel": 0, "address": 0x3C}), i2c_mux=MUX))

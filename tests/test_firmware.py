@@ -146,23 +146,94 @@ def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, m
         assert node.wait_oled(image_to_pages(image), timeout=2)
     presses = ["left", "right", "ok", "back"] * 4
     for button in presses:
-        node.press(button, down_for=0.04, up_after=0.04)
+        node.press(button, down_for=0.1, up_after=0.1)  # long enough to be sampled on a loaded machine
     got = collect(events, len(presses), timeout=20)
-    assert got == [ButtonEvent(SEAT, Button(name), EventKind.PRESSED) for name in presses]
+    assert got == [ButtonEvent(SEAT, Button(name), EventKind.PRESSED) for name in presses], node.stderr()
     time.sleep(0.5)
     assert events.empty()  # no duplicates, no stray events
     stats = hub.stats[SEAT]
     assert stats.corrupt_blocks > 0 and stats.retransmits > 0  # the line really was noisy
 
 
-def test_holding_back_at_power_up_leaves_the_repl_free(tmp_path):
+@pytest.mark.parametrize("oled", ["present", "absent"])
+def test_holding_back_at_power_up_leaves_the_repl_free(tmp_path, oled):
     import os
     import subprocess
 
-    from fake_mpy.harness import BOARD, FIRMWARE, MICROPYPATH
+    from fake_mpy.harness import BOARD, FIRMWARE_BUILD, MICROPYPATH
 
     pins = tmp_path / "pins"
     pins.write_text(f"{BOARD['BUTTON_PINS'][3]}=0")
-    env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(pins), FAKE_OLED=str(tmp_path / "oled"))
-    result = subprocess.run([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=5)
-    assert (result.returncode, result.stdout) == (0, b"")  # main.py returned: nothing sent, no link
+    absent = tmp_path / "oled-absent"
+    if oled == "absent":  # ✕ is read before the panel: a dead panel must not block the way in
+        absent.touch()
+    env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(pins), FAKE_OLED=str(tmp_path / "oled"),
+               FAKE_OLED_ABSENT=str(absent))
+    result = subprocess.run([str(MICROPYTHON), str(FIRMWARE_BUILD / "main.py")], stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=5)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")  # main.py returned: nothing sent, no link
+
+
+def test_the_node_runs_from_mpy_files_of_the_version_micropython_reads():
+    from fake_mpy.harness import FIRMWARE, FIRMWARE_BUILD, MICROPYPATH
+
+    assert str(FIRMWARE) not in MICROPYPATH.split(":")  # no firmware source to fall back on
+    compiled = sorted(p.name for p in FIRMWARE_BUILD.iterdir())
+    assert compiled == ["board.mpy", "buttons.mpy", "main.py", "node.mpy", "oled.mpy", "protocol.mpy",
+                        "start.mpy", "usbserial.mpy"]
+    mpy = int(run_micropython("import sys; print(sys.implementation._mpy)").decode())
+    for name in compiled:
+        if name.endswith(".mpy"):
+            header = (FIRMWARE_BUILD / name).read_bytes()[:3]
+            assert header[:2] == b"M" + bytes((mpy & 0xFF,)) and header[2] >> 2 == 0, name  # bytecode only
+    assert run_micropython("import node; print(node.__file__)").decode().strip().endswith("node.mpy")
+
+
+def test_the_first_statement_of_main_turns_ctrl_c_off():
+    from fake_mpy.harness import FIRMWARE
+
+    body = (FIRMWARE / "main.py").read_text().split('"""')[2]  # after the docstring
+    statements = [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
+    assert statements[:5] == ["while True:", "try:", "import micropython", "micropython.kbd_intr(-1)", "break"]
+
+
+def test_ctrl_c_raw_repl_and_reset_bytes_while_the_node_starts_do_not_stop_it(make_node, make_hub, ports_dir):
+    import os
+    import threading
+
+    node = make_node(ctrl_c=True)
+    port = os.open(node.port_link, os.O_WRONLY | os.O_NOCTTY)
+    stop = threading.Event()
+
+    def line_noise():  # Ctrl-C, Ctrl-A (raw REPL), Ctrl-D (soft reset), over and over
+        while not stop.is_set():
+            os.write(port, b"\x03\x01\x04" * 4)
+            time.sleep(0.001)
+
+    noise = threading.Thread(target=line_noise)
+    noise.start()
+    time.sleep(0.5)  # the node starts under the noise
+    stop.set()
+    noise.join()
+    os.close(port)
+    assert node.process.poll() is None, f"the node stopped ({node.relay.interrupts} Ctrl-C): {node.stderr()}"
+    hub, events = make_hub()
+    assert events.get(timeout=8) == LinkEvent(SEAT, True, buttons=True), node.stderr()
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED)
+    assert node.process.poll() is None and "KeyboardInterrupt" not in node.stderr()
+
+
+def test_a_node_whose_oled_does_not_answer_keeps_its_buttons_and_says_so(make_node, make_hub):
+    node = make_node(oled_absent=True)
+    hub, events = make_hub()
+    assert collect(events, 2, timeout=8) == [
+        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, False, "seat 5 display: the node's OLED does not answer")]
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED)
+    image = move_frame(3)
+    hub.display(SEAT).show(image)
+    node.oled_absent_file.unlink()  # the panel's cable pushed back in: reopened within 2 s
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, "seat 5 display: working again")
+    assert node.wait_oled(image_to_pages(image), timeout=3), node.stderr()
+    assert node.process.poll() is None

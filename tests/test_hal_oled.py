@@ -9,6 +9,9 @@ leave must equal the RAM luma's own full-frame ``display()`` writes.
 from __future__ import annotations
 
 import errno
+import gc
+import os
+import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -303,3 +306,123 @@ def test_open_oled_only_takes_luma_drivers():
     config = parse_config({"seats": [{"backend": "sim"}]}).seats[0].display
     with pytest.raises(ValueError, match="not a luma.oled driver"):
         open_oled(config)
+
+
+# ---------------------------------------------------------------- a panel that never answers
+
+
+class NackBus:
+    """An smbus-like bus whose every write is NAKed (errno 121), as with an unplugged OLED.
+
+    It holds a file descriptor, as smbus2 does for /dev/i2c-N, which is closed only
+    when the bus object goes away: whatever keeps a failed luma device alive leaks it."""
+
+    def __init__(self):
+        self.fd = os.open(os.devnull, os.O_RDONLY)
+
+    def write_i2c_block_data(self, address, register, data):
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def i2c_rdwr(self, *messages):
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __del__(self):
+        self.close()
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+# As many as bench/failed_opens.py: ~8 hours of 30 s retries would be 960.
+FAILED_OPENS = 5000
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_panel_that_never_answers_leaks_neither_files_nor_memory():
+    from luma.core.interface.serial import i2c
+
+    display = open_oled(seat_display_config(), lambda: i2c(bus=NackBus(), address=0x3C))
+    image = scene(text="x")
+
+    def fail(times):
+        for _ in range(times):
+            with pytest.raises(DisplayError, match="I2C bus 1 address 0x3C: I2C device not found"):
+                display.show(image)
+
+    fail(20)  # warm-up: caches, the one luma device this panel keeps
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fds, (memory, _) = open_fds(), tracemalloc.get_traced_memory()
+        fail(FAILED_OPENS)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - memory
+    finally:
+        tracemalloc.stop()
+    assert open_fds() == fds
+    assert grown < 64 * 1024, f"{grown} bytes more after {FAILED_OPENS} failed opens"
+
+
+# ---------------------------------------------------------------- what luma needs
+
+
+def test_every_driver_the_config_accepts_exists_in_the_luma_that_pyproject_asks_for():
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    from luma.core.device import device as luma_device
+
+    from golfbox.hal.config import LUMA_DRIVERS
+
+    for name in LUMA_DRIVERS:
+        driver = getattr(luma_oled, name, None)
+        assert isinstance(driver, type) and issubclass(driver, luma_device), name
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    wanted = [req for req in pyproject["project"]["optional-dependencies"]["pi"] if req.startswith("luma.oled")]
+    minimum = tuple(int(x) for x in wanted[0].split(">=")[1].split("."))
+    installed = tuple(int(x) for x in version("luma.oled").split(".")[:2])
+    assert minimum >= (3, 16), "ssd1363 and the other drivers the config accepts came in luma.oled 3.15/3.16"
+    assert installed >= minimum
+
+
+def test_spi_panel_without_its_python_modules_is_a_start_up_error_naming_them(tmp_path):
+    import importlib.util
+
+    from golfbox.hal.base import HardwareSetupError
+    from golfbox.hal.build import build_hardware
+
+    if importlib.util.find_spec("spidev"):
+        pytest.skip("spidev is installed here")
+    config = parse_config({"seats": [{"backend": "sim"}], "shared_display": {
+        "driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}})
+    with pytest.raises(HardwareSetupError) as info:
+        build_hardware(config, lambda event: None)
+    assert str(info.value) == (
+        "shared display (ssd1322, SPI0.0 DC=GPIO24): needs the Python module spidev (spidev is "
+        "missing): pip install 'golfbox[pi]', or apt install python3-spidev")
+
+
+def test_the_service_stops_with_exit_2_and_one_line_when_an_spi_panel_has_no_driver(tmp_path):
+    import importlib.util
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("spidev"):
+        pytest.skip("spidev is installed here")
+    config = tmp_path / "config.toml"
+    config.write_text('[[seats]]\nbackend = "sim"\n[shared_display]\ndriver = "ssd1322"\n'
+                      'spi = { port = 0, device = 0, dc = 24, rst = 25 }\n')
+    result = subprocess.run([sys.executable, "-m", "golfbox", "run", "--config", str(config),
+                             "--journal", str(tmp_path / "j.sqlite3")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2  # the unit's RestartPreventExitStatus=2: no restart loop
+    assert result.stderr.strip().splitlines()[-1] == (
+        "golfbox run: shared display (ssd1322, SPI0.0 DC=GPIO24): needs the Python module spidev "
+        "(spidev is missing): pip install 'golfbox[pi]', or apt install python3-spidev")

@@ -188,7 +188,9 @@ def test_full_queue_refuses_instead_of_growing():
 def test_payload_helpers_round_trip_and_reject_bad_input():
     assert protocol.unpack_hello(protocol.pack_hello(0xBEEF, b"\x01\x02", "1.0.0")) == (0xBEEF, protocol.PROTOCOL_VERSION, b"\x01\x02", "1.0.0")
     assert protocol.unpack_button(protocol.pack_button(70000 & 0xFFFF, 3, 1)) == (70000 & 0xFFFF, 3, 1)
-    assert protocol.unpack_state(protocol.pack_state(5, 0b1010, 300)) == (5, 0b1010, 300)
+    assert protocol.unpack_state(protocol.pack_state(5, 0b1010, 300)) == (5, 0b1010, 300, 0)
+    assert protocol.unpack_state(protocol.pack_state(5, 0, 0, protocol.STATE_PANEL_FAILING))[3] == 1
+    assert protocol.unpack_state(bytes((0, 5, 0, 0, 1))) == (5, 0, 1, 0)  # firmware 1.0.0: no flags
     with pytest.raises(ValueError):
         protocol.unpack_button(b"\x00\x01\x09\x00")  # no button 9
     with pytest.raises(ValueError):

@@ -72,6 +72,7 @@ def test_unit_keeps_the_settings_the_service_relies_on():
         ("NotifyAccess", "main"),
         ("ExecStart", "/opt/golfbox/venv/bin/golfbox run --config /etc/golfbox/config.toml"),
         ("WatchdogSec", "10"),
+        ("RestartPreventExitStatus", "2"),
         ("User", "golfbox"),
         ("SupplementaryGroups", "gpio i2c spi dialout"),
         ("StateDirectory", "golfbox"),
@@ -100,14 +101,23 @@ def test_scripts_parse(script):
 
 
 FAKE_PYTHON = """#!/bin/bash
-# Stands in for python3 -m venv: a venv whose pip only logs, and installs a golfbox script.
+# Stands in for python3 -m venv: a venv whose pip only logs, and "installs" a golfbox
+# script that runs this checkout's golfbox with the test's interpreter.
 log={log}
 if [ "$1" = -m ] && [ "$2" = venv ]; then
     echo "venv ${{@: -1}}" >> "$log"
     bin="${{@: -1}}/bin"
     mkdir -p "$bin"
     ln -s {python} "$bin/python"
-    printf '#!/bin/bash\\necho "pip $*" >> %s\\ntouch %s/golfbox && chmod +x %s/golfbox\\n' "$log" "$bin" "$bin" > "$bin/pip"
+    cat > "$bin/golfbox.real" <<'SCRIPT'
+#!/bin/bash
+exec {python} -m golfbox "$@"
+SCRIPT
+    cat > "$bin/pip" <<SCRIPT
+#!/bin/bash
+echo "pip \\$*" >> $log
+cp $bin/golfbox.real $bin/golfbox && chmod +x $bin/golfbox
+SCRIPT
     chmod +x "$bin/pip"
     exit 0
 fi
@@ -122,8 +132,7 @@ def checkout(tmp_path):
     source = tmp_path / "src"
     shutil.copytree(REPO / "systemd", source / "systemd")
     shutil.copy(REPO / "pyproject.toml", source)
-    (source / "hardware").mkdir()
-    (source / "hardware" / "config.example.toml").write_text("[table]\nseats = 4\n")
+    shutil.copytree(REPO / "hardware", source / "hardware")
     fake = tmp_path / "python3"
     fake.write_text(FAKE_PYTHON.format(log=tmp_path / "log", python=sys.executable))
     fake.chmod(0o755)
@@ -136,7 +145,8 @@ def script(checkout: Path, name: str, *args: str) -> subprocess.CompletedProcess
         ["bash", str(checkout / "src" / "systemd" / name), "--root", str(checkout / "root"), *args],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHON": str(checkout / "python3")},
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHON": str(checkout / "python3"),
+             "PYTHONPATH": str(REPO)},
         timeout=60,
     )
 
@@ -166,20 +176,64 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert unit.read_text() == UNIT.read_text()
     assert (root / "etc/systemd/system/multi-user.target.wants/golfbox.service").is_symlink()
     config = root / "etc/golfbox/config.toml"
-    assert config.read_text() == "[table]\nseats = 4\n"
+    assert config.read_text() == (REPO / "hardware/config.example.toml").read_text()
     assert config.stat().st_mode & 0o777 == 0o640
     assert (root / "opt/golfbox/venv/bin/golfbox").exists()
 
-    config.write_text("[table]\nseats = 6  # edited by the owner\n")
+    edited = config.read_text().replace('variant = "6-card"', 'variant = "9-card"  # edited by the owner')
+    config.write_text(edited)
     files_after_first = tree(root)
     second = script(checkout, "install.sh")
     assert second.returncode == 0, second.stderr
     assert "exists, kept" in second.stdout
-    assert config.read_text() == "[table]\nseats = 6  # edited by the owner\n"
+    assert config.read_text() == edited
     assert tree(root) == files_after_first
     log = (checkout / "log").read_text().splitlines()
     assert [line.split()[0] for line in log] == ["venv", "pip", "pip"]  # one venv, the project reinstalled
     assert log[1].endswith("/src[pi]")
+
+
+@needs_systemctl
+def test_install_stages_everything_the_config_names_and_the_result_loads(checkout):
+    root = checkout / "root"
+    result = script(checkout, "install.sh")
+    assert result.returncode == 0, result.stderr
+    # The pin map the config names is installed next to it (without it the service cannot start).
+    assert (root / "etc/golfbox/pinmap.toml").read_text() == (REPO / "hardware/pinmap.toml").read_text()
+    assert (root / "etc/modules-load.d/golfbox.conf").read_text().splitlines()[-1] == "i2c-dev"
+    # install.sh ran check-config on what it installed, before enabling the unit...
+    assert f"{root}/etc/golfbox/config.toml: OK: 4 seats (4 gpio)" in result.stdout
+    assert result.stdout.index("check-config") < result.stdout.index("enable golfbox.service")
+    # ...and the staged tree loads with it, through the staged venv's golfbox.
+    check = subprocess.run([str(root / "opt/golfbox/venv/bin/golfbox"), "check-config",
+                            str(root / "etc/golfbox/config.toml")],
+                           capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.count("\n") == 1 and ": OK: 4 seats (4 gpio), shared display ssd1322" in check.stdout
+
+
+@needs_systemctl
+def test_install_refuses_to_enable_a_config_that_would_not_start(checkout):
+    root = checkout / "root"
+    config = root / "etc/golfbox/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('pinmap = "pinmap.toml"\n[[seats]]\nbackend = "gpio"\n')  # its pin map is not there
+    result = script(checkout, "install.sh")
+    assert result.returncode == 1
+    assert f"pinmap: {root}/etc/golfbox/pinmap.toml does not exist" in result.stderr
+    assert "would not start the service" in result.stderr
+    assert not (root / "etc/systemd/system/multi-user.target.wants/golfbox.service").exists()
+
+
+def test_check_config_exits_2_with_the_one_line_error(tmp_path):
+    bad = tmp_path / "config.toml"
+    bad.write_text('[[seats]]\nbackend = "gpio"\ndisplay = { driver = "ssd1306", i2c = { bus = 1, address = 0x3C } }\n')
+    result = subprocess.run([sys.executable, "-m", "golfbox", "check-config", str(bad)],
+                            capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"golfbox check-config: {bad}: seats[0].buttons: missing (no pinmap is set); "
+        "e.g. buttons = { left = 17, right = 27, ok = 22, back = 4 }"]
 
 
 def test_install_without_a_config_template_says_so(checkout):
@@ -213,6 +267,7 @@ def test_uninstall_keeps_the_journal_unless_purged(checkout):
     assert not (root / "etc/systemd/system/golfbox.service").exists()
     assert not (root / "etc/systemd/system/multi-user.target.wants/golfbox.service").exists()
     assert not (root / "opt/golfbox").exists()
+    assert not (root / "etc/modules-load.d/golfbox.conf").exists()
     assert journal.read_bytes() == b"matches"
     assert (root / "etc/golfbox/config.toml").exists()
 

@@ -64,6 +64,11 @@ class DisplayError(OSError):
     """A display that could not be reached (unplugged, bus error, …)."""
 
 
+class HardwareSetupError(Exception):
+    """Hardware this machine cannot drive at all (a missing package, not a Pi): retrying
+    will not heal it, so it stops the start with one line naming what to install."""
+
+
 @runtime_checkable
 class ButtonPad(Protocol):
     """Yields ButtonEvents for one or more seats into a sink."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from golfbox.hal.base import ButtonPad, Display, EventSink
-from golfbox.hal.config import HardwareConfig, SeatConfig
+from golfbox.hal.config import DisplayConfig, HardwareConfig, SeatConfig
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.shared_display import open_display
 from golfbox.hal.sim import SimPad
@@ -32,6 +32,7 @@ class Hardware:
     seat_displays: dict[int, Display] = field(default_factory=dict)  # by 0-based seat
     shared_display: Display | None = None
     sim_pad: SimPad | None = None  # the sim seats' pad, to inject presses
+    mux_resets: dict[tuple[int, int], Any] = field(default_factory=dict)  # (parent, address) -> MuxReset
 
     def displays(self) -> list[Display]:
         """Seat displays in seat order, then the shared one."""
@@ -49,6 +50,8 @@ class Hardware:
             pad.close()
         for display in self.displays():
             display.close()
+        for reset in self.mux_resets.values():
+            reset.close()
 
 
 def build_hardware(config: HardwareConfig, sink: EventSink, *,
@@ -72,20 +75,43 @@ def build_hardware(config: HardwareConfig, sink: EventSink, *,
 
 def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
            pin_factory: Any, clock: Callable[[], float]) -> None:
-    def resilient(display: Display, seat: int | None) -> ResilientDisplay:
-        return ResilientDisplay(display, seat, sink, clock=clock)
+    needs_gpio = any(s.backend == "gpio" for s in config.seats) or any(
+        m.reset is not None for m in config.i2c_muxes)
+    if needs_gpio and pin_factory is None and config.gpio.pin_factory:
+        from golfbox.hal.gpio import pin_factory_by_name
+
+        pin_factory = pin_factory_by_name(config.gpio.pin_factory)
+    for mux in config.i2c_muxes:
+        if mux.reset is not None:
+            from golfbox.hal.i2cmux import MuxReset
+
+            hardware.mux_resets[(mux.parent, mux.address)] = MuxReset(
+                mux.reset, pin_factory=pin_factory, clock=clock,
+                name=f"TCA9548A 0x{mux.address:02X} on I2C{mux.parent}")
+
+    def resilient(display: Display, seat: int | None, where: DisplayConfig) -> ResilientDisplay:
+        reset = None
+        if where.i2c is not None and where.i2c.mux is not None:
+            reset = hardware.mux_resets.get((where.i2c.parent, where.i2c.mux))
+        return ResilientDisplay(display, seat, sink, clock=clock,
+                                on_error=reset.on_error if reset else None)
+
+    from golfbox.hal.oled import check_support
+
+    for display_config in [s.display for s in config.seats if s.display] + [config.shared_display]:
+        if display_config is not None:
+            check_support(display_config)  # a missing package stops the start, naming it
 
     by_backend: dict[str, list[SeatConfig]] = {"gpio": [], "sim": [], "serial": []}
     for seat in config.seats:
         by_backend[seat.backend].append(seat)
         if seat.display is not None:  # serial seats have none here: the hub gives theirs
-            hardware.seat_displays[seat.index] = resilient(open_display(seat.display), seat.index)
+            hardware.seat_displays[seat.index] = resilient(open_display(seat.display), seat.index,
+                                                           seat.display)
 
     if by_backend["gpio"]:
-        from golfbox.hal.gpio import GpioPad, pin_factory_by_name
+        from golfbox.hal.gpio import GpioPad
 
-        if pin_factory is None and config.gpio.pin_factory:
-            pin_factory = pin_factory_by_name(config.gpio.pin_factory)
         hardware.pads.append(GpioPad(
             {seat.index: seat.buttons for seat in by_backend["gpio"]},
             bounce_time=config.gpio.bounce_time, hold_time=config.gpio.hold_time,
@@ -101,7 +127,8 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.seat_displays.update(displays)
 
     if config.shared_display is not None:
-        hardware.shared_display = resilient(open_display(config.shared_display), None)
+        hardware.shared_display = resilient(open_display(config.shared_display), None,
+                                            config.shared_display)
 
 
 def _serial_seats(config: HardwareConfig, seats: list[SeatConfig]) -> tuple[list[ButtonPad], dict[int, Display]]:

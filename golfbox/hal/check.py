@@ -14,12 +14,13 @@ import argparse
 import queue
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from golfbox.hal.base import Button, ButtonEvent, Display, LinkEvent
+from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
 
 
@@ -48,10 +49,21 @@ def run(args: argparse.Namespace) -> int:
 
     events: queue.Queue[ButtonEvent | LinkEvent] = queue.Queue()
     try:
-        hardware = build_hardware(config, events.put)
+        with warnings.catch_warnings(record=True) as fallbacks:  # gpiozero's, one per driver tried
+            warnings.simplefilter("always")
+            hardware = build_hardware(config, events.put)
+    except HardwareSetupError as exc:  # a missing package: one line naming it
+        raise UsageError(str(exc)) from None
     except Exception as exc:  # a pin in use, no GPIO driver, …: say so and stop
+        if type(exc).__name__ == "BadPinFactory":  # gpiozero found no way to drive pins: not a Pi
+            raise UsageError(
+                f"{args.config} drives the Pi's GPIO, and gpiozero found no pin driver here "
+                "(this needs a Raspberry Pi; to try it with mock pins: "
+                f"GPIOZERO_PIN_FACTORY=mock golfbox check-hardware --config {args.config})") from None
         print(f"could not set up the hardware: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    for fallback in fallbacks:  # it worked: gpiozero's notes on the drivers it skipped still count
+        warnings.warn_explicit(fallback.message, fallback.category, fallback.filename, fallback.lineno)
 
     try:
         _describe_wiring(config)
@@ -120,11 +132,14 @@ def _describe_wiring(config: HardwareConfig) -> None:
 def _report_displays(targets: list[_Target]) -> bool:
     all_ok = True
     for target in targets:
-        if getattr(target.display, "healthy", True):
-            print(f"{target.name}: OK, test pattern shown")
-        else:
+        if not getattr(target.display, "healthy", True):
             all_ok = False
             print(f"{target.name}: NOT ANSWERING: {target.display.last_error}")
+        elif target.config is not None and target.config.spi is not None:
+            # SPI has no acknowledge: a missing or miswired panel takes the bytes all the same.
+            print(f"{target.name}: test pattern sent; SPI has no acknowledge, check it by eye")
+        else:
+            print(f"{target.name}: OK, test pattern shown")
     return all_ok
 
 
@@ -164,13 +179,18 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
 
 
 def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]]) -> None:
-    missing = [f"seat {seat.index + 1} {button.symbol} ({button.value}, GPIO{pin})"
-               for seat in config.seats for button, pin in seat.buttons.items()
-               if (seat.index, button) not in seen]
+    """Every seat's four buttons, whatever drives them: GPIO, a seat node, the simulator."""
+    missing = []
+    for seat in config.seats:
+        for button in Button:
+            if (seat.index, button) in seen:
+                continue
+            where = f"GPIO{seat.buttons[button]}" if button in seat.buttons else f"{seat.backend} seat"
+            missing.append(f"seat {seat.index + 1} {button.symbol} ({button.value}, {where})")
     if missing:
         print("not pressed: " + ", ".join(missing))
-    elif any(seat.buttons for seat in config.seats):
-        print("every GPIO button was pressed")
+    else:
+        print("every button was pressed")
 
 
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:

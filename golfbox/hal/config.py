@@ -9,8 +9,8 @@ Layout (see hardware/config.example.toml)::
 
     pinmap = "pinmap.toml"      # optional: default pins/buses, relative to this file
     [gpio]                      # pin_factory, bounce_time, hold_time
-    [buses]                     # i2c1, spi0, spi1, uart: reserve their pins
-    [[i2c_mux]]                 # parent bus, address, the /dev/i2c-N of each channel
+    [buses]                     # i2c1, spi0, spi0_1cs, spi1, uart: reserve their pins
+    [[i2c_mux]]                 # parent bus, address, RESET pin; displays name its channels
     [[seats]]                   # backend = gpio | sim | serial; buttons; display; node
     [seat_nodes]                # usb_ids, ports: how golfbox.hal.serialnode finds the nodes
     [shared_display]            # driver + i2c/spi, or pygame/capture/dummy/sim
@@ -60,11 +60,20 @@ MAX_SEATS = 8
 # luma.core.interface.serial.spi refuses any other bus speed.
 SPI_SPEEDS_HZ = tuple(int(mhz * 1_000_000) for mhz in (
     0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52))
+# The fastest serial clock a controller's data sheet allows (minimum SCLK cycle
+# time): 100 ns for the SSD1306/SSD1309/SSD1322 family, 250 ns for the SH1106.
+# Drivers not listed are held to luma's list only.
+SPI_MAX_HZ: dict[str, int] = {
+    "ssd1306": 10_000_000, "ssd1309": 10_000_000, "ssd1322": 10_000_000,
+    "ssd1322_nhd": 10_000_000, "sh1106": 4_000_000,
+}
+SPI_DEFAULT_HZ = 8_000_000  # luma's own default, within every limit above but the SH1106's
 
 # Pins a bus takes over when it is enabled (BCM numbers).
 BUS_PINS: dict[str, tuple[int, ...]] = {
     "i2c1": (2, 3),
     "spi0": (7, 8, 9, 10, 11),
+    "spi0_1cs": (8, 9, 10, 11),  # dtoverlay=spi0-1cs: CE1 (GPIO 7) is left free
     "spi1": (16, 17, 18, 19, 20, 21),
     "uart": (14, 15),
 }
@@ -74,8 +83,22 @@ HIGHEST_GPIO = 27
 
 @dataclass(frozen=True)
 class I2CLocation:
-    bus: int  # /dev/i2c-N
+    bus: int | None  # /dev/i2c-N; None: a mux channel, found at run time (golfbox.hal.i2cmux)
     address: int
+    mux: int | None = None  # the TCA9548A's address, for { mux, channel }
+    channel: int | None = None
+    parent: int | None = None  # the mux's parent bus
+
+    def __str__(self) -> str:
+        if self.bus is None:
+            return f"mux 0x{self.mux:02X} channel {self.channel} address 0x{self.address:02X}"
+        return f"bus {self.bus} address 0x{self.address:02X}"
+
+    def spot(self) -> tuple[int, ...]:
+        """What two devices must not share: (bus, address) or (parent, mux, channel, address)."""
+        if self.bus is None:
+            return (self.parent, self.mux, self.channel, self.address)
+        return (self.bus, self.address)
 
 
 @dataclass(frozen=True)
@@ -111,6 +134,8 @@ class DisplayConfig:
 
     def location(self) -> str:
         """'ssd1306, /dev/i2c-22 0x3C': the driver and where it is wired."""
+        if self.i2c and self.i2c.bus is None:
+            return f"{self.driver}, I2C{self.i2c.parent} mux 0x{self.i2c.mux:02X} channel {self.i2c.channel} 0x{self.i2c.address:02X}"
         if self.i2c:
             return f"{self.driver}, /dev/i2c-{self.i2c.bus} 0x{self.i2c.address:02X}"
         if self.spi:
@@ -144,7 +169,8 @@ class I2CMux:
     key: str
     parent: int
     address: int
-    buses: tuple[int, ...]  # /dev/i2c-N of channel 0, 1, …
+    buses: tuple[int, ...] = ()  # fixed /dev/i2c-N of channel 0, 1, … (old style; prefer channels)
+    reset: int | None = None  # GPIO wired to its RESET (active low): pulsed to free a stuck channel
 
 
 @dataclass(frozen=True)
@@ -212,7 +238,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     _known_keys(data, "", TOP_KEYS)
     gpio = _parse_gpio(_table(data.get("gpio", {}), "gpio"))
     muxes = _parse_muxes(data.get("i2c_mux", pinmap.get("i2c_mux", [])))
-    defaults = _PinmapDefaults(pinmap, pinmap_name)
+    defaults = _PinmapDefaults(pinmap, pinmap_name, muxes)
 
     raw_seats = data.get("seats")
     if raw_seats is None:
@@ -227,7 +253,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     if "shared_display" in data:
         raw_shared = _table(data["shared_display"], "shared_display")
         shared = _parse_display(raw_shared, "shared_display", "shared display",
-                                defaults.shared_display(), seat=False)
+                                defaults.shared_display(), seat=False, muxes=muxes)
 
     config = HardwareConfig(
         seats=seats,
@@ -274,18 +300,25 @@ def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
     for i, entry in enumerate(raw):
         key = f"i2c_mux[{i}]"
         entry = _table(entry, key)
-        _known_keys(entry, key, {"parent", "address", "buses"})
-        buses = entry.get("buses")
-        if not isinstance(buses, list) or not buses or len(buses) > 8:
+        _known_keys(entry, key, {"parent", "address", "buses", "reset"})
+        buses = entry.get("buses", [])
+        if not isinstance(buses, list) or len(buses) > 8:
             raise ConfigError(f"{key}.buses: expected a list of 1 to 8 bus numbers (channel 0 first)")
         for j, bus in enumerate(buses):
             _check_int(bus, f"{key}.buses[{j}]", lo=0, hi=255)
-        muxes.append(I2CMux(
+        mux = I2CMux(
             key=key,
-            parent=_int(entry, "parent", f"{key}.parent", lo=0, hi=255),
+            parent=_int(entry, "parent", f"{key}.parent", 1, lo=0, hi=255),
             address=_int(entry, "address", f"{key}.address", 0x70, lo=0x70, hi=0x77),
             buses=tuple(buses),
-        ))
+            reset=_int(entry, "reset", f"{key}.reset", None, lo=0, hi=HIGHEST_GPIO,
+                       what="GPIO (BCM) number"),
+        )
+        for other in muxes:
+            if (other.parent, other.address) == (mux.parent, mux.address):
+                raise ConfigError(f"{key}.address: bus {mux.parent} address 0x{mux.address:02X} "
+                                  f"is already {other.key}")
+        muxes.append(mux)
     return tuple(muxes)
 
 
@@ -318,7 +351,8 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
         if "buttons" in raw:
             raise ConfigError(f"{key}.buttons: a sim seat has no pins; remove it or use backend = \"gpio\"")
         display_raw = _table(raw.get("display", {"driver": "sim"}), f"{key}.display")
-        display = _parse_display(display_raw, f"{key}.display", name, {}, seat=True)
+        display = _parse_display(display_raw, f"{key}.display", name, {}, seat=True,
+                                 muxes=defaults.muxes)
         return SeatConfig(index=index, backend=backend, display=display)
 
     buttons_raw, buttons_key = defaults.buttons(raw, index)
@@ -336,7 +370,7 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
         raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
     display_raw = _table(raw["display"], f"{key}.display")
     display = _parse_display(display_raw, f"{key}.display", name,
-                             defaults.seat_display(index), seat=True)
+                             defaults.seat_display(index), seat=True, muxes=defaults.muxes)
     return SeatConfig(index=index, backend=backend, buttons=buttons, button_keys=button_keys,
                       display=display)
 
@@ -346,7 +380,7 @@ DISPLAY_KEYS = {"driver", "i2c", "spi", "width", "height", "rotate", "contrast",
 
 
 def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[str, Any],
-                   *, seat: bool) -> DisplayConfig:
+                   *, seat: bool, muxes: tuple[I2CMux, ...] = ()) -> DisplayConfig:
     _known_keys(raw, key, DISPLAY_KEYS)
     if "driver" not in raw:
         raise ConfigError(f"{key}.driver: missing (one of {', '.join(_driver_names())})")
@@ -381,9 +415,9 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
                               "spi = { port, device, dc, rst }")
         bus_raw = _table(bus_raw, bus_key)
         if bus_kind == "i2c":
-            i2c = _parse_i2c(bus_raw, bus_key)
+            i2c = _parse_i2c(bus_raw, bus_key, muxes)
         else:
-            spi = _parse_spi(bus_raw, bus_key)
+            spi = _parse_spi(bus_raw, bus_key, driver)
     else:
         for k in ("i2c", "spi"):
             if k in raw:
@@ -400,21 +434,44 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
     )
 
 
-def _parse_i2c(raw: dict[str, Any], key: str) -> I2CLocation:
-    _known_keys(raw, key, {"bus", "address"})
-    return I2CLocation(
-        bus=_int(raw, "bus", _subkey(key, "bus"), lo=0, hi=255, what="/dev/i2c-N bus number"),
-        address=_int(raw, "address", _subkey(key, "address"), lo=0x03, hi=0x77,
-                     what="7-bit I2C address"),
-    )
+def _parse_i2c(raw: dict[str, Any], key: str, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
+    _known_keys(raw, key, {"bus", "address", "mux", "channel"})
+    address = _int(raw, "address", _subkey(key, "address"), lo=0x03, hi=0x77,
+                   what="7-bit I2C address")
+    if "bus" in raw:
+        for extra in ("mux", "channel"):
+            if extra in raw:
+                raise ConfigError(f"{_subkey(key, extra)}: give either bus = N or "
+                                  "mux = 0x70, channel = N, not both")
+        return I2CLocation(bus=_int(raw, "bus", _subkey(key, "bus"), lo=0, hi=255,
+                                    what="/dev/i2c-N bus number"), address=address)
+    if "mux" not in raw or "channel" not in raw:
+        raise ConfigError(f"{key}: give bus = N, or mux = 0x70 and channel = N (a TCA9548A "
+                          "channel, whose bus number the kernel picks at boot)")
+    mux_address = _int(raw, "mux", _subkey(key, "mux"), lo=0x70, hi=0x77, what="TCA9548A address")
+    channel = _int(raw, "channel", _subkey(key, "channel"), lo=0, hi=7, what="mux channel")
+    found = [m for m in muxes if m.address == mux_address]
+    if not found:
+        raise ConfigError(f"{_subkey(key, 'mux')}: no [[i2c_mux]] has address 0x{mux_address:02X} "
+                          "(add one: parent = 1, address = 0x70)")
+    if len(found) > 1:
+        raise ConfigError(f"{_subkey(key, 'mux')}: muxes at 0x{mux_address:02X} on buses "
+                          f"{', '.join(str(m.parent) for m in found)}: name the bus by number instead")
+    return I2CLocation(bus=None, address=address, mux=mux_address, channel=channel,
+                       parent=found[0].parent)
 
 
-def _parse_spi(raw: dict[str, Any], key: str) -> SpiLocation:
+def _parse_spi(raw: dict[str, Any], key: str, driver: str = "") -> SpiLocation:
     _known_keys(raw, key, {"port", "device", "dc", "rst", "speed_hz"})
-    speed = _int(raw, "speed_hz", _subkey(key, "speed_hz"), 8_000_000, lo=1)
+    speed = _int(raw, "speed_hz", _subkey(key, "speed_hz"), SPI_DEFAULT_HZ, lo=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
         raise ConfigError(f"{_subkey(key, 'speed_hz')}: {speed} is not a speed luma allows ({allowed})")
+    if speed > SPI_MAX_HZ.get(driver, speed):
+        fastest = max(s for s in SPI_SPEEDS_HZ if s <= SPI_MAX_HZ[driver])
+        raise ConfigError(f"{_subkey(key, 'speed_hz')}: {speed / 1e6:g} MHz is faster than the "
+                          f"{driver}'s serial interface takes ({SPI_MAX_HZ[driver] / 1e6:g} MHz); "
+                          f"use {fastest}")
     if "dc" not in raw:
         raise ConfigError(f"{_subkey(key, 'dc')}: missing (the GPIO wired to the display's D/C pin)")
     return SpiLocation(
@@ -429,7 +486,8 @@ def _parse_spi(raw: dict[str, Any], key: str) -> SpiLocation:
 class _PinmapDefaults:
     """Fills pins and buses a config leaves out from the pin map (hardware/pinmap.toml)."""
 
-    def __init__(self, pinmap: dict[str, Any], name: str):
+    def __init__(self, pinmap: dict[str, Any], name: str, muxes: tuple[I2CMux, ...] = ()):
+        self.muxes = muxes
         for key in pinmap:
             if key not in ("seats", "i2c_mux", "shared_display"):
                 raise ConfigError(f"{key} (in {name}): unknown key (a pin map has seats, i2c_mux, "
@@ -497,16 +555,20 @@ def _reserved_pins(buses_raw: dict[str, Any], seats: tuple[SeatConfig, ...],
     """Pins owned by an enabled bus: named in [buses], or used by a display or mux."""
     _known_keys(buses_raw, "buses", set(BUS_PINS))
     enabled = {name for name in BUS_PINS if _bool(buses_raw, name, f"buses.{name}", False)}
+    one_cs = "spi0_1cs" in enabled  # SPI0 with one chip select: GPIO 7 stays free
     displays = [s.display for s in seats if s.display] + ([shared] if shared else [])
     mux_parents = {m.parent for m in muxes}
     for d in displays:
         if d.i2c and d.i2c.bus == 1:
             enabled.add("i2c1")
         if d.spi:
-            enabled.add(f"spi{d.spi.port}")
+            enabled.add("spi0_1cs" if d.spi.port == 0 and one_cs else f"spi{d.spi.port}")
+    if one_cs:
+        enabled.discard("spi0")
     if 1 in mux_parents:  # the channels below a mux on I2C1 are I2C1's wires too
         enabled.add("i2c1")
-    labels = {"i2c1": "I2C1 (SDA/SCL)", "spi0": "SPI0", "spi1": "SPI1", "uart": "the UART (TXD/RXD)"}
+    labels = {"i2c1": "I2C1 (SDA/SCL)", "spi0": "SPI0", "spi0_1cs": "SPI0", "spi1": "SPI1",
+              "uart": "the UART (TXD/RXD)"}
     reserved = {pin: "the HAT ID EEPROM (ID_SD/ID_SC)" for pin in ID_EEPROM_PINS}
     for name in sorted(enabled):
         for pin in BUS_PINS[name]:
@@ -533,6 +595,9 @@ def _check_pins(config: HardwareConfig) -> None:
             claim(d.spi.dc, _subkey(d.bus_key, "dc"))
             if d.spi.rst is not None:
                 claim(d.spi.rst, _subkey(d.bus_key, "rst"))
+    for mux in config.i2c_muxes:
+        if mux.reset is not None:
+            claim(mux.reset, f"{mux.key}.reset")
     for seat in config.seats:
         for button, pin in seat.buttons.items():
             claim(pin, seat.button_keys[button])
@@ -546,25 +611,29 @@ def _check_i2c(config: HardwareConfig) -> None:
                 raise ConfigError(f"{mux.key}.buses: bus {bus} is listed twice or is a mux's parent")
             parent_of[bus] = mux
 
-    used: dict[tuple[int, int], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
+    used: dict[tuple[int, ...], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
                                         for m in config.i2c_muxes}
     displays = [s.display for s in config.seats if s.display] + (
         [config.shared_display] if config.shared_display else [])
     for d in displays:
         if not d.i2c:
             continue
-        spot = (d.i2c.bus, d.i2c.address)
-        where = f"bus {d.i2c.bus} address 0x{d.i2c.address:02X}"
+        spot = d.i2c.spot()
         if spot in used:
-            raise ConfigError(f"{d.bus_key}: {where} is already used by {used[spot]}")
+            raise ConfigError(f"{d.bus_key}: {d.i2c} is already used by {used[spot]}")
         used[spot] = d.bus_key
     # A mux channel is wired through to its parent bus: a device on the parent answers
     # at its address on every channel too, so the same address below it would collide.
-    for (bus, address), key in list(used.items()):
-        mux = parent_of.get(bus)
-        if mux and (mux.parent, address) in used:
-            raise ConfigError(f"{key}: address 0x{address:02X} on mux bus {bus} collides with "
-                              f"{used[(mux.parent, address)]} on its parent bus {mux.parent} "
+    for spot, key in list(used.items()):
+        if len(spot) == 4:  # (parent, mux, channel, address)
+            parent, address, where = spot[0], spot[3], f"mux 0x{spot[1]:02X} channel {spot[2]}"
+        elif spot[0] in parent_of:
+            parent, address, where = parent_of[spot[0]].parent, spot[1], f"mux bus {spot[0]}"
+        else:
+            continue
+        if (parent, address) in used:
+            raise ConfigError(f"{key}: address 0x{address:02X} on {where} collides with "
+                              f"{used[(parent, address)]} on its parent bus {parent} "
                               "(devices on the parent answer on every channel)")
 
 

@@ -2,10 +2,12 @@
 
 ``LumaDisplay`` adapts a luma device to our ``Display``:
 
-* it opens the device on first use and again after a bus error (a panel that
+* it opens the bus on first use and again after a bus error (a panel that
   lost power needs its init sequence again), so a missing panel is an
   ``OSError`` from ``show()`` that ``ResilientDisplay`` can retry, not a crash
-  at start;
+  at start. One luma device is built per panel and kept (``PanelWire``): a
+  failed open closes its bus handle and leaks nothing, however often it is
+  retried;
 * an image identical to the last one sent is not sent at all (luma's SSD1306
   driver always sends all 1,024 bytes);
 * for SSD1306-family and SH1106 panels it sends only the changed columns of
@@ -24,11 +26,12 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from PIL import Image
 
-from golfbox.hal.base import DisplayError
+from golfbox.hal.base import DisplayError, HardwareSetupError
 from golfbox.hal.config import LUMA_DRIVERS, DisplayConfig
 from golfbox.hal.pages import pack_pages
 
@@ -60,28 +63,68 @@ class BusCounter:
         return self.payload + I2C_BYTES_PER_TRANSFER * self.transfers
 
 
-class CountingSerial:
-    """Passes a luma serial interface's command()/data() through, counting bytes."""
+class PanelWire:
+    """The one serial interface a luma device is ever given: it counts bytes, and the
+    real bus behind it can be closed and opened again.
 
-    def __init__(self, inner: Any, counter: BusCounter):
-        self._inner = inner
+    luma's ``device.__init__`` registers an ``atexit`` hook holding the device
+    before it sends the init sequence, so building a device for every retry
+    would keep each failed one (and its bus handle) alive until exit. Instead
+    one device is built per panel, with the wire recording: the init sequence
+    it sends is kept and replayed on the real bus at every (re)open.
+    """
+
+    def __init__(self, counter: BusCounter):
         self.counter = counter
+        self.inner: Any = None  # the real luma serial interface while the bus is open
+        self.recording = False
+        self.init_sequence: list[tuple[bool, Any]] = []  # (is a command, bytes)
+
+    def record(self) -> None:
+        self.recording, self.init_sequence = True, []
+
+    def attach(self, inner: Any) -> None:
+        """Open: the recorded init sequence goes out first (raises on a bus error)."""
+        self.recording = False
+        self.inner = inner
+        for is_command, payload in self.init_sequence:
+            if is_command:
+                self.command(*payload)
+            else:
+                self.data(payload)
+
+    def detach(self) -> None:
+        """Close the real bus, whatever state it is in; the device stays."""
+        inner, self.inner = self.inner, None
+        if inner is not None:
+            try:
+                inner.cleanup()
+            except Exception:  # it is already broken; we only want the handle closed
+                pass
 
     def command(self, *cmd: int) -> None:
-        self._inner.command(*cmd)
+        if self.recording:
+            self.init_sequence.append((True, cmd))
+            return
+        self._bus().command(*cmd)
         self.counter.command_bytes += len(cmd)
         self.counter.transfers += 1
 
     def data(self, data: Any) -> None:
-        self._inner.data(data)
+        if self.recording:
+            self.init_sequence.append((False, list(data)))
+            return
+        self._bus().data(data)
         self.counter.data_bytes += len(data)
         self.counter.transfers += 1
 
-    def cleanup(self) -> None:
-        self._inner.cleanup()
+    def cleanup(self) -> None:  # luma's device.cleanup() (close, or its atexit hook)
+        self.detach()
 
-    def __getattr__(self, name: str) -> Any:  # anything else luma asks of its interface
-        return getattr(self._inner, name)
+    def _bus(self) -> Any:
+        if self.inner is None:
+            raise OSError("the bus is not open")
+        return self.inner
 
 
 @dataclass
@@ -98,7 +141,8 @@ class LumaDisplay:
     def __init__(self, name: str, size: tuple[int, int], mode: str,
                  open_device: Callable[[], Any], *, where: str = "",
                  counter: BusCounter | None = None, contrast: int | None = None,
-                 persist: bool = True, page_layout: str | None = None):
+                 persist: bool = True, page_layout: str | None = None,
+                 release: Callable[[Any], None] | None = None):
         self.name = name
         self.size = size
         self.mode = mode
@@ -106,6 +150,7 @@ class LumaDisplay:
         self.counter = counter or BusCounter()
         self.stats = FrameStats()
         self._open_device = open_device
+        self._release = release  # closes a broken device's bus; default: luma's cleanup()
         self._contrast = contrast
         self._persist = persist
         self._page_layout = page_layout  # "window", "pages" or None (luma's display())
@@ -166,12 +211,15 @@ class LumaDisplay:
 
     def _opened(self) -> Any:
         if self._device is None:
+            device = None
             try:
                 device = self._open_device()
                 device.persist = self._persist
                 if self._contrast is not None:
                     device.contrast(self._contrast)
             except Exception as exc:
+                if device is not None and self._release is not None:
+                    self._release(device)
                 if not _is_bus_error(exc):
                     raise
                 raise DisplayError(f"{self.where or 'display'}: {exc}") from exc
@@ -183,12 +231,16 @@ class LumaDisplay:
     def _drop_device(self) -> None:
         device, self._device = self._device, None
         self._last = self._pages = None
-        if device is not None:
-            try:
-                device.persist = True  # so cleanup() only closes the bus handle, draws nothing
-                device.cleanup()
-            except Exception:  # it is already broken; we only want the file closed
-                pass
+        if device is None:
+            return
+        if self._release is not None:
+            self._release(device)
+            return
+        try:
+            device.persist = True  # so cleanup() only closes the bus handle, draws nothing
+            device.cleanup()
+        except Exception:  # it is already broken; we only want the file closed
+            pass
 
     def _send_changed_pages(self, device: Any, frame: Image.Image) -> None:
         new_pages = pack_pages(device.preprocess(frame))
@@ -258,23 +310,25 @@ def _is_bus_error(exc: BaseException) -> bool:
 # ---------------------------------------------------------------- building from config
 
 
-def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = None) -> LumaDisplay:
-    """A luma.oled panel from its config; ``serial_factory`` replaces the real bus (tests)."""
+def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = None, *,
+              sysfs_i2c: Path | None = None) -> LumaDisplay:
+    """A luma.oled panel from its config; ``serial_factory`` replaces the real bus (tests),
+    ``sysfs_i2c`` the /sys/bus/i2c/devices where mux channels are looked up (tests)."""
     if config.driver not in LUMA_DRIVERS:
         raise ValueError(f"{config.key}.driver: {config.driver!r} is not a luma.oled driver")
     counter = BusCounter()
+    wire = PanelWire(counter)
+    device: list[Any] = []  # built once, on the first open (luma is imported then)
 
     def open_device() -> Any:
-        from luma.oled import device as luma_devices
-
-        serial = serial_factory() if serial_factory else _real_serial(config)
-        options: dict[str, Any] = {"width": config.width, "height": config.height,
-                                   "rotate": config.rotate}
-        if config.mode != "1":
-            options["mode"] = "RGB"  # greyscale/colour drivers: 4-bit grey from RGB
-        if config.driver in PAGE_ADDRESSED:
-            options["page_address_offset"] = SH1106_COLUMN_OFFSET
-        return getattr(luma_devices, config.driver)(CountingSerial(serial, counter), **options)
+        if not device:
+            wire.record()  # luma's __init__ sends the init sequence: keep it for every open
+            device.append(_build_luma_device(config, wire))
+        wire.attach(serial_factory() if serial_factory else _real_serial(config, sysfs_i2c))
+        framebuffer = getattr(device[0], "framebuffer", None)
+        if hasattr(framebuffer, "prev_image"):
+            framebuffer.prev_image = None  # the init cleared the panel: next frame in full
+        return device[0]
 
     page_layout = None
     if config.page_diff and (config.width, config.height) == (128, 64):
@@ -284,22 +338,74 @@ def open_oled(config: DisplayConfig, serial_factory: Callable[[], Any] | None = 
             page_layout = "pages"
     return LumaDisplay(config.name, config.size, config.mode, open_device,
                        where=_where(config), counter=counter, contrast=config.contrast,
-                       persist=config.persist, page_layout=page_layout)
+                       persist=config.persist, page_layout=page_layout,
+                       release=lambda _device: wire.detach())
+
+
+def _build_luma_device(config: DisplayConfig, wire: PanelWire) -> Any:
+    from luma.oled import device as luma_devices
+
+    options: dict[str, Any] = {"width": config.width, "height": config.height,
+                               "rotate": config.rotate}
+    if config.mode != "1":
+        options["mode"] = "RGB"  # greyscale/colour drivers: 4-bit grey from RGB
+    if config.driver in PAGE_ADDRESSED:
+        options["page_address_offset"] = SH1106_COLUMN_OFFSET
+    return getattr(luma_devices, config.driver)(wire, **options)
+
+
+# What luma needs to open a panel, by bus: (module, what provides it).
+LUMA_NEEDS = {
+    "any": [("luma.oled.device", "pip install 'golfbox[pi]'")],
+    "i2c": [("smbus2", "pip install 'golfbox[pi]'")],
+    # luma.core >= 2.5 moved these into its gpio/spi extras. RPi.GPIO must be the
+    # rpi-lgpio drop-in: classic RPi.GPIO maps /dev/gpiomem, which the unit's
+    # DevicePolicy=closed does not allow (rpi-lgpio uses /dev/gpiochip*).
+    "spi": [("spidev", "pip install 'golfbox[pi]', or apt install python3-spidev"),
+            ("RPi.GPIO", "pip install 'golfbox[pi]' (rpi-lgpio), or apt install python3-rpi-lgpio")],
+}
+
+
+def check_support(config: DisplayConfig) -> None:
+    """Raise HardwareSetupError if this panel cannot be driven here at all.
+
+    Checked when the hardware is built, so a missing package is a start-up
+    error naming it, not an exception from the first frame that systemd would
+    answer with restart after restart.
+    """
+    if config.driver not in LUMA_DRIVERS:
+        return
+    import importlib
+
+    bus = "i2c" if config.i2c else "spi"
+    for module, how in LUMA_NEEDS["any"] + LUMA_NEEDS[bus]:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise HardwareSetupError(f"{config.describe()}: needs the Python module {module} "
+                                     f"({exc.name or module} is missing): {how}") from None
+        except RuntimeError as exc:  # classic RPi.GPIO off a Pi: "can only be run on a Raspberry Pi"
+            raise HardwareSetupError(f"{config.describe()}: {module} cannot run here ({exc}): "
+                                     f"{how}") from None
 
 
 def _where(config: DisplayConfig) -> str:
     if config.i2c:
-        return f"I2C bus {config.i2c.bus} address 0x{config.i2c.address:02X}"
+        return f"I2C {config.i2c}"
     if config.spi:
         return f"SPI{config.spi.port}.{config.spi.device}"
     return config.driver
 
 
-def _real_serial(config: DisplayConfig) -> Any:
+def _real_serial(config: DisplayConfig, sysfs_i2c: Path | None = None) -> Any:
     from luma.core.interface import serial
 
     if config.i2c:
-        return serial.i2c(port=config.i2c.bus, address=config.i2c.address)
+        from golfbox.hal.i2cmux import SYSFS_I2C_DEVICES, resolve_bus
+
+        # A mux channel's bus number is looked up at every open: the kernel picks it at boot.
+        bus = resolve_bus(config.i2c, sysfs_i2c or SYSFS_I2C_DEVICES)
+        return serial.i2c(port=bus, address=config.i2c.address)
     spi = config.spi
     assert spi is not None, "config validation guarantees a bus for a luma driver"
     return serial.spi(port=spi.port, device=spi.device, gpio_DC=spi.dc, gpio_RST=spi.rst,

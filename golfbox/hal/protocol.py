@@ -399,15 +399,21 @@ def unpack_button(payload):
     return (payload[0] << 8) | payload[1], payload[2], payload[3]
 
 
-def pack_state(counter, down_bits, rx_errors):
-    return bytes((counter >> 8 & 0xFF, counter & 0xFF, down_bits, rx_errors >> 8 & 0xFF, rx_errors & 0xFF))
+STATE_PANEL_FAILING = 0x01  # STATE flags: the node's OLED does not answer (its buttons still work)
+
+
+def pack_state(counter, down_bits, rx_errors, flags=0):
+    return bytes((counter >> 8 & 0xFF, counter & 0xFF, down_bits, rx_errors >> 8 & 0xFF, rx_errors & 0xFF, flags))
 
 
 def unpack_state(payload):
-    """Returns (event counter, buttons-down bitmap, receive errors); ValueError if malformed."""
-    if len(payload) != 5:
+    """Returns (event counter, buttons-down bitmap, receive errors, flags); ValueError if malformed.
+
+    The flags byte came later: a 5-byte STATE (firmware 1.0.0) has none."""
+    if len(payload) not in (5, 6):
         raise ValueError("bad STATE payload %r" % bytes(payload))
-    return (payload[0] << 8) | payload[1], payload[2], (payload[3] << 8) | payload[4]
+    flags = payload[5] if len(payload) == 6 else 0
+    return (payload[0] << 8) | payload[1], payload[2], (payload[3] << 8) | payload[4], flags
 
 
 def frame_segments(payload):

@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 class ResilientDisplay:
     def __init__(self, display: Display, seat: int | None, sink: EventSink | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 first_retry: float = 0.5, max_retry: float = 30.0):
+                 first_retry: float = 0.5, max_retry: float = 30.0,
+                 on_error: Callable[[OSError], None] | None = None):
         self.inner = display
         self.seat = seat  # None: the shared display
         self.sink = sink
@@ -43,6 +44,7 @@ class ResilientDisplay:
         self._next_try = 0.0
         self._pending: Image.Image | None = None  # newest frame not yet on the panel
         self._lock = threading.Lock()
+        self._on_error = on_error  # e.g. a mux RESET pulse when the bus looks stuck
 
     def show(self, image: Image.Image) -> None:
         with self._lock:
@@ -79,6 +81,8 @@ class ResilientDisplay:
 
     def _failed(self, exc: OSError) -> None:
         self.last_error = exc
+        if self._on_error is not None:
+            self._on_error(exc)
         if self.healthy:
             self.healthy = False
             self._delay = self._first_retry

@@ -62,6 +62,10 @@ class SerialNodeConfig:
     # A seat whose node has not come this long after start is reported gone, as if it
     # had been unplugged (after a restart, a node that is still away sends no unplug).
     missing_after: float = 10.0
+    # A board just plugged in is still starting MicroPython, and until its firmware has
+    # run kbd_intr(-1) a 0x03 in a SYNC token or CRC is Ctrl-C: say nothing to a new port
+    # until it has been quiet this long (or already speaks the protocol: a running node).
+    quiet_before_sync: float = 1.5
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -300,7 +304,7 @@ class SerialNodeHub:
                     seat = state.seat
                     break
             else:
-                log.warning("seat nodes: node %s on %s is not given to any seat (add it under [seat_nodes.seats])", node_id, connection.path)
+                log.warning("seat nodes: node %s on %s is not given to any seat (add a [[seats]] table with backend = \"serial\" and node = \"%s\")", node_id, connection.path, node_id)
                 return None
         self._post(LinkEvent(seat, True, buttons=True))
         return seat
@@ -397,6 +401,7 @@ class _NodeConnection:
         self._last_counter: int | None = None
         self._error_log_second = 0
         self._errors_this_second = 0
+        self._panel_failing = False  # as the node last reported in STATE
 
     def wake(self) -> None:
         port = self.port
@@ -417,6 +422,7 @@ class _NodeConnection:
             self.hub._release(self, None, retry=True)
             return
         try:
+            self._wait_until_quiet()
             hello = self._handshake()
             if hello is None:
                 reason, retry = None, True
@@ -443,6 +449,23 @@ class _NodeConnection:
             except (serial.SerialException, OSError):
                 pass
             self.hub._release(self, reason, retry=retry)
+
+    def _wait_until_quiet(self) -> None:
+        quiet = self.hub.config.quiet_before_sync
+        started = last_byte = time.monotonic()
+        while not self.hub._stop.is_set() and time.monotonic() - last_byte < quiet:
+            data = self.port.read(self.port.in_waiting or 1)
+            if not data:
+                continue
+            last_byte = time.monotonic()
+            heard = self.link.rx_blocks
+            for _ in self.link.receive(data, self._now()):
+                pass
+            if self.link.rx_blocks != heard:
+                return  # whole protocol blocks: its firmware is running, Ctrl-C is off
+            if last_byte - started > 4 * quiet + self.hub.config.handshake_timeout:
+                return  # a chatty port that is no node: the handshake will say so
+        self.link = protocol.Link(on_error=self._corrupt_block)
 
     # handshake: SYNC (fresh random token) until the node answers HELLO with that token
     def _handshake(self) -> tuple[str, str] | None:
@@ -559,8 +582,9 @@ class _NodeConnection:
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]), EventKind(protocol.KIND_CODES[kind]))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
-                counter, down, rx_errors = protocol.unpack_state(payload)
+                counter, down, rx_errors, flags = protocol.unpack_state(payload)
                 self.stats.node_rx_errors = rx_errors
+                self._panel_state(bool(flags & protocol.STATE_PANEL_FAILING))
                 if self.seat is not None:
                     with self.hub._lock:
                         self.hub._seats[self.seat].buttons_down = down
@@ -574,6 +598,19 @@ class _NodeConnection:
                 log.warning("%s: unexpected message type 0x%02x dropped", self._label(), msg_type)
         except ValueError as err:
             log.warning("%s: bad message dropped: %s", self._label(), err)
+
+    def _panel_state(self, failing: bool) -> None:
+        """The node says whether its OLED answers: shown like any failing display (buttons stay)."""
+        if failing == self._panel_failing or self.seat is None:
+            return
+        self._panel_failing = failing
+        name = f"seat {self.seat + 1} display"
+        if failing:
+            log.warning("%s: the seat node's OLED does not answer", name)
+            self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer"))
+        else:
+            log.info("%s: working again", name)
+            self.hub._post(LinkEvent(self.seat, True, f"{name}: working again"))
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1

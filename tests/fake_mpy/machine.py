@@ -8,6 +8,7 @@ drives it through files named by environment variables:
 * FAKE_OLED: where the fake SSD1306 on the I2C bus dumps its display RAM
   after every write: 1,024 bytes of GDDRAM, then contrast, then on/off.
 * FAKE_UNIQUE_ID: the board's unique id, in hex.
+* FAKE_OLED_ABSENT: while this file exists, the OLED does not answer (ENODEV).
 """
 
 import os
@@ -131,6 +132,14 @@ class I2C:
         self.devices = {0x3C: _FakeSSD1306(os.getenv("FAKE_OLED"))}
 
     def _device(self, address):
+        absent = os.getenv("FAKE_OLED_ABSENT")
+        if absent:
+            try:
+                os.stat(absent)
+                raise OSError(19)  # unplugged: nothing answers at its address
+            except OSError as error:
+                if error.errno == 19:
+                    raise
         if address not in self.devices:
             raise OSError(19)  # ENODEV, as a real bus reports a missing device
         return self.devices[address]

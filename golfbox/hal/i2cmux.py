@@ -1,0 +1,104 @@
+"""TCA9548A channels: which /dev/i2c-N each one is, and a RESET pulse when one is stuck.
+
+The kernel's ``i2c-mux`` overlay gives a mux's channels the next free adapter
+numbers, which change with the Pi model and with whatever else is enabled; a
+shift by one would swap seats 1-2 with 3-4 without any error (both channels
+carry 0x3C and 0x3D). The stable name is sysfs: the mux's device directory
+``/sys/bus/i2c/devices/<parent>-00<addr>/`` holds a ``channel-N`` link to the
+channel's ``i2c-K`` adapter (drivers/i2c/i2c-mux.c, Documentation/i2c/i2c-sysfs.rst). It is read
+each time a display is opened, never written into the config.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from golfbox.hal.config import I2CLocation
+
+log = logging.getLogger(__name__)
+
+SYSFS_I2C_DEVICES = Path("/sys/bus/i2c/devices")
+
+
+class MuxChannelError(OSError):
+    """A mux channel with no adapter in sysfs (overlay missing, mux not answering at boot)."""
+
+
+def mux_device_dir(parent: int, address: int, devices: Path = SYSFS_I2C_DEVICES) -> Path:
+    return devices / f"{parent}-{address:04x}"
+
+
+def resolve_bus(location: I2CLocation, devices: Path = SYSFS_I2C_DEVICES) -> int:
+    """The /dev/i2c-N number of ``location``: its bus, or its mux channel's adapter."""
+    if location.bus is not None:
+        return location.bus
+    mux_dir = mux_device_dir(location.parent, location.mux, devices)
+    link = mux_dir / f"channel-{location.channel}"
+    try:
+        target = os.readlink(link)
+    except FileNotFoundError:
+        hint = ("the mux is not bound: is dtoverlay=i2c-mux,pca9548,addr=0x%02x in config.txt, "
+                "and does the TCA9548A answer?" % location.mux) if not mux_dir.exists() else \
+            "the mux has no such channel"
+        raise MuxChannelError(errno.ENOENT, f"no {link} ({hint})") from None
+    name = os.path.basename(target)
+    if not name.startswith("i2c-") or not name[4:].isdigit():
+        raise MuxChannelError(errno.EINVAL, f"{link} points to {target}, not to an i2c-N adapter")
+    return int(name[4:])
+
+
+# errno values a transfer gets when SDA or SCL is held low: the controller times out
+# (i2c-bcm2835: ETIMEDOUT on a clock-stretch timeout) or loses arbitration (EAGAIN).
+STUCK_ERRNOS = (errno.ETIMEDOUT, errno.EAGAIN)
+
+
+class MuxReset:
+    """Pulses a TCA9548A's RESET (active low) through a gpiozero output.
+
+    A seat OLED that browns out mid-transfer can hold its channel's SDA low; with
+    that channel selected the parent bus is held too, and every seat fails.
+    Resetting the mux deselects all channels, which frees the parent bus; the
+    displays then reopen as after any failure. At most one pulse every
+    ``min_interval`` seconds, so a panel that is simply gone does not keep the
+    other channels blinking.
+    """
+
+    PULSE_S = 0.001  # the data sheet asks for 6 ns low; 1 ms is far beyond any doubt
+
+    def __init__(self, pin: int, *, pin_factory: Any = None, min_interval: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic, name: str = "TCA9548A"):
+        from gpiozero import DigitalOutputDevice
+
+        # active_high=False: on() drives RESET low. initial_value=False: released.
+        self.output = DigitalOutputDevice(pin, active_high=False, initial_value=False,
+                                          pin_factory=pin_factory)
+        self.name = name
+        self.pulses = 0
+        self._min_interval = min_interval
+        self._clock = clock
+        self._last: float | None = None
+
+    def on_error(self, exc: BaseException) -> None:
+        """A display behind this mux failed: pulse RESET if the bus looks stuck."""
+        if getattr(exc, "errno", None) in STUCK_ERRNOS or getattr(exc.__cause__, "errno", None) in STUCK_ERRNOS:
+            self.pulse()
+
+    def pulse(self) -> bool:
+        now = self._clock()
+        if self._last is not None and now - self._last < self._min_interval:
+            return False
+        self._last = now
+        log.warning("%s: bus stuck, pulsing RESET", self.name)
+        self.output.on()
+        time.sleep(self.PULSE_S)
+        self.output.off()
+        self.pulses += 1
+        return True
+
+    def close(self) -> None:
+        self.output.close()

@@ -1,0 +1,46 @@
+"""``golfbox check-config [FILE]``: is this config one the table service will start with?
+
+Loads the file as ``golfbox run`` does (the pin map it names, every section,
+the [game] and [journal] tables) and touches no hardware, so it runs anywhere:
+install.sh runs it before enabling the service. Exit 0 and one summary line,
+or exit 2 and the one-line error naming the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from golfbox.cli import UsageError
+from golfbox.hal.config import ConfigError, HardwareConfig, load_config
+from golfbox.table.service_cli import DEFAULT_CONFIG, journal_path
+from golfbox.table.settings import settings_from_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default=DEFAULT_CONFIG, metavar="FILE",
+                        help=f"the config file (default {DEFAULT_CONFIG})")
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        config = load_config(path)
+        settings = settings_from_config(config.game, len(config.seats))
+    except ConfigError as exc:
+        message = str(exc)
+        raise UsageError(message if str(path) in message else f"{path}: {message}") from None
+    journal = journal_path(None, config, laptop=False)
+    print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
+    return 0
+
+
+def summary(config: HardwareConfig) -> str:
+    """'4 seats (4 gpio), shared display ssd1322 on SPI0.0 DC=GPIO24'."""
+    backends: dict[str, int] = {}
+    for seat in config.seats:
+        backends[seat.backend] = backends.get(seat.backend, 0) + 1
+    kinds = ", ".join(f"{count} {backend}" for backend, count in backends.items())
+    shared = (f"shared display {config.shared_display.location()}" if config.shared_display
+              else "no shared display")
+    return f"{len(config.seats)} seats ({kinds}), {shared}"

@@ -1,0 +1,136 @@
+"""TCA9548A channels found in a fake sysfs tree, and the RESET pulse on a stuck bus (gpiozero mock pins)."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+from PIL import Image
+
+from golfbox.hal.base import LinkEvent
+from golfbox.hal.build import build_hardware
+from golfbox.hal.config import parse_config
+from golfbox.hal.i2cmux import MuxChannelError, resolve_bus
+from golfbox.hal.oled import open_oled
+from golfbox.hal.resilient import ResilientDisplay
+
+SEAT0 = {"left": 17, "right": 27, "ok": 22, "back": 4}
+SEAT1 = {"left": 5, "right": 6, "ok": 13, "back": 19}
+
+
+def mux_config(reset=None, channels=(0, 1)):
+    mux = {"parent": 1, "address": 0x70, **({"reset": reset} if reset is not None else {})}
+    return parse_config({"i2c_mux": [mux], "seats": [
+        {"backend": "gpio", "buttons": buttons,
+         "display": {"driver": "ssd1306", "i2c": {"mux": 0x70, "channel": channel, "address": 0x3C}}}
+        for buttons, channel in zip((SEAT0, SEAT1), channels)]})
+
+
+@pytest.fixture
+def sysfs(tmp_path):
+    """/sys/bus/i2c/devices as the kernel lays it out on a Pi 4 with the i2c-mux overlay:
+    the mux's channels got adapters 22 and 23 — or anything else on another model."""
+    devices = tmp_path / "devices"
+    mux = devices / "1-0070"
+    mux.mkdir(parents=True)
+
+    def channels(*adapters):
+        for link in mux.glob("channel-*"):
+            link.unlink()
+        for channel, adapter in enumerate(adapters):
+            (devices / f"i2c-{adapter}").mkdir(exist_ok=True)
+            os.symlink(f"../i2c-{adapter}", mux / f"channel-{channel}")
+
+    channels(22, 23)
+    return devices, channels
+
+
+def test_a_channel_is_found_by_its_sysfs_link_whatever_number_the_kernel_gave_it(sysfs):
+    sysfs, channels = sysfs
+    config = mux_config()
+    locations = [seat.display.i2c for seat in config.seats]
+    assert [resolve_bus(loc, sysfs) for loc in locations] == [22, 23]
+    channels(11, 12)  # another model, or another overlay enabled first
+    assert [resolve_bus(loc, sysfs) for loc in locations] == [11, 12]
+
+
+def test_a_missing_channel_is_an_error_naming_the_seat(sysfs):
+    sysfs, _ = sysfs
+    config = mux_config(channels=(0, 5))
+    with pytest.raises(MuxChannelError, match=r"no .*/1-0070/channel-5 \(the mux has no such channel\)"):
+        resolve_bus(config.seats[1].display.i2c, sysfs)
+    events = []
+    display = ResilientDisplay(open_oled(config.seats[1].display, sysfs_i2c=sysfs), 1, events.append)
+    display.show(Image.new("1", (128, 64)))
+    assert events[0].seat == 1 and not events[0].connected
+    assert events[0].reason.startswith("seat 2 display: I2C mux 0x70 channel 5 address 0x3C: ")
+    assert "channel-5 (the mux has no such channel)" in events[0].reason
+
+
+def test_without_the_overlay_the_error_says_what_to_add(tmp_path):
+    with pytest.raises(MuxChannelError, match=r"dtoverlay=i2c-mux,pca9548,addr=0x70"):
+        resolve_bus(mux_config().seats[0].display.i2c, tmp_path)
+
+
+def test_the_real_luma_interface_opens_the_resolved_bus(sysfs):
+    pytest.importorskip("luma.core")
+    sysfs, channels = sysfs
+    channels(97, 98)
+    if os.path.exists("/dev/i2c-98"):
+        pytest.skip("this machine has an /dev/i2c-98")
+    display = open_oled(mux_config().seats[1].display, sysfs_i2c=sysfs)
+    with pytest.raises(OSError, match=r"/dev/i2c-98"):  # channel 1 -> adapter 98, opened by luma
+        display.show(Image.new("1", (128, 64)))
+
+
+class StuckBus:
+    """A luma serial interface on a channel whose SDA a seat OLED holds low, until the mux is reset."""
+
+    def __init__(self):
+        self.stuck = True
+        self.frames = 0
+
+    def command(self, *cmd):
+        if self.stuck:
+            raise OSError(errno.ETIMEDOUT, "Connection timed out")
+
+    def data(self, data):
+        self.command()
+        self.frames += 1
+
+    def cleanup(self):
+        pass
+
+
+def test_a_stuck_channel_pulses_the_mux_reset_and_the_displays_come_back():
+    gpiozero = pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    now = [0.0]
+    bus = StuckBus()
+    events = []
+    config = mux_config(reset=7)
+    hardware = build_hardware(config, events.append, pin_factory=factory, clock=lambda: now[0])
+    try:
+        reset = hardware.mux_resets[(1, 0x70)]
+        pin = factory.pin(7)
+        assert pin.state == 1  # RESET released (high) at start
+        # The panel on the stuck channel, through open_oled's serial seam, wired as build_hardware does.
+        display = ResilientDisplay(open_oled(config.seats[0].display, lambda: bus), 0, events.append,
+                                   clock=lambda: now[0], on_error=reset.on_error)
+        display.show(Image.new("1", (128, 64)))
+        assert [s.state for s in pin.states][-2:] == [0, 1]  # pulsed low, then released
+        assert reset.pulses == 1
+        display.show(Image.new("1", (128, 64)))  # within 5 s of the last pulse: no second one
+        assert reset.pulses == 1
+        bus.stuck = False  # the reset deselected the channel: the OLED let go of SDA
+        now[0] += 0.5
+        display.poll()
+        assert display.healthy and events[-1] == LinkEvent(0, True, "seat 1 display: working again")
+        # A panel that fails with a plain NAK (unplugged) does not reset the mux.
+        reset.on_error(OSError(errno.EREMOTEIO, "Remote I/O error"))
+        assert reset.pulses == 1
+    finally:
+        hardware.close()
