@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
                 raise
         else:
             return int(sim_cli.run(args) or 0)
-    log.info("no config at %s: running a headless simulated table", DEFAULT_CONFIG)
     config = sim_config()
-    return serve(config, journal_path(args.journal, config, laptop=True))
+    return serve(config, journal_path(args.journal, config, laptop=True),
+                 note=f"no config at {DEFAULT_CONFIG}: running a headless simulated table")
 
 
 def _load(path: Path) -> HardwareConfig:
@@ -112,8 +112,9 @@ def open_journal(path: Path) -> Journal:
 
 
 def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
-          started: float | None = None) -> int:
-    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it."""
+          started: float | None = None, note: str = "") -> int:
+    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it.
+    ``note`` is logged once the journal is open (a refused journal is the only line)."""
     from golfbox.hal.build import build_hardware
     from golfbox.table.service import TableService
 
@@ -124,6 +125,8 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None
     journal = open_journal(journal_file)
+    if note:
+        log.info("%s", note)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     try:
         hardware = build_hardware(config, inbox.put)
