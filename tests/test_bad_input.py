@@ -93,3 +93,47 @@ def test_a_damaged_golfbox_journal_is_still_set_aside(tmp_path):
     fresh = open_journal(path)
     fresh.close()
     assert [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+
+
+# -- item 3: a config or pin map that cannot be read is one line naming it, exit 2
+
+SIM_SEATS = '[[seats]]\nbackend = "sim"\n[[seats]]\nbackend = "sim"\n'
+
+
+def bad_config_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """case -> (the --config argument, a word the message must hold)."""
+    files = tmp_path / "files"
+    files.mkdir(exist_ok=True)
+    latin1 = files / "latin1.toml"
+    latin1.write_bytes('[game]\nnames = { 1 = "Zoé" }\n'.encode("latin-1"))
+    (files / "folder.toml").mkdir(exist_ok=True)
+    binary_map = files / "binary_map.toml"
+    (files / "map.bin").write_bytes(bytes(range(256)))
+    binary_map.write_text('pinmap = "map.bin"\n' + SIM_SEATS)
+    folder_map = files / "folder_map.toml"
+    (files / "mapdir").mkdir(exist_ok=True)
+    folder_map.write_text('pinmap = "mapdir"\n' + SIM_SEATS)
+    return {
+        "not UTF-8": (str(latin1), "latin1.toml"),
+        "a folder": (str(files / "folder.toml"), "folder.toml"),
+        "an empty path": ("", "--config"),
+        "pin map binary": (str(binary_map), "map.bin"),
+        "pin map a folder": (str(folder_map), "mapdir"),
+    }
+
+
+CONFIG_CASES = ["not UTF-8", "a folder", "an empty path", "pin map binary", "pin map a folder"]
+
+
+@pytest.mark.parametrize("command", ["run", "check-hardware"])
+@pytest.mark.parametrize("case", CONFIG_CASES)
+def test_a_config_that_cannot_be_read_is_one_line_and_exit_2(tmp_path, command, case):
+    argument, word = bad_config_files(tmp_path)[case]
+    before = listing(tmp_path / "files")
+    extra = ["--headless"] if command == "run" else ["--seconds", "0.1"]
+    run = golfbox(tmp_path, command, "--config", argument, *extra)
+    one_line_exit_2(run, word)
+    assert "Traceback" not in run.stderr
+    if case == "pin map a folder":
+        assert "does not exist" not in run.stderr  # it does: it is a folder
+    assert listing(tmp_path / "files") == before

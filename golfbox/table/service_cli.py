@@ -53,8 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.config:
+        raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
-    if config_path.exists():
+    if config_path.exists() or config_path.is_symlink():  # a folder or a dangling link: say so
         config = _load(config_path)
         return serve(config, journal_path(args.journal, config, laptop=False))
     if args.config != DEFAULT_CONFIG:
