@@ -137,3 +137,30 @@ def test_a_config_that_cannot_be_read_is_one_line_and_exit_2(tmp_path, command, 
     if case == "pin map a folder":
         assert "does not exist" not in run.stderr  # it does: it is a folder
     assert listing(tmp_path / "files") == before
+
+
+# -- item 4: golfbox score counts suited cards against the decks
+
+
+@pytest.mark.parametrize("variant,grids,card,most", [
+    ("4-card", ["AS AS / 3 4"], "AS", 1),
+    ("9-card", ["AS AS AS / 2 3 4 / 5 6 7"], "AS", 2),  # two decks hold two A♠
+    ("6-card", ["KH 2 3 / 4 5 6", "KH 7 8 / 9 10 J"], "KH", 1),
+    ("polish-poker", ["10D 10d 3 / 4 5 6"], "10D", 1),  # a suit letter in either case
+])
+def test_score_refuses_more_copies_of_a_suited_card_than_the_decks_hold(tmp_path, variant, grids,
+                                                                         card, most):
+    run = golfbox(tmp_path, "score", "--variant", variant, *grids)
+    one_line_exit_2(run, card, f"hold {most}")
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("variant,grids,scores", [
+    ("9-card", ["AS AS A / 2 3 4 / 5 6 7"], ["27"]),  # two A♠ and an ace of any suit: fine
+    ("4-card", ["AS AH / AD AC"], ["4"]),
+    ("6-card", ["KH 2 3 / 4 5 6", "K 7 8 / 9 10 J"], ["16", "44"]),  # an unsuited K is another king
+])
+def test_score_accepts_suited_cards_the_decks_can_hold(tmp_path, variant, grids, scores):
+    run = golfbox(tmp_path, "score", "--variant", variant, *grids)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == scores
