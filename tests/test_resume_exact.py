@@ -15,10 +15,8 @@ polish-poker's random start, which has none), plus every 9th entry of the rest
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,17 +40,9 @@ EVERY = 9  # outside the start phases, a kill point every EVERY entries
 
 
 @pytest.fixture
-def tmp_path(tmp_path):
-    """Journals in memory when /dev/shm is there: a simulated kill needs no fsync to disk,
-    and hundreds of resumes stay fast on a busy disk."""
-    if not os.path.isdir("/dev/shm") or not os.access("/dev/shm", os.W_OK):
-        yield tmp_path
-        return
-    path = Path(tempfile.mkdtemp(prefix="golfbox-resume-", dir="/dev/shm"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+def tmp_path(ram_path):
+    """Journals in memory (tests/conftest.py): a simulated kill needs no fsync to disk."""
+    return ram_path
 
 
 class Clock:
