@@ -169,3 +169,46 @@ def test_a_greedy_bot_remembers_its_round_after_a_resume(tmp_path):
         cut_after(clean_path, cut, k)
         play(cut, "6-card", {}, 3, 0.0, rounds=1, bots=greedy)
         assert entries(cut) == expected, f"killed after entry {k}"
+
+
+def play_with_a_stand_in(journal_path: Path, seed: int) -> None:
+    """Seat 0 a person (scripted presses, as tests/table_driver.py makes them), seat 1 a
+    person whose node is unplugged from the start: a stand-in bot plays it."""
+    from golfbox.hal.base import Button, LinkEvent
+    from golfbox.hal.sim import SimPad
+    from table_driver import scripted_presses
+
+    settings = TableSettings(variant="6-card", rounds=1, seats=2, bot_delay=0.0, auto_start=True,
+                             seed=seed, takeover_after=1.0)
+    clock, pad = Clock(), SimPad(range(2))
+    service = TableService(settings, [pad], {}, None, Journal(journal_path), clock=clock)
+    service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    service.run_until_idle()
+    clock.now += 1.0  # away long enough: the stand-in plays
+    attempt, last = 0, -1
+    for _ in range(20_000):
+        service.run_until_idle()
+        if service.state != "playing":
+            break
+        moves = service.actions_played
+        attempt, last = (attempt + 1 if moves == last else 0), moves
+        for button, held in scripted_presses(seed, moves, attempt):
+            (pad.hold if held else pad.press)(0, button)
+            service.run_until_idle()
+    else:
+        pytest.fail("the round never ended")
+    service.close()
+
+
+def test_a_stand_in_bot_resumes_exactly_too(tmp_path):
+    """A bot playing for a seat whose node went away chooses from the journal alone: after
+    a kill at any point, with the node still away, it plays on as it would have."""
+    clean = tmp_path / "clean.sqlite3"
+    play_with_a_stand_in(clean, 21)
+    expected = entries(clean)
+    assert {seat for _, _, seat, _ in expected} == {0, 1} and len(expected) > 20
+    for k in range(0, len(expected), 3):
+        cut = tmp_path / f"cut{k}.sqlite3"
+        cut_after(clean, cut, k)
+        play_with_a_stand_in(cut, 21)
+        assert entries(cut) == expected, f"killed after entry {k}"
