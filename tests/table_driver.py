@@ -1,6 +1,7 @@
 """Run one table headless, as a subprocess, for the crash tests.
 
-    python tests/table_driver.py --journal J --seed S [--kill-at N --kill-when before|after]
+    python tests/table_driver.py --journal J --seed S [--variant V --rule NAME=VALUE]
+                                 [--kill-at N --kill-when before|after]
 
 Seat 0 is a person whose presses come from a script; the other seats are
 bots with no thinking time. The script decides from what the table shows
@@ -9,7 +10,8 @@ killed and restarted is pressed exactly as an uninterrupted one would be.
 
 ``--kill-at N`` sends this process SIGKILL at its Nth journal write, just
 before or just after the commit: the two moments a power cut can fall on.
-On a clean finish it prints the match's result as one JSON line.
+On a clean finish it prints the match's result as one JSON line, with every
+entry of its journal (seat, action) in order.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -84,9 +87,12 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--kill-at", type=int)
     parser.add_argument("--kill-when", choices=("before", "after"), default="after")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    rules = {name: value == "true" if value in ("true", "false") else int(value)
+             for name, value in (rule.split("=", 1) for rule in args.rule)}
 
-    settings = TableSettings(variant=args.variant, rounds=args.rounds, seats=args.seats,
+    settings = TableSettings(variant=args.variant, rules=rules, rounds=args.rounds, seats=args.seats,
                              bots={seat: "random" for seat in range(1, args.seats)},
                              bot_delay=0.0, auto_start=True, seed=args.seed)
     pad = SimPad(range(args.seats))
@@ -98,6 +104,9 @@ def main() -> int:
     result = {"totals": list(service.match.totals), "history": [list(r) for r in service.match.history],
               "actions": service.actions_played, "match_id": service.match_id}
     service.close()
+    with sqlite3.connect(args.journal) as db:
+        result["entries"] = db.execute("SELECT seq, seat, action FROM entry WHERE match_id = ?"
+                                       " ORDER BY seq", (service.match_id,)).fetchall()
     print(json.dumps(result))
     return 0
 

@@ -235,7 +235,8 @@ class Terminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-                   HOME=str(cwd), XDG_CONFIG_HOME=str(cwd / ".config"))
+                   HOME=str(cwd), XDG_CONFIG_HOME=str(cwd / ".config"),
+                   XDG_STATE_HOME=str(cwd / ".local" / "state"))  # its journal, never the real one
         env.pop("GOLFBOX_CONFIG", None)
         # A session of its own with the pty as controlling terminal, so Ctrl-C is a SIGINT.
         self.process = subprocess.Popen([str(GOLFBOX), *argv], stdin=slave, stdout=slave,

@@ -4,7 +4,11 @@ Each run of tests/table_driver.py is a whole service process (sim hardware, a
 scripted person at seat 0, bots elsewhere) that kills itself at a chosen
 journal write, just before or just after the commit. It is started again on
 the same journal until it finishes; the result must equal an uninterrupted
-run's with the same seed, in the same journal match (resumed, not restarted).
+run's with the same seed, in the same journal match (resumed, not restarted):
+the same totals and the very same journal entries, in the same order.
+
+tests/test_resume_exact.py kills (in-process) after every entry of every start
+phase; here real SIGKILLs do the same for the first entries of each start mode.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ DRIVER = Path(__file__).with_name("table_driver.py")
 
 
 def drive(journal: Path, seed: int, variant: str, kill_at: int | None = None,
-          when: str = "after") -> subprocess.CompletedProcess:
+          when: str = "after", rules: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     command = [sys.executable, str(DRIVER), "--journal", str(journal), "--seed", str(seed),
                "--variant", variant]
+    for rule in rules:
+        command += ["--rule", rule]
     if kill_at is not None:
         command += ["--kill-at", str(kill_at), "--kill-when", when]
     return subprocess.run(command, capture_output=True, text=True, timeout=60)
@@ -56,3 +62,28 @@ def test_killed_and_restarted_table_ends_like_an_uninterrupted_one(tmp_path, var
         pytest.fail("the table never finished its match")
     assert json.loads(run.stdout) == expected
     assert kills >= 7  # 3 cases: at least 21 random kill points in all
+
+
+# Every start mode: (variant, rules, seed, entries to kill after, one by one). 9-card's
+# start is each seat's first turn (three flips, then a draw and a place or discard).
+START_MODES = [("4-card", (), 11, 5), ("6-card", (), 7, 8), ("6-card", ("peek_row=true",), 3, 5),
+               ("polish-poker", ("choose_start=true",), 9, 8), ("9-card", (), 2, 16)]
+
+
+@pytest.mark.parametrize("variant,rules,seed,count", START_MODES,
+                         ids=[f"{m[0]}{'-' + m[1][0].split('=')[0] if m[1] else ''}" for m in START_MODES])
+def test_sigkill_after_each_start_entry_gives_the_same_journal(tmp_path, variant, rules, seed, count):
+    """Killed right after each of the first ``count`` commits in turn (a process that commits
+    one entry and dies, again and again), then left to finish: the whole journal matches."""
+    clean = drive(tmp_path / "clean.sqlite3", seed, variant, rules=rules)
+    assert clean.returncode == 0, clean.stderr
+    expected = json.loads(clean.stdout)
+    journal = tmp_path / "crashing.sqlite3"
+    for k in range(1, count + 1):
+        run = drive(journal, seed, variant, 1, "after", rules)
+        assert run.returncode == -signal.SIGKILL, run.stderr
+    run = drive(journal, seed, variant, rules=rules)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["entries"] == expected["entries"]
+    assert result == expected

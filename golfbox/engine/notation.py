@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from golfbox.engine.cards import JOKER, Card, CardError, card_name, parse_card, rank_of
+from golfbox.engine.cards import (JOKER, SUIT_NAMES, Card, CardError, card_name, parse_card,
+                                  rank_of)
 from golfbox.engine.variants import Variant
 
 
@@ -33,9 +34,24 @@ def parse_grid(text: str, variant: Variant) -> list[Card]:
     return cards
 
 
-def check_cards_exist(grids: Sequence[Sequence[Card]], variant: Variant, players: int) -> None:
-    """Refuse more copies of a card than the decks for this many players hold."""
+def suited_cards(text: str) -> list[Card]:
+    """The cards of a grid written with a suit letter ('7H', not '7' nor 'JK')."""
+    words = [w.strip().upper() for w in text.replace("/", " ").split()]
+    return [parse_card(w) for w in words if w != "JK" and w[-1:] in SUIT_NAMES]
+
+
+def check_cards_exist(grids: Sequence[Sequence[Card]], variant: Variant, players: int,
+                      suited: Sequence[Card] = ()) -> None:
+    """Refuse more copies of a card than the decks for this many players hold.
+
+    Every rank is counted; ``suited`` (the cards written with a suit, see
+    suited_cards) are also counted by suit: each deck holds one of each. A card
+    written without a suit may be any suit, so it only counts for its rank."""
     decks = variant.decks(players)
+    for card, count in Counter(suited).items():
+        if count > decks:
+            raise NotationError(f"{count} cards {card_name(card)}, but {decks} deck(s) of "
+                                f"{variant.name} hold {decks}")
     ranks = Counter(rank_of(c) for g in grids for c in g)
     for rank, count in ranks.items():
         most = decks * (variant.jokers_per_deck if rank == JOKER else 4)

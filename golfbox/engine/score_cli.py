@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from golfbox.cli import UsageError
-from golfbox.engine.notation import NotationError, check_cards_exist, parse_grid
+from golfbox.engine.notation import NotationError, check_cards_exist, parse_grid, suited_cards
 from golfbox.engine.scoring import round_scores
 from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args
 
@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         if len(grids) > variant.max_players:
             raise UsageError(f"{len(grids)} grids, but {variant.name} is for at most "
                              f"{variant.max_players} players")
-        check_cards_exist(grids, variant, max(len(grids), variant.min_players))
+        suited = [card for text in args.grids for card in suited_cards(text)]
+        check_cards_exist(grids, variant, max(len(grids), variant.min_players), suited)
     except (RuleError, NotationError) as exc:
         raise UsageError(str(exc)) from None
     if args.ender is not None and not 0 <= args.ender < len(grids):

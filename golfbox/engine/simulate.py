@@ -42,12 +42,15 @@ class SimulationResult:
     wins: list[float] = field(default_factory=list)  # shared wins count as a fraction
     round_score_sum: list[int] = field(default_factory=list)
     elapsed_s: float = 0.0
+    matches_asked: int = 0
+    interrupted: bool = False  # Ctrl-C: what was played so far
 
     def as_dict(self) -> dict:
         rounds = max(self.rounds, 1)
         return {
             "variant": self.variant, "players": self.players, "bots": self.bots,
-            "matches": self.matches, "rounds": self.rounds, "turns": self.turns,
+            "matches": self.matches, "matches_asked": self.matches_asked,
+            "interrupted": self.interrupted, "rounds": self.rounds, "turns": self.turns,
             "totals": self.totals, "wins": self.wins,
             "mean_round_score": [round(s / rounds, 3) for s in self.round_score_sum],
             "elapsed_s": round(self.elapsed_s, 4),
@@ -59,34 +62,47 @@ def simulate(variant: Variant, players: int, rules: Rules, *, matches: int, roun
              bots: Sequence[str], seed: int | None = None, full_views: bool = False,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
     """Play ``matches`` matches of ``rounds`` rounds; the same seed gives the same results.
-    ``full_views``: hand every bot its whole view, even one that reads only the legal actions."""
+    ``full_views``: hand every bot its whole view, even one that reads only the legal actions.
+    ``progress(rounds_done)`` is called after every round.
+
+    Ctrl-C (KeyboardInterrupt) stops it and returns what was played so far, marked
+    ``interrupted``: totals and wins of the finished matches; rounds, turns and
+    round scores of every finished round, the unfinished match's too."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} players")
     master = random.Random(seed) if seed is not None else random.SystemRandom()
     players_bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bots]
     result = SimulationResult(variant.name, players, list(bots), totals=[0] * players,
-                              wins=[0.0] * players, round_score_sum=[0] * players)
+                              wins=[0.0] * players, round_score_sum=[0] * players,
+                              matches_asked=matches)
     started = time.perf_counter()
-    for match_no in range(matches):
-        match = Match(variant, players, rules, rounds=rounds, seed=master.getrandbits(64))
-        while True:
-            play_round(match.round, players_bots, full_views)
-            match.apply_round_end()
-            result.rounds += 1
-            result.turns += match.round.turns
-            if match.over:
-                break
-            match.next_round()
-        for seat in range(players):
-            result.totals[seat] += match.totals[seat]
-        winners = match.winners
-        for seat in winners:
-            result.wins[seat] += 1 / len(winners)
-        for scores in match.history:
-            for seat, s in enumerate(scores):
-                result.round_score_sum[seat] += s
-        result.matches += 1
-        if progress:
-            progress(match_no + 1)
+    try:
+        for _ in range(matches):
+            _play_match(Match(variant, players, rules, rounds=rounds, seed=master.getrandbits(64)),
+                        players_bots, full_views, result, progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
     result.elapsed_s = time.perf_counter() - started
     return result
+
+
+def _play_match(match: Match, bots: Sequence[Bot], full_views: bool, result: SimulationResult,
+                progress: Callable[[int], None] | None) -> None:
+    """Play one match into ``result``, booking each round as it ends."""
+    while True:
+        play_round(match.round, bots, full_views)
+        match.apply_round_end()
+        scores, turns = match.history[-1], match.round.turns
+        result.rounds += 1
+        result.turns += turns
+        sums = result.round_score_sum
+        result.round_score_sum = [total + score for total, score in zip(sums, scores)]
+        if progress:
+            progress(result.rounds)
+        if match.over:
+            break
+        match.next_round()
+    winners = match.winners
+    result.totals = [total + mine for total, mine in zip(result.totals, match.totals)]
+    result.wins = [w + (1 / len(winners) if seat in winners else 0) for seat, w in enumerate(result.wins)]
+    result.matches += 1

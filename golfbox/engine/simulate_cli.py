@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import sys
+import time
 
 from golfbox.bots import make_bot
 from golfbox.cli import UsageError
@@ -16,32 +17,45 @@ from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--matches", type=int, required=True)
+    parser.add_argument("--players", type=int, required=True, metavar="N",
+                        help="players at the table, one bot each")
+    parser.add_argument("--matches", type=int, required=True, metavar="M",
+                        help="matches to play (Ctrl-C stops early and prints what was played)")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
     parser.add_argument("--seed", type=int, help="the same seed gives the same results")
     parser.add_argument("--bots", default="random",
                         help="bot per seat, comma separated (one name: every seat), e.g. greedy,random")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a house rule, e.g. --rule final_turn=on (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most every 1 % of the work."""
+    """A one-line bar of rounds played on stderr: drawn at once, then again whenever
+    INTERVAL seconds have passed, so it moves however long the run (by time, not by
+    a share of the work: 1 % of a long run can take minutes)."""
 
-    def __init__(self, total: int, stream=sys.stderr, width: int = 30):
-        self.total, self.stream, self.width = total, stream, width
-        self.step = max(1, total // 100)
+    INTERVAL = 0.25  # seconds
+
+    def __init__(self, total: int, stream=sys.stderr, width: int = 30, clock=time.monotonic):
+        self.total, self.stream, self.width, self.clock = total, stream, width, clock
+        self.next_draw = None  # draw at the first call
 
     def __call__(self, done: int) -> None:
-        if done % self.step and done != self.total:
+        now = self.clock()
+        if done < self.total and self.next_draw is not None and now < self.next_draw:
             return
+        self.next_draw = now + self.INTERVAL
         filled = self.width * done // self.total
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} matches")
-        if done == self.total:
-            self.stream.write("\n")
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{done:,}/{self.total:,} rounds")
         self.stream.flush()
+
+    def end(self) -> None:
+        if self.next_draw is not None:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,18 +77,26 @@ def run(args: argparse.Namespace) -> int:
             make_bot(name, random.Random(0))  # refuses an unknown name, listing the known ones
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    long_run = args.matches * args.rounds >= 2000
-    progress = ProgressBar(args.matches) if long_run and not args.no_progress and sys.stderr.isatty() else None
-    result = simulate(variant, args.players, rules, matches=args.matches, rounds=args.rounds,
-                      bots=bots, seed=args.seed, progress=progress).as_dict()
+    total = args.matches * args.rounds
+    progress = ProgressBar(total) if not args.no_progress and sys.stderr.isatty() else None
+    try:
+        result = simulate(variant, args.players, rules, matches=args.matches, rounds=args.rounds,
+                          bots=bots, seed=args.seed, progress=progress).as_dict()
+    finally:
+        if progress is not None:
+            progress.end()
+    status = 130 if result["interrupted"] else 0  # Ctrl-C: the summary so far, then 128 + SIGINT
     if args.json:
         print(json.dumps(result))
-        return 0
+        return status
+    if result["interrupted"]:
+        print(f"interrupted (Ctrl-C) after {result['matches']} of {args.matches} matches; "
+              "what was played so far:")
     print(f"{result['matches']} matches, {result['rounds']} rounds, {result['turns']} turns "
           f"of {variant.name} with {args.players} players")
     print(f"{'seat':>4} {'bot':<8} {'total':>8} {'wins':>8} {'mean/round':>10}")
     for seat in range(args.players):
         print(f"{seat:>4} {bots[seat]:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
               f"{result['mean_round_score'][seat]:>10.2f}")
-    print(f"elapsed {result['elapsed_s']:.2f} s, {result['rounds_per_s']:.0f} rounds/s")
-    return 0
+    print(f"elapsed {result['elapsed_s']:.2f} s, {result['rounds_per_s'] or 0:.0f} rounds/s")
+    return status

@@ -25,7 +25,7 @@ from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, metavar="FILE",
+    parser.add_argument("--config", metavar="FILE",  # a str: Path("") would be "."
                         help="hardware config (TOML); default: every seat simulated")
     parser.add_argument("--seconds", type=float, metavar="N",
                         help="stop after N seconds (default: run until Ctrl-C)")

@@ -28,7 +28,13 @@ from golfbox.hal.base import Button
 
 
 class ConfigError(ValueError):
-    """A config file that cannot drive the hardware; the message names the key."""
+    """A config file that cannot drive the hardware; the message names the key.
+
+    Always one line: a key or value quoted from the file may hold a newline or
+    another control character, which is shown escaped (``\\n``)."""
+
+    def __init__(self, message: str):
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
 
 
 # luma.oled drivers: name -> (default size, image mode our Display takes).
@@ -191,16 +197,19 @@ class HardwareConfig:
 
 def load_config(path: str | Path) -> HardwareConfig:
     """Read and validate a config file; ConfigError names the key (or line) at fault."""
+    if not str(path):  # Path("") would be the current folder
+        raise ConfigError("--config: an empty path is not a config file")
     path = Path(path)
     data = _read_toml(path, "config")
     pinmap: dict[str, Any] = {}
     pinmap_name = ""
     if "pinmap" in data:
         pinmap_file = _str(data, "pinmap", "pinmap")
-        pinmap_path = (path.parent / pinmap_file).resolve()
-        if not pinmap_path.is_file():
-            raise ConfigError(f"pinmap: {pinmap_path} does not exist")
-        pinmap = _read_toml(pinmap_path, "pin map")
+        try:
+            pinmap_path = (path.parent / pinmap_file).resolve()
+        except (OSError, ValueError) as exc:  # a NUL byte, a symlink loop
+            raise ConfigError(f"pinmap: {pinmap_file!r} is not a usable path ({exc})") from None
+        pinmap = _read_toml(pinmap_path, "pin map", key="pinmap: ")
         pinmap_name = pinmap_path.name
     return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path)
 
@@ -217,14 +226,30 @@ def load_pinmap(path: str | Path) -> dict[str, Any]:
     return _read_toml(Path(path), "pin map")
 
 
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
+def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
+    """A TOML file's document; ConfigError names the file (after ``key``) whatever goes wrong."""
+    where = f"{key}{path}"
     try:
         with path.open("rb") as f:
-            return tomllib.load(f)
+            raw = f.read()
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such {what} file") from None
+        raise ConfigError(f"{where} does not exist" if key else f"{where}: no such {what} file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where}: is a folder, not a {what} file") from None
+    except OSError as exc:  # permissions, an I/O error
+        raise ConfigError(f"{where}: cannot read the {what} file: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise ConfigError(f"{where}: not a usable path ({exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{where}: not UTF-8 text: byte 0x{raw[exc.start]:02X} at offset "
+                          f"{exc.start} (line {line}); save the {what} as UTF-8") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # its message carries "(at line N, column M)"
-        raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
+        raise ConfigError(f"{where}: TOML syntax error: {exc}") from None
 
 
 TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared_display", "game",

@@ -11,7 +11,10 @@ them meaning. A seat of ``None`` means the table itself (a deal, a timeout).
 Files: the database and its ``-wal``/``-shm`` companions are created mode
 0600. A file that is not a golfbox journal, is corrupt, or was written by a
 newer golfbox raises ``JournalError`` naming the path; nothing is ever
-recreated over it. ``set_aside(path)`` moves such a file out of the way
+recreated over it. A golfbox journal carries SQLite's ``application_id``
+"GOLF"; a file without it (any other file, another program's database) is
+refused by its header before SQLite opens it, and only a marked file is ever
+called "corrupt". ``set_aside(path)`` moves such a file out of the way
 (``<name>.corrupt-<timestamp>``) when the caller decides to start afresh.
 
 Typical use::
@@ -32,6 +35,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -363,10 +367,51 @@ def set_aside(path: os.PathLike | str) -> Path:
 # -- opening --------------------------------------------------------------
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+NOT_OURS = "is not a golfbox journal"
+
+
+def _check_ours(path: Path) -> bool:
+    """Look at an existing file's header before SQLite touches it.
+
+    Raises JournalError (whose problem never says "corrupt") for anything that is
+    not, or cannot be shown to be, a golfbox journal: such a file is never opened,
+    written or set aside. Returns True when the header carries golfbox's
+    application_id, False for a file with no mark yet (empty, or an SQLite file
+    still being created: its mark may still be in the WAL).
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise JournalError(path, "is a directory, not a golfbox journal")
+    if not stat.S_ISREG(info.st_mode):
+        raise JournalError(path, f"{NOT_OURS} (not a regular file); refusing to touch it")
+    if info.st_size == 0:
+        return False  # nothing to lose: a journal whose creation was cut short
+    try:
+        with open(path, "rb") as file:
+            header = file.read(100)
+    except OSError as exc:
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
+    if not header.startswith(SQLITE_MAGIC):
+        raise JournalError(path, f"{NOT_OURS} (not an SQLite database); refusing to touch it")
+    app_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else -1
+    if app_id not in (0, APPLICATION_ID):
+        raise JournalError(path, f"{NOT_OURS} (an SQLite database of another program); "
+                                 "refusing to touch it")
+    return app_id == APPLICATION_ID
+
+
 def _open(path: Path) -> sqlite3.Connection:
-    """Open (creating if absent) and check a journal; raise JournalError if unusable."""
-    if path.is_dir():
-        raise JournalError(path, "is a directory")
+    """Open (creating if absent) and check a journal; raise JournalError if unusable.
+
+    Only a file marked as a golfbox journal (application_id) is ever called
+    corrupt, the verdict that lets the caller set it aside."""
+    marked = _check_ours(path)
     # umask covers the directory and the -wal/-shm files SQLite creates; the
     # main file is created explicitly so its mode never depends on umask.
     old_umask = os.umask(0o077)
@@ -385,6 +430,9 @@ def _open(path: Path) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:  # permissions, a full or read-only disk, a lock
         raise JournalError(path, f"cannot open ({exc})") from exc
     except sqlite3.DatabaseError as exc:
+        if not marked:  # it may be anybody's file: leave it as it is
+            raise JournalError(path, f"{NOT_OURS} (an unreadable SQLite file: {exc}); "
+                                     "refusing to touch it") from exc
         raise JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup") from exc
     except OSError as exc:
         raise JournalError(path, f"cannot open: {exc.strerror or exc}") from exc

@@ -76,11 +76,18 @@ class TableService:
         self.messages: dict[int, str] = {}  # physical seat -> a message until its next press
         self.table_message = ""  # on the shared display (a failed display, a journal problem)
         self._engine_seat: dict[int, int] = {}  # physical seat -> engine seat
-        self._bots: dict[int, tuple[object, random.Random]] = {}
+        self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
+        # What a bot chooses is a pure function of the journal: its random generator is
+        # seeded from (seed, seat, actions so far) before each choice, and its memory of
+        # the round (a greedy bot counts its turns) is rebuilt by showing it every view
+        # its seat decided from this round, in order. So each seat's decision views of
+        # the round are kept (rebuilt by a resume), and a bot object is only a cache.
+        self._decisions: dict[int, list] = {}  # engine seat -> its views this round, in order
+        self._bot_cache: dict[int, tuple] = {}  # engine seat -> (name, bot, rng, views, how many seen)
         # Seats whose node went away (physical seat -> when): after takeover_after a bot
         # plays for a person there, until the node is back.
         self._away: dict[int, float] = {}
-        self._stand_ins: dict[int, tuple[object, random.Random]] = {}  # engine seat -> bot
+        self._stand_ins: set[int] = set()  # engine seats a bot plays for now
         self._timers: dict[tuple, float] = {}  # insertion order breaks ties between equal deadlines
         self._shown: dict[object, tuple] = {}  # display key -> what its last frame was drawn from
         self._unsent: dict[object, tuple[Display, Image.Image]] = {}  # frames a failed display still owes
@@ -224,7 +231,7 @@ class TableService:
             # A node or panel that was away may have lost its picture: draw it again.
             self._shown.pop("shared" if event.seat is None else ("seat", event.seat), None)
             if event.buttons and self._away.pop(event.seat, None) is not None:
-                self._stand_ins.pop(self._engine_seat.get(event.seat), None)
+                self._stand_ins.discard(self._engine_seat.get(event.seat))
         else:
             log.warning("%s failed: %s (the game goes on)", where, event.reason)
             self.table_message = event.reason or f"{where}: failed"  # the reason names the part
@@ -244,6 +251,7 @@ class TableService:
             return False
         if not self._record(engine_seat, str(action), physical):
             return False
+        self._note_decision(engine_seat)
         self.match.apply(engine_seat, action)
         self.actions_played += 1
         if self.match.round.over:
@@ -260,6 +268,7 @@ class TableService:
     def _next_round(self) -> None:
         if self._record(None, NEXT_ROUND, None):
             self.match.next_round()
+            self._decisions = {}
             self.actions_played += 1
             self.state = "playing"
 
@@ -297,6 +306,7 @@ class TableService:
                                                      [p.to_json() for p in players])
         log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
         self._use(match, players)
+        self._decisions = {}
         self.actions_played = 0
         self.state = "playing"
 
@@ -307,14 +317,19 @@ class TableService:
             config = saved.config
             match = Match(config["variant"], len(players), config.get("rules", {}),
                           rounds=config["rounds"], seed=saved.seed)
+            self.match, self._decisions = match, {}
             for _, seat, text in saved.actions:
                 if seat is None:
                     match.next_round()
+                    self._decisions = {}
                 else:
-                    match.apply(seat, Action.parse(text))
+                    action = Action.parse(text)
+                    self._note_decision(seat)
+                    match.apply(seat, action)
         except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
             log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
             self.journal.abandon(saved.id)
+            self.match, self._decisions = None, {}
             return
         self.match_id = saved.id
         self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
@@ -335,13 +350,9 @@ class TableService:
         self._engine_seat = {p.seat: i for i, p in enumerate(players)}
         for p in players:
             self.inputs.setdefault(p.seat, SeatInput())
-        self._bots = {i: self._make_bot(p.bot) for i, p in enumerate(players) if p.bot is not None}
-        self._stand_ins = {}
-
-    @staticmethod
-    def _make_bot(name: str) -> tuple[object, random.Random]:
-        rng = random.Random()
-        return make_bot(name, rng), rng
+        self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
+        self._stand_ins = set()
+        self._bot_cache = {}
 
     def _stands_in(self, engine_seat: int) -> bool:
         """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
@@ -350,20 +361,56 @@ class TableService:
         after = self.settings.takeover_after
         return bool(after) and since is not None and self._clock() - since >= after
 
-    def _bot_move(self, engine_seat: int) -> None:
+    def _note_decision(self, engine_seat: int) -> None:
+        """Keep the view ``engine_seat`` decides from now (before its action is applied)."""
+        self._decisions.setdefault(engine_seat, []).append(self.match.view(engine_seat))
+
+    def _next_bot(self) -> int | None:
+        """The bot seat to act next: a pure function of the game, never of timers or the clock.
+
+        Only a start phase lets several seats act at once. Their bots then take turns:
+        the one with the most start actions still due first, ties clockwise from the
+        player after the dealer (so all turn up one card, then all a second)."""
+        rnd = self.match.round
+        seats = [s for s in rnd.acting_seats if s in self._bots or self._stands_in(s)]
+        if len(seats) > 1:
+            first, n = (rnd.dealer + 1) % rnd.players, rnd.players
+            seats.sort(key=lambda s: (-rnd.start_pending[s], (s - first) % n))
+        return seats[0] if seats else None
+
+    def _bot_move(self) -> None:
+        engine_seat = self._next_bot()
+        if engine_seat is None:
+            return
         if engine_seat in self._bots:
-            bot, rng = self._bots[engine_seat]
+            name = self._bots[engine_seat]
         else:  # a person's seat that went away
+            name = STAND_IN_BOT
             if engine_seat not in self._stand_ins:
-                self._stand_ins[engine_seat] = self._make_bot(STAND_IN_BOT)
+                self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
                 self.table_message = f"{self._seat_name(seat)} is away: a bot plays for it until it is back"
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
                             self._clock() - self._away[seat])
-            bot, rng = self._stand_ins[engine_seat]
+        bot, rng = self._bot_for(engine_seat, name)
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         rng.seed(f"{self.match.seed}:{engine_seat}:{self.actions_played}")
-        self._play(engine_seat, bot.choose(self.match.view(engine_seat)))
+        if not self._play(engine_seat, bot.choose(self.match.view(engine_seat))):
+            self._bot_cache.pop(engine_seat, None)  # it saw a view that was not played
+
+    def _bot_for(self, engine_seat: int, name: str) -> tuple[object, random.Random]:
+        """The bot for a seat, having seen every view the seat decided from this round."""
+        seen = self._decisions.setdefault(engine_seat, [])  # a new list each round
+        cached = self._bot_cache.get(engine_seat)
+        if cached is None or cached[0] != name or cached[3] is not seen or cached[4] > len(seen):
+            rng = random.Random(0)
+            cached = (name, make_bot(name, rng), rng, seen, 0)
+        _, bot, rng, _, fed = cached
+        for view in seen[fed:]:  # what it would have decided then: only its memory matters
+            bot.choose(view)
+        # The view it decides from now is added to ``seen`` when its action is played.
+        self._bot_cache[engine_seat] = (name, bot, rng, seen, len(seen) + 1)
+        return bot, rng
 
     # ------------------------------------------------------------------ timers
 
@@ -376,7 +423,7 @@ class TableService:
         del self._timers[key]
         kind = key[0]
         if kind == "bot":
-            self._bot_move(key[1])
+            self._bot_move()
         elif kind == "peek":
             for engine_seat in self.match.round.acting_seats:
                 if self._peeking(engine_seat):
@@ -404,10 +451,12 @@ class TableService:
         playing = self.state == "playing"
         acting = self.match.round.acting_seats if playing else []
         bot_seats = [s for s in acting if s in self._bots or self._stands_in(s)]
-        for key in [k for k in timers if k[0] == "bot" and k[1] not in bot_seats]:
-            del timers[key]
-        for engine_seat in bot_seats:
-            timers.setdefault(("bot", engine_seat), now + self.settings.bot_delay)
+        if bot_seats:
+            # One bot acts per deadline (_next_bot says which). Bots starting together
+            # share bot_delay, so each still turns a card about every bot_delay seconds.
+            timers.setdefault(("bot",), now + self.settings.bot_delay / len(bot_seats))
+        else:
+            timers.pop(("bot",), None)
         # Wake up when a seat that went away has been away long enough for a bot to stand in.
         waiting = [self._away[self.players[s].seat] for s in acting
                    if s not in bot_seats and self.players[s].seat in self._away]

@@ -50,13 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the journal file (default: [journal] path, else the state directory)")
     parser.add_argument("--headless", action="store_true",
                         help="with no config file: run the sim table without the terminal simulator")
+    parser.add_argument("--new", action="store_true",
+                        help="abandon the unfinished match in the journal and start afresh "
+                             "(by default it resumes)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.config:
+        raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
-    if config_path.exists():
+    if config_path.exists() or config_path.is_symlink():  # a folder or a dangling link: say so
         config = _load(config_path)
-        return serve(config, journal_path(args.journal, config, laptop=False))
+        return serve(config, journal_path(args.journal, config, laptop=False),
+                     new=getattr(args, "new", False))
     if args.config != DEFAULT_CONFIG:
         raise UsageError(f"--config {args.config}: no such file")
     # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
@@ -68,9 +74,10 @@ def run(args: argparse.Namespace) -> int:
                 raise
         else:
             return int(sim_cli.run(args) or 0)
-    log.info("no config at %s: running a headless simulated table", DEFAULT_CONFIG)
     config = sim_config()
-    return serve(config, journal_path(args.journal, config, laptop=True))
+    return serve(config, journal_path(args.journal, config, laptop=True),
+                 note=f"no config at {DEFAULT_CONFIG}: running a headless simulated table",
+                 new=getattr(args, "new", False))
 
 
 def _load(path: Path) -> HardwareConfig:
@@ -99,6 +106,14 @@ def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) 
     return Path(state_home) / "golfbox" / "journal.sqlite3"
 
 
+def start_afresh(journal: Journal) -> None:
+    """--new: the unfinished match (if any) is abandoned (kept in the journal), not resumed."""
+    unfinished = journal.unfinished()
+    if unfinished is not None:
+        journal.abandon(unfinished.id)
+        log.info("journal: match %d abandoned (--new)", unfinished.id)
+
+
 def open_journal(path: Path) -> Journal:
     """Open the journal; a corrupt one is moved aside (kept for repair) and a fresh one begun."""
     try:
@@ -112,8 +127,9 @@ def open_journal(path: Path) -> Journal:
 
 
 def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
-          started: float | None = None) -> int:
-    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it."""
+          started: float | None = None, note: str = "", new: bool = False) -> int:
+    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it.
+    ``note`` is logged once the journal is open (a refused journal is the only line)."""
     from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
     from golfbox.table.service import TableService
@@ -125,6 +141,10 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None
     journal = open_journal(journal_file)
+    if new:
+        start_afresh(journal)
+    if note:
+        log.info("%s", note)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     try:
         hardware = build_hardware(config, inbox.put)

@@ -4,6 +4,11 @@ The table is built exactly as on the Pi (build_hardware + TableService) from a
 config in which every seat and the shared display are simulated. The
 terminal only draws the images the sim displays were sent and turns key
 presses into the button events a pad would post.
+
+It journals like the Pi: ``--journal``, else
+``$XDG_STATE_HOME/golfbox/journal.sqlite3`` (~/.local/state/golfbox/…). After
+q, a crash or a closed terminal, the next start resumes the unfinished match;
+``--new`` abandons it and deals a new one.
 """
 
 from __future__ import annotations
@@ -77,6 +82,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default auto)")
     parser.add_argument("--dump-frames", metavar="DIR", default=None,
                         help="keep the latest picture of each display as DIR/shared.png, DIR/seat1.png …")
+    add_journal_arguments(parser)
+
+
+def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
+    """--journal and --new, for ``sim`` (``run`` has its own --journal)."""
+    parser.add_argument("--journal", metavar="PATH", default=None,
+                        help="the journal file (default ~/.local/state/golfbox/journal.sqlite3, "
+                             "under $XDG_STATE_HOME if set); an unfinished match in it resumes")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new match instead of resuming the unfinished one in the journal")
 
 
 def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, auto_start: bool):
@@ -120,13 +135,16 @@ class SimTable:
     """Simulated hardware from a sim config, and the same TableService the Pi runs."""
 
     def __init__(self, settings, *, clock: Callable[[], float] = time.monotonic,
-                 on_change: Callable[[str, Image.Image], None] | None = None):
+                 on_change: Callable[[str, Image.Image], None] | None = None, journal=None):
         from golfbox.hal.build import build_hardware
         from golfbox.hal.config import sim_config
         from golfbox.table.service import TableService
 
         self.settings = settings
         self.on_change = on_change
+        self.journal = journal
+        # The match found unfinished in the journal, which the service resumes (None: a new one).
+        self.resumed = journal.unfinished() if journal is not None else None
         self.service = None
         self.error: BaseException | None = None
         self._thread: threading.Thread | None = None
@@ -138,8 +156,14 @@ class SimTable:
             self._watch(display, seat_key(seat))
         if self.hardware.shared_display is not None:
             self._watch(self.hardware.shared_display, SHARED)
-        self.service = TableService(settings, self.hardware.pads, self.hardware.seat_displays,
-                                    self.hardware.shared_display, clock=clock)
+        try:
+            self.service = TableService(settings, self.hardware.pads, self.hardware.seat_displays,
+                                        self.hardware.shared_display, journal, clock=clock)
+        except BaseException:
+            self.hardware.close()
+            if journal is not None:
+                journal.close()
+            raise
 
     def _watch(self, display, key: str) -> None:
         sim = getattr(display, "inner", display)  # ResilientDisplay wraps the SimDisplay
@@ -232,6 +256,8 @@ def run(args: argparse.Namespace) -> int:
     dump = FrameDump(dump_dir) if dump_dir else None
     if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the simulator needs a terminal (or use --window)")
+    journal = open_sim_journal(getattr(args, "journal", None), settings.seats,
+                               new=getattr(args, "new", False))
 
     changed = threading.Event()
 
@@ -240,8 +266,8 @@ def run(args: argparse.Namespace) -> int:
             dump.write(key, image)
         changed.set()
 
-    table = SimTable(settings, on_change=on_change)
-    human_seats = list(range(humans))
+    human_seats = fit_to_journal(settings, journal, list(range(humans)))
+    table = SimTable(settings, on_change=on_change, journal=journal)
     # SIGTERM (kill) and SIGHUP (the terminal window closed) quit like q: the
     # KeyboardInterrupt unwinds through curses.wrapper, which restores the terminal.
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
@@ -263,6 +289,37 @@ def run(args: argparse.Namespace) -> int:
         print(f"golfbox sim: the table stopped: {table.error!r}", file=sys.stderr)
         return 1
     return 0
+
+
+def open_sim_journal(path: str | None, seats: int, *, new: bool):
+    """The laptop's journal (as ``golfbox run`` picks it); UsageError for a file that is not one."""
+    from golfbox.hal.config import sim_config
+    from golfbox.table.service_cli import journal_path, open_journal, start_afresh
+
+    journal = open_journal(journal_path(path, sim_config(seats), laptop=True))
+    if new:
+        start_afresh(journal)
+    return journal
+
+
+def fit_to_journal(settings, journal, humans: list[int]) -> list[int]:
+    """A match to resume keeps its own table: as many seats, people where people sat
+    (whatever --players/--humans say now). Returns the seats played from the keyboard."""
+    from golfbox.table.lobby import Player
+
+    unfinished = journal.unfinished()
+    if unfinished is None:
+        return humans
+    try:
+        players = [Player.from_json(p) for p in unfinished.players]
+    except (KeyError, TypeError, ValueError):
+        return humans  # the service sets an unreadable match aside and deals a new one
+    if not players:
+        return humans
+    settings.seats = max(2, max(p.seat for p in players) + 1)
+    settings.bots = {p.seat: p.bot for p in players if p.bot is not None}
+    settings.names = {seat: f"P{seat + 1}" for seat in range(settings.seats)}
+    return sorted(p.seat for p in players if p.bot is None)[:MAX_HUMANS]
 
 
 def press_key(table, keys_of, key) -> None:
@@ -310,6 +367,7 @@ class TerminalUI:
         self.first_shown = 0
         self.next_first = 0  # where Tab moves first_shown: the layout drawn last says
         self.show_help = False
+        self.pressed = False  # the first screen says "resumed" until a key is pressed
         self.pairs: dict[tuple[int, int], int] = {}
         self._init_colours()
 
@@ -352,6 +410,8 @@ class TerminalUI:
 
     def handle(self, key: str | int) -> bool:
         """Act on one key; False means quit."""
+        if key != curses.KEY_RESIZE:
+            self.pressed = True
         if key == curses.KEY_RESIZE:
             curses.update_lines_cols()
             return True
@@ -400,6 +460,8 @@ class TerminalUI:
 
     def _status(self, cols: int, layout: terminal.Layout) -> None:
         left = f" golfbox sim · {self.table.status()}"
+        if self.table.resumed is not None and not self.pressed:
+            left += " · resumed the unfinished match (golfbox sim --new starts afresh)"
         hidden = terminal.tab_hint(layout)
         # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
         drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""

@@ -232,6 +232,8 @@ def help_lines(humans: list[int]) -> list[str]:
         "so Shift (or Shift+arrow) sends a long press (held button).",
         "",
         "Tab  show other seats      ?  this help      q or Ctrl-C  quit",
+        "The match is journaled: the next start resumes it;",
+        "golfbox sim --new (or golfbox run --new) starts a new one instead.",
         "",
         "any key closes this help",
     ]

@@ -1,0 +1,166 @@
+"""Bad input of any kind is refused on one line with exit status 2, touching nothing.
+
+Each case runs the real ``golfbox`` command (``python -m golfbox``) in a
+temporary HOME, and checks the exit status, that stderr is one line naming
+the file, and that the file is untouched with nothing created beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def golfbox(tmp_path: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(ROOT))
+    env.pop("STATE_DIRECTORY", None)
+    return subprocess.run([sys.executable, "-m", "golfbox", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def one_line_exit_2(run: subprocess.CompletedProcess, *words: str) -> None:
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def listing(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+# -- item 2: --journal never takes over a file that is not a golfbox journal
+
+
+def foreign_files(tmp_path: Path) -> dict[str, bytes | None]:
+    """name -> bytes to write (None: an SQLite database of another program)."""
+    return {
+        "README.md": (ROOT / "README.md").read_bytes(),
+        "notes.txt": b"shopping: eggs, milk\n",
+        "binary.bin": bytes(range(256)) * 8,
+        "fake.sqlite3": b"SQLite format 3\x00" + b"\x00" * 84 + b"rest of a broken file",
+        "photos.db": None,
+    }
+
+
+@pytest.mark.parametrize("name", list(foreign_files(Path("."))))
+def test_journal_flag_refuses_a_file_that_is_not_a_golfbox_journal(tmp_path, name):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    content = foreign_files(tmp_path)[name]
+    target = folder / name
+    if content is None:
+        with sqlite3.connect(target) as db:
+            db.execute("CREATE TABLE photos (name TEXT)")
+        db.close()
+    else:
+        target.write_bytes(content)
+    before = listing(folder)
+    run = golfbox(tmp_path, "run", "--headless", "--journal", str(target))
+    one_line_exit_2(run, str(target), "not a golfbox journal")
+    assert listing(folder) == before  # untouched, nothing renamed, nothing created beside it
+
+
+def test_journal_flag_refuses_a_folder_and_a_device(tmp_path):
+    run = golfbox(tmp_path, "run", "--headless", "--journal", str(tmp_path))
+    one_line_exit_2(run, str(tmp_path))
+    run = golfbox(tmp_path, "run", "--headless", "--journal", "/dev/null")
+    one_line_exit_2(run, "/dev/null")
+
+
+def test_a_damaged_golfbox_journal_is_still_set_aside(tmp_path):
+    from golfbox.table.journal import Journal
+    from golfbox.table.service_cli import open_journal
+
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        match = journal.start_match({"variant": "6-card"}, 1)
+        for n in range(400):
+            journal.record(match, n % 3, f"place {n % 6}")
+    size = path.stat().st_size
+    with open(path, "r+b") as file:
+        file.seek(size // 2 // 4096 * 4096)
+        file.write(b"\xa5" * 4096)
+    fresh = open_journal(path)
+    fresh.close()
+    assert [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+
+
+# -- item 3: a config or pin map that cannot be read is one line naming it, exit 2
+
+SIM_SEATS = '[[seats]]\nbackend = "sim"\n[[seats]]\nbackend = "sim"\n'
+
+
+def bad_config_files(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """case -> (the --config argument, a word the message must hold)."""
+    files = tmp_path / "files"
+    files.mkdir(exist_ok=True)
+    latin1 = files / "latin1.toml"
+    latin1.write_bytes('[game]\nnames = { 1 = "Zoé" }\n'.encode("latin-1"))
+    (files / "folder.toml").mkdir(exist_ok=True)
+    binary_map = files / "binary_map.toml"
+    (files / "map.bin").write_bytes(bytes(range(256)))
+    binary_map.write_text('pinmap = "map.bin"\n' + SIM_SEATS)
+    folder_map = files / "folder_map.toml"
+    (files / "mapdir").mkdir(exist_ok=True)
+    folder_map.write_text('pinmap = "mapdir"\n' + SIM_SEATS)
+    return {
+        "not UTF-8": (str(latin1), "latin1.toml"),
+        "a folder": (str(files / "folder.toml"), "folder.toml"),
+        "an empty path": ("", "--config"),
+        "pin map binary": (str(binary_map), "map.bin"),
+        "pin map a folder": (str(folder_map), "mapdir"),
+    }
+
+
+CONFIG_CASES = ["not UTF-8", "a folder", "an empty path", "pin map binary", "pin map a folder"]
+
+
+@pytest.mark.parametrize("command", ["run", "check-hardware"])
+@pytest.mark.parametrize("case", CONFIG_CASES)
+def test_a_config_that_cannot_be_read_is_one_line_and_exit_2(tmp_path, command, case):
+    argument, word = bad_config_files(tmp_path)[case]
+    before = listing(tmp_path / "files")
+    extra = ["--headless"] if command == "run" else ["--seconds", "0.1"]
+    run = golfbox(tmp_path, command, "--config", argument, *extra)
+    one_line_exit_2(run, word)
+    assert "Traceback" not in run.stderr
+    if case == "pin map a folder":
+        assert "does not exist" not in run.stderr  # it does: it is a folder
+    assert listing(tmp_path / "files") == before
+
+
+# -- item 4: golfbox score counts suited cards against the decks
+
+
+@pytest.mark.parametrize("variant,grids,card,most", [
+    ("4-card", ["AS AS / 3 4"], "AS", 1),
+    ("9-card", ["AS AS AS / 2 3 4 / 5 6 7"], "AS", 2),  # two decks hold two A♠
+    ("6-card", ["KH 2 3 / 4 5 6", "KH 7 8 / 9 10 J"], "KH", 1),
+    ("polish-poker", ["10D 10d 3 / 4 5 6"], "10D", 1),  # a suit letter in either case
+])
+def test_score_refuses_more_copies_of_a_suited_card_than_the_decks_hold(tmp_path, variant, grids,
+                                                                         card, most):
+    run = golfbox(tmp_path, "score", "--variant", variant, *grids)
+    one_line_exit_2(run, card, f"hold {most}")
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("variant,grids,scores", [
+    ("9-card", ["AS AS A / 2 3 4 / 5 6 7"], ["27"]),  # two A♠ and an ace of any suit: fine
+    ("4-card", ["AS AH / AD AC"], ["4"]),
+    ("6-card", ["KH 2 3 / 4 5 6", "K 7 8 / 9 10 J"], ["16", "44"]),  # an unsuited K is another king
+])
+def test_score_accepts_suited_cards_the_decks_can_hold(tmp_path, variant, grids, scores):
+    run = golfbox(tmp_path, "score", "--variant", variant, *grids)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == scores

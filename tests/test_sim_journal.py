@@ -1,0 +1,138 @@
+"""The laptop table journals like the Pi: q, a crash or a closed terminal lose nothing.
+
+Each test starts ``golfbox sim`` (or ``golfbox run`` with no config, as ``make
+run`` does) in a pseudo-terminal with HOME and XDG_STATE_HOME in a temporary
+folder, so the default journal is ``<tmp>/.local/state/golfbox/journal.sqlite3``.
+"""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from test_sim import ENTER, open_terminal  # noqa: F401  (a fixture)
+
+START = ["--players", "2", "--humans", "1", "--seed", "5", "--bot-delay", "0"]
+
+
+def journal_of(tmp_path: Path) -> Path:
+    return tmp_path / ".local" / "state" / "golfbox" / "journal.sqlite3"
+
+
+def matches(journal: Path) -> list[tuple]:
+    """(id, status, seat 0's actions) of every match in the journal."""
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT id, status FROM match ORDER BY id").fetchall()
+        return [(match_id, status, db.execute(
+            "SELECT count(*) FROM entry WHERE match_id = ? AND seat = 0", (match_id,)).fetchone()[0])
+            for match_id, status in rows]
+
+
+def quit(term) -> int:
+    """q, reading the terminal meanwhile (a pty nobody reads fills up and blocks the program)."""
+    term.send(b"q")
+    end = time.monotonic() + 20
+    while term.process.poll() is None:
+        assert time.monotonic() < end, "q did not quit"
+        term.read(0.05)
+    return term.process.returncode
+
+
+def wait_for(condition, seconds: float = 10):
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            value = condition()
+        except sqlite3.Error:  # not created yet
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
+def flip_two(term, journal: Path) -> None:
+    """Seat 1 (the person) turns up its two start cards with ● ●."""
+    term.wait_for_text("seat 1 · you")
+    term.send(ENTER)
+    term.send(ENTER)
+    wait_for(lambda: matches(journal) and matches(journal)[-1][2] >= 2)
+
+
+@pytest.mark.parametrize("how", ["q", "SIGKILL", "SIGHUP"])
+def test_the_next_start_resumes_the_match_after_q_a_crash_or_a_closed_terminal(
+        open_terminal, tmp_path, how):
+    journal = journal_of(tmp_path)
+    term = open_terminal(["sim", *START])
+    flip_two(term, journal)
+    if how == "q":
+        assert quit(term) == 0
+    elif how == "SIGKILL":
+        term.process.kill()
+        term.process.wait()
+    else:  # the terminal window closed
+        term.process.send_signal(signal.SIGHUP)
+        assert term.process.wait(timeout=10) == 0
+    [(match_id, status, played)] = matches(journal)
+    assert status == "playing" and played >= 2
+
+    # Other options now: the unfinished match still comes back, with its own table.
+    again = open_terminal(["sim", "--variant", "9-card", "--players", "3"])
+    again.wait_for_text("resumed the unfinished match")
+    again.wait_for_text("--new starts afresh")
+    again.wait_for_text("6-card")
+    assert quit(again) == 0
+    [(same_id, status, still)] = matches(journal)
+    assert same_id == match_id and status == "playing" and still >= played
+
+
+def test_new_abandons_the_unfinished_match_and_deals_another(open_terminal, tmp_path):
+    journal = journal_of(tmp_path)
+    term = open_terminal(["sim", *START])
+    flip_two(term, journal)
+    assert quit(term) == 0
+    fresh = open_terminal(["sim", *START, "--new"])
+    fresh.wait_for_text("seat 1 · you")
+    fresh.read(0.5)
+    assert "resumed" not in fresh.text()
+    assert quit(fresh) == 0
+    first, second = matches(journal)
+    assert first[1] == "abandoned" and second[1] == "playing" and second[2] == 0
+
+
+def test_make_run_on_a_laptop_journals_too(open_terminal, tmp_path):
+    journal = journal_of(tmp_path)
+    term = open_terminal(["run"])
+    flip_two(term, journal)
+    assert quit(term) == 0
+    term = open_terminal(["run"])
+    term.wait_for_text("resumed the unfinished match")
+    term.send(b"?")
+    term.wait_for_text("--new")  # the help says how to start afresh
+    assert quit(term) == 0
+    assert len(matches(journal)) == 1
+
+
+def test_journal_flag_is_honoured_or_refused(open_terminal, tmp_path):
+    mine = tmp_path / "games" / "mine.sqlite3"
+    term = open_terminal(["sim", *START, "--journal", str(mine)])
+    flip_two(term, mine)
+    assert quit(term) == 0
+    assert not journal_of(tmp_path).exists()
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a journal\n")
+    term = open_terminal(["sim", "--journal", str(notes)])
+    end = time.monotonic() + 20
+    while term.process.poll() is None and time.monotonic() < end:
+        term.read(0.05)
+    status = term.process.wait(timeout=1)
+    term.read(0.3)
+    assert status == 2
+    assert "not a golfbox journal" in term.text() and str(notes) in term.text()
+    assert notes.read_text() == "not a journal\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["notes.txt"]

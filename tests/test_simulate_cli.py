@@ -1,0 +1,98 @@
+"""golfbox simulate on a long run: a bar that moves by time, Ctrl-C keeps what was played."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from golfbox.cli import COMMANDS, build_parser
+from golfbox.engine.simulate_cli import ProgressBar
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_bar_is_redrawn_by_time_whatever_the_total():
+    stream, clock = io.StringIO(), Clock()
+    bar = ProgressBar(10**9, stream=stream, clock=clock)  # 1 % would be 10 million rounds
+    bar(1)
+    drawn = stream.getvalue().count("\r")
+    assert drawn == 1  # at once
+    for done in range(2, 50):
+        bar(done)  # no time passes: no redraw
+    assert stream.getvalue().count("\r") == drawn
+    clock.now += ProgressBar.INTERVAL
+    bar(50)
+    assert stream.getvalue().count("\r") == drawn + 1
+    assert "50/1,000,000,000 rounds" in stream.getvalue()
+
+
+def test_every_option_of_every_command_has_a_help_line():
+    for command in COMMANDS:
+        parser, _ = build_parser([command])
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for action in sub.choices[command]._actions:
+            assert action.help, f"golfbox {command} {'/'.join(action.option_strings) or action.dest}"
+
+
+def simulate_in_a_terminal(*args: str, seconds: float) -> tuple[int, str, str, float]:
+    """Run golfbox simulate with stderr on a pseudo-terminal (so it draws its bar), send it
+    Ctrl-C's SIGINT after ``seconds``; exit status, stdout, what the terminal showed, and
+    how long after starting the bar first appeared."""
+    controller, terminal = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "golfbox", "simulate", *args],
+                            stdout=subprocess.PIPE, stderr=terminal, stdin=subprocess.DEVNULL,
+                            env=env, text=True)
+    os.close(terminal)
+    shown, first_bar, started = b"", None, time.monotonic()
+    try:
+        while time.monotonic() - started < seconds:
+            ready, _, _ = select.select([controller], [], [], 0.05)
+            if ready:
+                try:
+                    shown += os.read(controller, 4096)
+                except OSError:
+                    break
+                if first_bar is None and b"rounds" in shown:
+                    first_bar = time.monotonic() - started
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        os.close(controller)
+    return proc.returncode, out, shown.decode(errors="replace"), first_bar
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_ctrl_c_prints_what_was_played_and_exits_130(as_json):
+    args = ["--variant", "9-card", "--players", "4", "--matches", "1000000", "--bots", "greedy",
+            "--seed", "1"] + (["--json"] if as_json else [])
+    status, out, shown, first_bar = simulate_in_a_terminal(*args, seconds=3.0)
+    assert status == 130, (out, shown)
+    assert first_bar is not None and first_bar < 2.5, shown  # python start-up + at most 1 s
+    assert shown.count("\r") >= 2  # it moved
+    if as_json:
+        result = json.loads(out)
+        assert result["interrupted"] is True and result["rounds"] > 0
+        assert result["matches_asked"] == 1000000
+    else:
+        assert "interrupted" in out and "rounds/s" in out
