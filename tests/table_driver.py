@@ -57,7 +57,11 @@ def scripted_presses(seed: int, moves: int, attempt: int) -> list[tuple[Button, 
     """Seat 0's presses for one decision: a few moves of the cursor, sometimes a hold of ✕
     (knock), then ●. (button, held) pairs."""
     rng = random.Random(f"{seed}:{moves}:{attempt}")
-    presses = [(rng.choice(SCRIPT_BUTTONS), False) for _ in range(rng.randrange(4))]
+    # ✕ first: the cursor back to the first choice. The cursor stays where a person left it,
+    # and that is not journaled (a person looks at the screen), so a script that presses
+    # blindly must start from a known place to press the same after a restart.
+    presses = [(Button.BACK, False)]
+    presses += [(rng.choice(SCRIPT_BUTTONS), False) for _ in range(rng.randrange(4))]
     if rng.random() < 0.1:
         presses.append((Button.BACK, True))
     presses.append((Button.OK, False))
