@@ -117,19 +117,26 @@ class GreedyBot:
     # -- holding a card: the placement that lowers the estimate most
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
         variant, rules = view.variant, view.rules
+        if variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS:
+            # Move the round on: turn up a face-down card, even one already peeked at
+            # (known, yet face down: only placing over it turns it up).
+            face_up = view.face_up[view.seat]
+            down = [p for p in range(variant.size) if not face_up >> p & 1]
+            if down:
+                return Action(A.PLACE, self._best_place(variant, rules, grid, view.held,
+                                                        unknown, view, down)[1])
         gain, pos = self._best_place(variant, rules, grid, view.held, unknown, view)
         can_discard = any(a.kind == A.DISCARD for a in legal)
         if can_discard and gain <= 0.5:
-            if not (variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS):
-                return Action(A.DISCARD)
-            pos = next((p for p, c in enumerate(grid) if c is None), pos)  # move the round on
+            return Action(A.DISCARD)
         return Action(A.PLACE, pos)
 
-    def _best_place(self, variant, rules, grid, card, unknown, view) -> tuple[float, int]:
+    def _best_place(self, variant, rules, grid, card, unknown, view,
+                    positions=None) -> tuple[float, int]:
         before = estimate(variant, rules, grid, unknown)
         best_gain, best_pos = float("-inf"), 0
         face_up = view.face_up[view.seat]
-        for pos in range(len(grid)):
+        for pos in positions if positions is not None else range(len(grid)):
             trial = list(grid)
             trial[pos] = card
             after = estimate(variant, rules, trial, unknown)
