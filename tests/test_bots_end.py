@@ -63,3 +63,17 @@ def test_greedy_peek_row_rounds_end():
         bots = [make_bot("greedy", random.Random(seed * 2 + s)) for s in range(2)]
         round_ = Round(variant, rules, 2, dealer=seed % 2, rng=random.Random(seed))
         play_round_bounded(round_, bots, turn_bound(variant, 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(RULESETS), st.integers(2, 3), st.integers(0, 2**32))
+def test_hard_ends_every_round_within_a_bound(rules_entry, players, seed):
+    """The search bot, with a small budget so that the test stays quick."""
+    from golfbox.bots.search import SearchBot
+
+    name, overrides = rules_entry
+    variant = get_variant(name)
+    round_ = Round(variant, make_rules(variant, overrides), players, dealer=seed % players,
+                   rng=random.Random(seed))
+    lineup = [SearchBot(random.Random(seed + s), playouts=12) for s in range(players)]
+    play_round_bounded(round_, lineup, turn_bound(variant, players))

@@ -151,3 +151,15 @@ def test_a_view_that_does_not_fit_is_refused():
         assert "stock" in str(exc)
     else:
         raise AssertionError("a short stock was accepted")
+
+
+def test_views_and_rounds_pickle_and_deepcopy():
+    """Rules used to hold a bare mappingproxy: deepcopy and pickle failed on any view."""
+    import copy
+    import pickle
+
+    round_ = new_round(("polish-poker", {"knock_penalty": "double"}), 3, 5)
+    view = round_.view(1)
+    assert pickle.loads(pickle.dumps(view)) == view
+    assert copy.deepcopy(view) == view
+    assert copy.deepcopy(round_).view(1) == view

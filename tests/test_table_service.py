@@ -83,8 +83,8 @@ def test_lobby_join_then_hold_to_start(tmp_path):
     assert svc.messages[2] == "press ● to join first"
     table.press(1, Button.OK)
     table.press(1, Button.LEFT)  # the game: 6-card → 4-card
-    table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: bots
-    assert svc.lobby.variant == "4-card" and svc.lobby.fill_with_bots
+    table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: hard bots
+    assert svc.lobby.variant == "4-card" and svc.lobby.fill == "hard"
     assert len(svc.lobby.players()) == 3
     table.press(1, Button.LEFT)  # empty seats stay empty
     table.hold(1, Button.OK)

@@ -90,10 +90,13 @@ class GreedyBot:
         self._own_turns += 1
         return self._start_turn(view, grid, kinds, unknown)
 
+    def _estimate(self, view, grid, unknown) -> float:
+        return estimate(view.variant, view.rules, grid, unknown)
+
     # -- turn start: knock, take the discard, or draw
     def _start_turn(self, view, grid, kinds, unknown) -> Action:
         variant, rules = view.variant, view.rules
-        mine = estimate(variant, rules, grid, unknown)
+        mine = self._estimate(view, grid, unknown)
         if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
             return Action(A.KNOCK)
         top = view.discard_top
@@ -105,7 +108,7 @@ class GreedyBot:
 
     def _should_knock(self, view, grid, mine, unknown) -> bool:
         unseen = sum(1 for c in grid if c is None)
-        others = [estimate(view.variant, view.rules, g, unknown)
+        others = [self._estimate(view, g, unknown)
                   for seat, g in enumerate(view.grids) if seat != view.seat]
         if self._own_turns > PATIENCE_TURNS:
             return True
@@ -133,13 +136,13 @@ class GreedyBot:
 
     def _best_place(self, variant, rules, grid, card, unknown, view,
                     positions=None) -> tuple[float, int]:
-        before = estimate(variant, rules, grid, unknown)
+        before = self._estimate(view, grid, unknown)
         best_gain, best_pos = float("-inf"), 0
         face_up = view.face_up[view.seat]
         for pos in positions if positions is not None else range(len(grid)):
             trial = list(grid)
             trial[pos] = card
-            after = estimate(variant, rules, trial, unknown)
+            after = self._estimate(view, trial, unknown)
             gain = before - after
             last_card = variant.ends_when_all_face_up and grid[pos] is None and \
                 sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
@@ -151,7 +154,7 @@ class GreedyBot:
         return best_gain, best_pos
 
     def _lowest_other(self, view, unknown) -> float:
-        return min(estimate(view.variant, view.rules, g, unknown)
+        return min(self._estimate(view, g, unknown)
                    for seat, g in enumerate(view.grids) if seat != view.seat)
 
     # -- choosing which card to turn up: spread over columns, one per row

@@ -502,7 +502,7 @@ class Round:
             history = self._history_public
             for raw in self._history[len(history):]:
                 history.append(_snapshot(LastAction, raw))
-            pub[_LAST] = history[-1]
+            pub[_LAST] = history[-1] if history else None
             pub[_HISTORY] = tuple(history)
             pub[_DISCARD_PILE], pub[_OWNER_SEEN] = tuple(self.discard), tuple(self.known)
             pub[_TURNS] = self.turns

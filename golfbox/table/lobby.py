@@ -9,7 +9,7 @@ On any seat's pad:
     hold ●   (a joined seat) start the match
 
 The settings, one line each on the shared display: the game (variant), who
-fills empty seats (nobody or bots), the number of rounds, then every house
+fills empty seats (nobody, or bots of a level: hard, medium, easy), the number of rounds, then every house
 rule of the chosen variant (RULES.md), each stepping through the values a
 table would pick (see RuleSpec.choices). They start from the config: its
 house rules belong to its variant; another variant starts from its defaults.
@@ -24,9 +24,17 @@ from typing import Any
 
 from golfbox.engine import VARIANTS, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
-from golfbox.table.settings import DEFAULT_BOT, TableSettings
+from golfbox.bots import DEFAULT_BOT, LEVELS
+from golfbox.table.settings import TableSettings
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
+# Who fills empty seats: nobody, or bots of a level; ◀▶ from "empty" reaches the default first.
+FILL_CHOICES = (None, DEFAULT_BOT) + tuple(lvl for lvl in reversed(LEVELS) if lvl != DEFAULT_BOT)
+
+
+def bot_name(name: str, bot: str) -> str:
+    """A bot's seat as the screens name it: 'P3 (HARD)'."""
+    return f"{name} ({bot.upper()})"
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class Lobby:
         self.settings = settings
         self.joined: set[int] = set()
         self.variant = settings.variant
-        self.fill_with_bots = False
+        self.fill: str | None = None  # the level of the bots in empty seats, or None
         self.rounds = settings.rounds
         self.round_choices = tuple(sorted(set(ROUND_CHOICES) | {settings.rounds}))
         # Each variant keeps its own house rules while the lobby steps through the games.
@@ -78,7 +86,7 @@ class Lobby:
     def lines(self) -> list[SettingLine]:
         lines = [
             SettingLine("variant", "game", self.variant),
-            SettingLine("fill", "empty seats", "bots" if self.fill_with_bots else "empty"),
+            SettingLine("fill", "empty seats", f"{self.fill} bots" if self.fill else "empty"),
             SettingLine("rounds", "rounds", str(self.rounds)),
         ]
         values = self.rule_values[self.variant]
@@ -106,9 +114,10 @@ class Lobby:
             if seat in self.joined:
                 players.append(Player(seat, None, name))
             elif seat in self.settings.bots:
-                players.append(Player(seat, self.settings.bots[seat], f"{name} (bot)"))
-            elif self.fill_with_bots:
-                players.append(Player(seat, DEFAULT_BOT, f"{name} (bot)"))
+                bot = self.settings.bots[seat]
+                players.append(Player(seat, bot, bot_name(name, bot)))
+            elif self.fill:
+                players.append(Player(seat, self.fill, bot_name(name, self.fill)))
         return players
 
     def problem(self) -> str | None:
@@ -164,7 +173,7 @@ class Lobby:
             names = list(VARIANTS)
             self.variant = names[(names.index(self.variant) + direction) % len(names)]
         elif key == "fill":
-            self.fill_with_bots = not self.fill_with_bots
+            self.fill = _next(FILL_CHOICES, self.fill, direction)
         elif key == "rounds":
             self.rounds = _next(self.round_choices, self.rounds, direction)
         else:

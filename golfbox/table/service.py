@@ -28,7 +28,7 @@ from typing import Callable
 
 from PIL import Image
 
-from golfbox.bots import make_bot
+from golfbox.bots import DEFAULT_BOT, make_bot
 from golfbox.engine import START, Action, IllegalAction, Match
 from golfbox.engine.actions import READY
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
@@ -43,7 +43,7 @@ __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
-STAND_IN_BOT = "greedy"  # plays for a person whose seat went away: as well as it can
+STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well as it can
 RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often

@@ -23,11 +23,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from golfbox.bots import make_bot
+from golfbox.bots import DEFAULT_BOT, make_bot
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS, ConfigError
 
-DEFAULT_BOT = "random"
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "names", "seed")
 

@@ -81,8 +81,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, auto_start: bool):
     """TableSettings from the command line; UsageError names whatever is wrong."""
-    from golfbox.bots import greedy, random_bot  # noqa: F401  (importing registers them)
+    from golfbox.bots import DEFAULT_BOT, make_bot
     from golfbox.bots.base import BOTS
+
+    make_bot(DEFAULT_BOT, __import__("random").Random(0))  # registers every bot
     from golfbox.engine.variants import RuleError, get_variant, make_rules, parse_rule_args
     from golfbox.table.settings import TableSettings
 
@@ -103,7 +105,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
     if bot_delay < 0:
         raise UsageError(f"--bot-delay {bot_delay}: must be 0 or more seconds")
-    bot = getattr(args, "bot", None) or ("greedy" if "greedy" in BOTS else "random")
+    bot = getattr(args, "bot", None) or DEFAULT_BOT
     if bot not in BOTS:
         raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
     return TableSettings(
