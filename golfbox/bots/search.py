@@ -74,6 +74,7 @@ def hurry(view: SeatView, legal) -> tuple[Action, ...]:
 @register("hard")
 class SearchBot:
     needs_view = True
+    thinks_long = True  # the table runs it off the loop that serves the buttons
 
     def __init__(self, rng: random.Random, playouts: int = PLAYOUTS,
                  horizon_laps: int = HORIZON_LAPS):

@@ -29,6 +29,7 @@ from typing import Callable
 from PIL import Image
 
 from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.table.thinker import Thinker, Thought
 from golfbox.engine import START, Action, IllegalAction, Match
 from golfbox.engine.actions import READY
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
@@ -55,8 +56,10 @@ class TableService:
     def __init__(self, settings: TableSettings, pads: list[ButtonPad],
                  seat_displays: dict[int, Display], shared_display: Display | None,
                  journal: Journal | None = None, clock: Callable[[], float] = time.monotonic,
-                 notifier=None, *, inbox: queue.SimpleQueue | None = None):
-        """``inbox``: the queue the pads were built to post into, if they already post."""
+                 notifier=None, *, inbox: queue.SimpleQueue | None = None,
+                 think_off_loop: bool = False):
+        """``inbox``: the queue the pads were built to post into, if they already post.
+        ``think_off_loop``: slow bots (hard) decide in a worker process (table.thinker)."""
         self.settings = settings
         self.journal = journal
         self.notifier = notifier
@@ -87,6 +90,7 @@ class TableService:
         self._status = ""
         self._seed_used = False
         self._reveal_page = 0  # which page of a round's reveal the shared display shows
+        self._thinker = Thinker(self.post) if think_off_loop else None
 
         if journal is not None:
             unfinished = journal.unfinished()
@@ -155,13 +159,17 @@ class TableService:
             self._show(key, display, None, frames.render_notice(display.size, title, message))
         if self.journal is not None:
             self.journal.close()
+        if self._thinker is not None:
+            self._thinker.close()
         if self.notifier is not None:
             self.notifier.stopping(message)
 
     # ------------------------------------------------------------------ events
 
     def _handle(self, event: ButtonEvent | LinkEvent) -> None:
-        if isinstance(event, LinkEvent):
+        if isinstance(event, Thought):
+            self._on_thought(event)
+        elif isinstance(event, LinkEvent):
             self._on_link(event)
         elif isinstance(event, ButtonEvent):
             if event.seat in self.inputs:
@@ -362,8 +370,26 @@ class TableService:
                             self._clock() - self._away[seat])
             bot, rng = self._stand_ins[engine_seat]
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
-        rng.seed(f"{self.match.seed}:{engine_seat}:{self.actions_played}")
+        seed = f"{self.match.seed}:{engine_seat}:{self.actions_played}"
+        rng.seed(seed)
+        if self._thinker is not None and getattr(bot, "thinks_long", False):
+            # The same choice, computed off the loop: _on_thought plays it.
+            self._thinker.think(self._thought_key(engine_seat), bot.name, seed,
+                                self.match.view(engine_seat))
+            return
         self._play(engine_seat, bot.choose(self.match.view(engine_seat)))
+
+    def _thought_key(self, engine_seat: int) -> tuple:
+        return (self.match_id, self.actions_played, engine_seat)
+
+    def _on_thought(self, thought: Thought) -> None:
+        self._thinker.pending.discard(thought.key)
+        engine_seat = thought.key[2]
+        if (self.state == "playing" and thought.action is not None
+                and thought.key == self._thought_key(engine_seat)
+                and engine_seat in self.match.round.acting_seats
+                and (engine_seat in self._bots or self._stands_in(engine_seat))):
+            self._play(engine_seat, thought.action)
 
     # ------------------------------------------------------------------ timers
 
@@ -403,7 +429,8 @@ class TableService:
         now, timers = self._clock(), self._timers
         playing = self.state == "playing"
         acting = self.match.round.acting_seats if playing else []
-        bot_seats = [s for s in acting if s in self._bots or self._stands_in(s)]
+        bot_seats = [s for s in acting if (s in self._bots or self._stands_in(s)) and not (
+            self._thinker is not None and self._thought_key(s) in self._thinker.pending)]
         for key in [k for k in timers if k[0] == "bot" and k[1] not in bot_seats]:
             del timers[key]
         for engine_seat in bot_seats:

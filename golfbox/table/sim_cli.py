@@ -141,8 +141,10 @@ class SimTable:
             self._watch(display, seat_key(seat))
         if self.hardware.shared_display is not None:
             self._watch(self.hardware.shared_display, SHARED)
+        # In real time, hard bots think off the loop; on a virtual clock (demo) they think inline.
         self.service = TableService(settings, self.hardware.pads, self.hardware.seat_displays,
-                                    self.hardware.shared_display, clock=clock)
+                                    self.hardware.shared_display, clock=clock,
+                                    think_off_loop=clock is time.monotonic)
 
     def _watch(self, display, key: str) -> None:
         sim = getattr(display, "inner", display)  # ResilientDisplay wraps the SimDisplay
