@@ -160,8 +160,9 @@ class Round:
         else:
             self._public_grids = [(None,) * variant.size] * players
         self._public_stale = False
-        self._last: tuple | None = None  # the last action's fields, as LastAction will hold them
-        self._history: list[tuple] = []  # every action's _last, in order (public history)
+        # Every action's fields as LastAction will hold them, in order: the public history
+        # (its last entry is the last action).
+        self._history: list[tuple] = []
         self._record = self._history.append  # bound once: apply() calls it on every action
         self._history_public: list[LastAction] = []  # the same as LastActions, made lazily
         self._legal_seat: int | None = None  # the seat whose legal actions view() computed
@@ -259,7 +260,6 @@ class Round:
                             else new._single_actor[table.to_move])
         new._public_grids = list(table.grids)
         new._public_stale = False
-        new._last = tuple(table.last) if table.last is not None else None
         new._history = [tuple(h) for h in table.history]
         new._record = new._history.append
         new._history_public = list(table.history)
@@ -354,7 +354,7 @@ class Round:
             self.held = self.stock.pop()
             pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM] = HOLDING, seat, STOCK
             pub[_STOCK_SIZE] = len(self.stock)
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
         elif kind == A.TAKE:
             discard = self.discard
             self.held = card = discard.pop()
@@ -362,13 +362,13 @@ class Round:
                 HOLDING, seat, DISCARD_PILE, card)
             pub[_DISCARD_TOP] = discard[-1] if discard else None
             pub[_DISCARD_SIZE] = len(discard)
-            self._last = (seat, action, card)
+            self._record((seat, action, card))
         elif kind == A.DISCARD:
             card = self.held
             self.held = pub[_HOLDER] = pub[_HELD_FROM] = None
             self.discard.append(card)
             pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = card, len(self.discard)
-            self._last = (seat, action, card)
+            self._record((seat, action, card))
             if self._flip_after_discard and self.face_up[seat] != self._full:
                 pub[_PHASE] = FLIP_OPTION
             else:
@@ -376,17 +376,16 @@ class Round:
         elif kind == A.FLIP:
             self._flip(seat, action)
         elif kind == A.PASS:
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._end_turn(seat)
         elif kind == A.KNOCK:
             pub[_KNOCKER] = pub[_ENDER] = seat
             pub[_FINAL_TURNS_LEFT] = self.players - 1
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._end_turn(seat, triggered=True)
         elif kind == A.READY:
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._start_done(seat)
-        self._record(self._last)
 
     def _place(self, seat: int, action: Action) -> None:
         pos = action[1]
@@ -397,7 +396,7 @@ class Round:
         self.discard.append(replaced)
         self.held = pub[_HOLDER] = pub[_HELD_FROM] = pub[_PUBLIC_HELD] = None
         pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = replaced, len(self.discard)
-        self._last = (seat, action, replaced)
+        self._record((seat, action, replaced))
         if not self._place_face_up:
             self.known[seat] |= 1 << pos  # placed face down, but its owner saw it
             self._end_turn(seat)
@@ -422,7 +421,7 @@ class Round:
         pos = action[1]
         card = self.grids[seat][pos]
         self._turn_up(seat, pos, card)
-        self._last = (seat, action, card)
+        self._record((seat, action, card))
         phase = self._pub[_PHASE]
         if phase == START:
             self._start_done(seat)
