@@ -91,19 +91,8 @@ class Round:
         """Deal a round. ``deck`` (first card dealt first) stacks the deck for tests;
         otherwise the deck is shuffled with ``rng`` (the OS's randomness when None)."""
         variant.check_players(players)
-        self.variant, self.rules, self.players = variant, rules, players
         dealer %= players
-        self._rng = rng if rng is not None else random.SystemRandom()
-        self._tables = action_tables(variant.size)
-        self._full = (1 << variant.size) - 1
-        self._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
-        # Variant flags read on every action, looked up once.
-        self._place_face_up = variant.place_face_up
-        self._ends_when_all_face_up = variant.ends_when_all_face_up
-        self._flip_after_discard = variant.flip_after_discard
-        self._can_knock = variant.can_knock
-        self._holding_from_stock = (  # what a card drawn from the stock allows
-            self._tables.place_or_discard if variant.draw_and_discard else self._tables.place_all)
+        self._set_rules(variant, rules, players, rng)
         self._totals_before = tuple(totals) if totals is not None else (0,) * players
 
         if deck is None:
@@ -175,6 +164,20 @@ class Round:
             (), (self.discard[-1],), tuple(self.known), 0,
         ]
 
+    def _set_rules(self, variant: Variant, rules: Rules, players: int, rng) -> None:
+        self.variant, self.rules, self.players = variant, rules, players
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._tables = action_tables(variant.size)
+        self._full = (1 << variant.size) - 1
+        self._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
+        # Variant flags read on every action, looked up once.
+        self._place_face_up = variant.place_face_up
+        self._ends_when_all_face_up = variant.ends_when_all_face_up
+        self._flip_after_discard = variant.flip_after_discard
+        self._can_knock = variant.can_knock
+        self._holding_from_stock = (  # what a card drawn from the stock allows
+            self._tables.place_or_discard if variant.draw_and_discard else self._tables.place_all)
+
     # ------------------------------------------------------------------ copies
 
     def copy(self, rng: random.Random | None = None) -> "Round":
@@ -221,17 +224,7 @@ class Round:
         elif held is None:
             raise ValueError("the view shows a card in hand: say which")
         new = object.__new__(cls)
-        new.variant, new.rules, new.players = variant, rules, players
-        new._rng = rng if rng is not None else random.SystemRandom()
-        new._tables = action_tables(variant.size)
-        new._full = (1 << variant.size) - 1
-        new._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
-        new._place_face_up = variant.place_face_up
-        new._ends_when_all_face_up = variant.ends_when_all_face_up
-        new._flip_after_discard = variant.flip_after_discard
-        new._can_knock = variant.can_knock
-        new._holding_from_stock = (new._tables.place_or_discard if variant.draw_and_discard
-                                   else new._tables.place_all)
+        new._set_rules(variant, rules, players, rng)
         new._totals_before = table.totals if table.phase != OVER else tuple(
             t - s for t, s in zip(table.totals, table.round_scores))
         new.grids = [list(g) for g in grids]
