@@ -85,7 +85,10 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
             if service.state != "playing":
                 timed(0, Button.OK)  # next round / new match
                 continue
-            engine_seat = service.match.round.acting_seats[0]
+            acting = service.match.round.acting_seats
+            if not acting:  # the round just ended (the service thread moves on by itself)
+                continue
+            engine_seat = acting[0]
             seat = service.players[engine_seat].seat
             if seat in bots:  # a bot thinks: a person presses out of turn meanwhile
                 step += 1

@@ -143,15 +143,20 @@ class GreedyBot:
             trial = list(grid)
             trial[pos] = card
             after = self._estimate(view, trial, unknown)
-            gain = before - after
-            last_card = variant.ends_when_all_face_up and grid[pos] is None and \
-                sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
-            if last_card and after > self._lowest_other(view, unknown) \
-                    and self._own_turns <= PATIENCE_TURNS:
-                gain -= 10  # turning up the last card would end the round while behind
+            gain = before - after - self._going_out_cost(view, grid, pos, after, unknown)
             if gain > best_gain:
                 best_gain, best_pos = gain, pos
         return best_gain, best_pos
+
+    def _going_out_cost(self, view, grid, pos, after, unknown) -> float:
+        """What ending the round by placing at ``pos`` costs, on top of the grid's change."""
+        face_up = view.face_up[view.seat]
+        last_card = view.variant.ends_when_all_face_up and grid[pos] is None and \
+            sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
+        if last_card and after > self._lowest_other(view, unknown) \
+                and self._own_turns <= PATIENCE_TURNS:
+            return 10  # turning up the last card would end the round while behind
+        return 0
 
     def _lowest_other(self, view, unknown) -> float:
         return min(self._estimate(view, g, unknown)

@@ -18,11 +18,13 @@ from golfbox.bots.greedy import PATIENCE_TURNS, GreedyBot, estimate
 from golfbox.engine import actions as A
 from golfbox.engine.actions import Action
 from golfbox.engine.determinize import public_memory, unseen_cards
-from golfbox.engine.scoring import grid_score
+from golfbox.engine.scoring import FINISHER_PENALTY_PER_LOWER, grid_score
+from golfbox.engine.variants import SCORE_LINES
 from golfbox.engine.views import HOLDING, START, SeatView
 
 KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept: this much below the mean
 KNOCK_MARGIN = 3.0  # medium knocks only this much below every other seat's estimate
+FINAL_TURN_GAIN = 3.0  # how much lower another player may get on the turn left after going out
 EASY_SLIP = 0.2  # how often easy makes a loose move
 
 
@@ -83,6 +85,21 @@ class MediumBot(GreedyBot):
         penalty = view.rules.get("knock_penalty", 0)
         margin = KNOCK_MARGIN + unseen * 2 + (3 if penalty == "double" else (penalty or 0) / 4)
         return mine + margin <= min(self._opponent_estimates(view, unknown))
+
+    def _going_out_cost(self, view, grid, pos, after, unknown) -> float:
+        """Going out (the last face-down card turned up, a peeked one too) while behind
+        costs; in 9-card the finisher also pays 5 for each player who ends lower, and
+        every other player still has a turn to get lower."""
+        face_up = view.face_up[view.seat]
+        down = [p for p in range(len(grid)) if not face_up >> p & 1]
+        if not view.variant.ends_when_all_face_up or down != [pos] \
+                or self._own_turns > PATIENCE_TURNS:
+            return 0
+        others = self._opponent_estimates(view, self._unknown_value(view))
+        cost = 10 if after > min(others) else 0
+        if view.variant.scoring == SCORE_LINES:
+            cost += FINISHER_PENALTY_PER_LOWER * sum(1 for o in others if o - FINAL_TURN_GAIN < after)
+        return cost
 
     def _lowest_other(self, view, unknown) -> float:
         return min(self._opponent_estimates(view, self._unknown_value(view)))

@@ -67,7 +67,12 @@ class Thinker:
                 action = None
             self._post(Thought(key, action))
 
-        self._pool.submit(choose, name, seed, view).add_done_callback(done)
+        try:
+            self._pool.submit(choose, name, seed, view).add_done_callback(done)
+        except RuntimeError as exc:  # BrokenProcessPool: the worker died; a new one next time
+            log.error("a bot's worker is gone (%s): starting another", exc)
+            self._pool = None
+            self._post(Thought(key, None))
 
     def close(self) -> None:
         if self._pool is not None:
