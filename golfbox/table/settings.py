@@ -7,7 +7,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
     variant = "6-card"          # 4-card, 6-card, polish-poker, 9-card
     rules = { final_turn = true }
     rounds = 9
-    bots = { 3 = "random" }     # seat 3 starts as a bot; or a number: the last N seats
+    bots = { 3 = "medium" }     # seat 3 starts as a bot (easy, medium, hard); or N: hard in the last N seats
     bot_delay = 1.0             # seconds a bot "thinks"
     peek_timeout = 10.0         # seconds a 4-card peek stays up before "ready" is pressed for you
     takeover_after = 120.0      # seconds a seat whose node is unplugged waits before a bot
