@@ -1,6 +1,6 @@
 """Button press to new frame, through the whole table service.
 
-    python bench/table_latency.py [--presses 2000] [--seats 4] [--dir DIR]
+    python bench/table_latency.py [--presses 2000] [--seats 4] [--dir DIR] [--hard-bots N]
 
 The service runs in its own thread (run(), as in production); this thread
 presses buttons on a SimPad and waits for the pressing seat's display to
@@ -9,6 +9,12 @@ receive its new frame. Two kinds of press are timed apart:
 * move: ◀/▶ only moves the cursor (no journal write);
 * act:  ● plays an action: journal record (fsync), engine, redraw of every
         screen that changed; the pressing seat's screen is drawn first.
+
+With ``--hard-bots N`` the last N seats are ``hard`` bots (no bot_delay, thinking
+off the loop as on the Pi), and the people also press while the bots think:
+
+* wait: a press out of turn while a bot thinks, timed until the loop has handled
+        it (its "wait: … is playing" frame is drawn only when it changes).
 
 The journal goes to DIR (default: a temporary directory; pass the Pi's
 /var/lib/golfbox to include the SD card's fsync).
@@ -26,13 +32,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golfbox.hal.base import Button  # noqa: E402
+from golfbox.hal.base import Button, ButtonEvent  # noqa: E402
 from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
 from golfbox.table.service import TableService, TableSettings  # noqa: E402
 
 
-def measure(directory: Path, presses: int, seats: int) -> dict[str, list[float]]:
+def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> dict[str, list[float]]:
     arrived = threading.Event()
     waiting_for: list[SimDisplay | None] = [None]
 
@@ -43,9 +49,21 @@ def measure(directory: Path, presses: int, seats: int) -> dict[str, list[float]]
     pad = SimPad(range(seats))
     displays = {s: SimDisplay(f"seat {s + 1}", on_change=on_change) for s in range(seats)}
     shared = SimDisplay("shared", (256, 64), "L")
-    settings = TableSettings(variant="6-card", rounds=99, seats=seats, auto_start=True, bot_delay=0.0)
+    bots = {seat: "hard" for seat in range(seats - hard_bots, seats)}
+    settings = TableSettings(variant="6-card", rounds=99, seats=seats, auto_start=True, bot_delay=0.0,
+                             bots=bots)
     journal = Journal(directory / "latency.sqlite3")
-    service = TableService(settings, [pad], displays, shared, journal)
+    service = TableService(settings, [pad], displays, shared, journal, think_off_loop=bool(bots))
+    # Out-of-turn presses: timed until the loop has handled them (wrapping its handler).
+    handled = threading.Event()
+    handle = service._handle
+
+    def handle_and_tell(event) -> None:
+        handle(event)
+        if isinstance(event, ButtonEvent):
+            handled.set()
+
+    service._handle = handle_and_tell
     stop = threading.Event()
     server = threading.Thread(target=service.run, args=(stop,), daemon=True)
     server.start()
@@ -59,15 +77,27 @@ def measure(directory: Path, presses: int, seats: int) -> dict[str, list[float]]
             return None
         return time.perf_counter() - started
 
-    samples: dict[str, list[float]] = {"move": [], "act": []}
+    samples: dict[str, list[float]] = {"move": [], "act": [], "wait": []}
+    step = 0
     try:
         while len(samples["act"]) < presses:
             time.sleep(0.002)  # let the service finish drawing the other screens
             if service.state != "playing":
                 timed(0, Button.OK)  # next round / new match
                 continue
-            engine_seat = service.match.round.acting_seats[0]
+            acting = service.match.round.acting_seats
+            if not acting:  # the round just ended (the service thread moves on by itself)
+                continue
+            engine_seat = acting[0]
             seat = service.players[engine_seat].seat
+            if seat in bots:  # a bot thinks: a person presses out of turn meanwhile
+                step += 1
+                handled.clear()
+                started = time.perf_counter()
+                pad.press(step % (seats - hard_bots), Button.LEFT)
+                if handled.wait(2.0):
+                    samples["wait"].append(time.perf_counter() - started)
+                continue
             if len(service.match.round.legal_actions(engine_seat)) > 1:
                 took = timed(seat, Button.RIGHT)
                 if took is not None:
@@ -96,12 +126,15 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=2000, help="actions to time (moves come on top)")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--dir", type=Path, help="where the journal goes (default: a temporary directory)")
+    parser.add_argument("--hard-bots", type=int, default=0, help="hard bots in the last seats")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        samples = measure(Path(tmp), args.presses, args.seats)
+        samples = measure(Path(tmp), args.presses, args.seats, args.hard_bots)
     report("move", samples["move"])
     report("act", samples["act"])
-    report("all", samples["move"] + samples["act"])
+    if samples["wait"]:
+        report("wait", samples["wait"])
+    report("all", samples["move"] + samples["act"] + samples["wait"])
 
 
 if __name__ == "__main__":

@@ -95,3 +95,10 @@ def test_greedy_beats_random_in_every_variant():
                           bots=["greedy", "random"], seed=7)
         greedy, rand = result.round_score_sum
         assert greedy < rand, name
+
+
+def test_simulate_accepts_the_levels():
+    status, out, err = golfbox("simulate", "--variant", "6-card", "--players", "3", "--matches", "1",
+                               "--rounds", "1", "--seed", "3", "--bots", "easy,medium,hard", "--json")
+    assert status == 0, err
+    assert json.loads(out)["bots"] == ["easy", "medium", "hard"]

@@ -151,14 +151,35 @@ def test_the_lobby_is_drawn_on_every_display(tmp_path):
 
     table = Table(tmp_path, seats=3)
     table.press(0, Button.OK)
-    table.press(0, Button.OK, Button.RIGHT)  # empty seats: bots
+    table.press(0, Button.OK, Button.RIGHT)  # empty seats: hard bots
     svc = table.service
     lines = [str(line) for line in svc.lobby.lines()]
-    players = "P1, P2 (bot), P3 (bot)"
+    players = "P1, P2 (HARD), P3 (HARD)"
     assert table.shared.image.tobytes() == render_lobby(
         (256, 64), "golfbox: press ● to join", lines, 1, players, "hold ● on your pad to start"
     ).tobytes()
     assert table.displays[0].image.tobytes() == render_lobby(
         (128, 64), "P1: you play", lines, 1, players, svc.lobby.prompt(0)).tobytes()
     assert table.displays[1].image.tobytes() == render_lobby(
-        (128, 64), "P2 (bot): press ● to join", lines, 1, players, "● join").tobytes()
+        (128, 64), "P2 (HARD): press ● to join", lines, 1, players, "● join").tobytes()
+
+
+def test_the_lobby_chooses_the_level_of_the_bots_and_names_them_by_it(tmp_path):
+    from golfbox.bots import DEFAULT_BOT
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.settings import TableSettings
+
+    lobby = Lobby(TableSettings(variant="6-card", seats=3, names={0: "P1", 1: "P2", 2: "P3"}))
+    lobby.press(0, Button.OK, EventKind.PRESSED)  # join
+    lobby.press(0, Button.OK, EventKind.PRESSED)  # cursor on "empty seats"
+    seen = []
+    for _ in range(4):
+        lobby.press(0, Button.RIGHT, EventKind.PRESSED)
+        seen.append(lobby.selected.value)
+    assert seen == ["hard bots", "medium bots", "easy bots", "stay empty"]
+    assert DEFAULT_BOT == "hard"
+    lobby.press(0, Button.RIGHT, EventKind.PRESSED)
+    assert [(p.bot, p.name) for p in lobby.players()] == [
+        (None, "P1"), ("hard", "P2 (HARD)"), ("hard", "P3 (HARD)")]
+    lobby.press(0, Button.RIGHT, EventKind.PRESSED)  # medium
+    assert lobby.players()[2].name == "P3 (MEDIUM)"

@@ -463,3 +463,16 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
         assert not window.handle(quit_key)
     finally:
         table.close()
+
+
+def test_sim_bots_are_hard_unless_bot_says_otherwise():
+    import argparse
+
+    from golfbox.table.sim_cli import table_settings
+
+    def settings(**extra):
+        args = argparse.Namespace(variant="6-card", players=3, rule=[], rounds=1, seed=1, **extra)
+        return table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
+
+    assert settings().bots == {1: "hard", 2: "hard"}
+    assert settings(bot="easy").bots == {1: "easy", 2: "easy"}

@@ -57,7 +57,9 @@ def test_game_settings_name_the_key(game, message):
 def test_settings_number_seats_from_one():
     settings = settings_from_config({"bots": {"3": "random"}, "names": {"1": "Ann"}}, 3)
     assert settings.bots == {2: "random"} and settings.names == {0: "Ann"}
-    assert settings_from_config({"bots": 2}, 4).bots == {2: "random", 3: "random"}
+    assert settings_from_config({"bots": 2}, 4).bots == {2: "hard", 3: "hard"}  # the default level
+    levels = settings_from_config({"bots": {"1": "easy", "2": "medium", "3": "hard"}}, 3)
+    assert levels.bots == {0: "easy", 1: "medium", 2: "hard"}
 
 
 def run_cli(tmp_path, config_text: str, journal: str | None = None) -> int:

@@ -83,8 +83,8 @@ def test_lobby_join_then_hold_to_start(tmp_path):
     assert svc.messages[2] == "press ● to join first"
     table.press(1, Button.OK)
     table.press(1, Button.LEFT)  # the game: 6-card → 4-card
-    table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: bots
-    assert svc.lobby.variant == "4-card" and svc.lobby.fill_with_bots
+    table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: hard bots
+    assert svc.lobby.variant == "4-card" and svc.lobby.fill == "hard"
     assert len(svc.lobby.players()) == 3
     table.press(1, Button.LEFT)  # empty seats stay empty
     table.hold(1, Button.OK)
@@ -348,3 +348,37 @@ def test_takeover_after_zero_waits_for_ever(tmp_path):
     clock.now += 10_000.0
     svc.run_until_idle()
     assert svc.actions_played == 0 and "bot" not in svc.table_message
+
+
+def test_hard_bots_think_off_the_loop_and_choose_as_they_would_on_it(tmp_path):
+    """A hard bot's choice is computed in a worker process and comes back as an event;
+    meanwhile the loop goes on. The match is the same as with inline thinking (polish-poker:
+    no start phase, whose simultaneous choices are ordered by the table, not by the bot)."""
+    import time as time_
+
+    from golfbox.table.journal import Journal
+    from golfbox.table.service import TableService, TableSettings
+
+    def play(think_off_loop, directory):
+        settings = TableSettings(variant="polish-poker", rounds=1, seats=2, bots={0: "hard", 1: "hard"},
+                                 auto_start=True, bot_delay=0.0, seed=5)
+        journal = Journal(directory / "j.sqlite3")
+        svc = TableService(settings, [SimPad(range(2))],
+                           {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None, journal,
+                           think_off_loop=think_off_loop)
+        served_while_thinking = 0
+        deadline = time_.monotonic() + 120
+        while svc.state == "playing" and time_.monotonic() < deadline:
+            svc.step(0.05)
+            if svc._thinker is not None and svc._thinker.pending:
+                served_while_thinking += 1
+        result = (svc.match.round.scores, svc.match.round.turns, repr(svc.match.round.grids))
+        svc.close()
+        return result, served_while_thinking
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    inline, _ = play(False, tmp_path / "a")
+    off_loop, served = play(True, tmp_path / "b")
+    assert off_loop == inline and inline[0] is not None
+    assert served > 0  # the loop went on while the worker thought

@@ -30,7 +30,7 @@ def register(name: str):
 
 def make_bot(name: str, rng: random.Random) -> Bot:
     # Import the bot modules so they register themselves.
-    from golfbox.bots import greedy, random_bot  # noqa: F401
+    from golfbox.bots import greedy, levels, random_bot, search  # noqa: F401
 
     try:
         return BOTS[name](rng)

@@ -90,10 +90,13 @@ class GreedyBot:
         self._own_turns += 1
         return self._start_turn(view, grid, kinds, unknown)
 
+    def _estimate(self, view, grid, unknown) -> float:
+        return estimate(view.variant, view.rules, grid, unknown)
+
     # -- turn start: knock, take the discard, or draw
     def _start_turn(self, view, grid, kinds, unknown) -> Action:
         variant, rules = view.variant, view.rules
-        mine = estimate(variant, rules, grid, unknown)
+        mine = self._estimate(view, grid, unknown)
         if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
             return Action(A.KNOCK)
         top = view.discard_top
@@ -105,7 +108,7 @@ class GreedyBot:
 
     def _should_knock(self, view, grid, mine, unknown) -> bool:
         unseen = sum(1 for c in grid if c is None)
-        others = [estimate(view.variant, view.rules, g, unknown)
+        others = [self._estimate(view, g, unknown)
                   for seat, g in enumerate(view.grids) if seat != view.seat]
         if self._own_turns > PATIENCE_TURNS:
             return True
@@ -117,34 +120,46 @@ class GreedyBot:
     # -- holding a card: the placement that lowers the estimate most
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
         variant, rules = view.variant, view.rules
+        if variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS:
+            # Move the round on: turn up a face-down card, even one already peeked at
+            # (known, yet face down: only placing over it turns it up).
+            face_up = view.face_up[view.seat]
+            down = [p for p in range(variant.size) if not face_up >> p & 1]
+            if down:
+                return Action(A.PLACE, self._best_place(variant, rules, grid, view.held,
+                                                        unknown, view, down)[1])
         gain, pos = self._best_place(variant, rules, grid, view.held, unknown, view)
         can_discard = any(a.kind == A.DISCARD for a in legal)
         if can_discard and gain <= 0.5:
-            if not (variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS):
-                return Action(A.DISCARD)
-            pos = next((p for p, c in enumerate(grid) if c is None), pos)  # move the round on
+            return Action(A.DISCARD)
         return Action(A.PLACE, pos)
 
-    def _best_place(self, variant, rules, grid, card, unknown, view) -> tuple[float, int]:
-        before = estimate(variant, rules, grid, unknown)
+    def _best_place(self, variant, rules, grid, card, unknown, view,
+                    positions=None) -> tuple[float, int]:
+        before = self._estimate(view, grid, unknown)
         best_gain, best_pos = float("-inf"), 0
         face_up = view.face_up[view.seat]
-        for pos in range(len(grid)):
+        for pos in positions if positions is not None else range(len(grid)):
             trial = list(grid)
             trial[pos] = card
-            after = estimate(variant, rules, trial, unknown)
-            gain = before - after
-            last_card = variant.ends_when_all_face_up and grid[pos] is None and \
-                sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
-            if last_card and after > self._lowest_other(view, unknown) \
-                    and self._own_turns <= PATIENCE_TURNS:
-                gain -= 10  # turning up the last card would end the round while behind
+            after = self._estimate(view, trial, unknown)
+            gain = before - after - self._going_out_cost(view, grid, pos, after, unknown)
             if gain > best_gain:
                 best_gain, best_pos = gain, pos
         return best_gain, best_pos
 
+    def _going_out_cost(self, view, grid, pos, after, unknown) -> float:
+        """What ending the round by placing at ``pos`` costs, on top of the grid's change."""
+        face_up = view.face_up[view.seat]
+        last_card = view.variant.ends_when_all_face_up and grid[pos] is None and \
+            sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
+        if last_card and after > self._lowest_other(view, unknown) \
+                and self._own_turns <= PATIENCE_TURNS:
+            return 10  # turning up the last card would end the round while behind
+        return 0
+
     def _lowest_other(self, view, unknown) -> float:
-        return min(estimate(view.variant, view.rules, g, unknown)
+        return min(self._estimate(view, g, unknown)
                    for seat, g in enumerate(view.grids) if seat != view.seat)
 
     # -- choosing which card to turn up: spread over columns, one per row

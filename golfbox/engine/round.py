@@ -49,8 +49,8 @@ from golfbox.engine.views import (
 # Indexes into Round._pub, in PublicTable's field order.
 (_VARIANT, _RULES, _PLAYERS, _ROUND_NO, _ROUNDS, _DEALER, _PHASE, _TO_MOVE, _GRIDS, _FACE_UP,
  _HOLDER, _HELD_FROM, _PUBLIC_HELD, _DISCARD_TOP, _DISCARD_SIZE, _STOCK_SIZE, _KNOCKER, _ENDER,
- _FINAL_TURNS_LEFT, _START_PENDING, _LAST, _ROUND_SCORES, _RAW_SCORES, _TOTALS) = range(
-    len(PublicTable._fields))
+ _FINAL_TURNS_LEFT, _START_PENDING, _LAST, _ROUND_SCORES, _RAW_SCORES, _TOTALS, _HISTORY,
+ _DISCARD_PILE, _OWNER_SEEN, _TURNS) = range(len(PublicTable._fields))
 
 _snapshot = tuple.__new__  # tuple.__new__(PublicTable, list): a C-level copy
 _PLACE_KIND, _DRAW_KIND = A.PLACE, A.DRAW  # the two most frequent kinds, as globals
@@ -91,19 +91,8 @@ class Round:
         """Deal a round. ``deck`` (first card dealt first) stacks the deck for tests;
         otherwise the deck is shuffled with ``rng`` (the OS's randomness when None)."""
         variant.check_players(players)
-        self.variant, self.rules, self.players = variant, rules, players
         dealer %= players
-        self._rng = rng if rng is not None else random.SystemRandom()
-        self._tables = action_tables(variant.size)
-        self._full = (1 << variant.size) - 1
-        self._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
-        # Variant flags read on every action, looked up once.
-        self._place_face_up = variant.place_face_up
-        self._ends_when_all_face_up = variant.ends_when_all_face_up
-        self._flip_after_discard = variant.flip_after_discard
-        self._can_knock = variant.can_knock
-        self._holding_from_stock = (  # what a card drawn from the stock allows
-            self._tables.place_or_discard if variant.draw_and_discard else self._tables.place_all)
+        self._set_rules(variant, rules, players, rng)
         self._totals_before = tuple(totals) if totals is not None else (0,) * players
 
         if deck is None:
@@ -160,7 +149,11 @@ class Round:
         else:
             self._public_grids = [(None,) * variant.size] * players
         self._public_stale = False
-        self._last: tuple | None = None  # the last action's fields, as LastAction will hold them
+        # Every action's fields as LastAction will hold them, in order: the public history
+        # (its last entry is the last action).
+        self._history: list[tuple] = []
+        self._record = self._history.append  # bound once: apply() calls it on every action
+        self._history_public: list[LastAction] = []  # the same as LastActions, made lazily
         self._legal_seat: int | None = None  # the seat whose legal actions view() computed
         self._legal: tuple[Action, ...] = ()
         self._pub: list = [
@@ -168,7 +161,104 @@ class Round:
             first if phase == TURN else None, tuple(self._public_grids), tuple(self.face_up),
             None, None, None, self.discard[-1], 1, len(stock), None, None, None,
             tuple(self.start_pending), None, None, None, self._totals_before,
+            (), (self.discard[-1],), tuple(self.known), 0,
         ]
+
+    def _set_rules(self, variant: Variant, rules: Rules, players: int, rng) -> None:
+        self.variant, self.rules, self.players = variant, rules, players
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._tables = action_tables(variant.size)
+        self._full = (1 << variant.size) - 1
+        self._final_turn_rule = variant.final_turns_after_finish or bool(rules.get("final_turn"))
+        # Variant flags read on every action, looked up once.
+        self._place_face_up = variant.place_face_up
+        self._ends_when_all_face_up = variant.ends_when_all_face_up
+        self._flip_after_discard = variant.flip_after_discard
+        self._can_knock = variant.can_knock
+        self._holding_from_stock = (  # what a card drawn from the stock allows
+            self._tables.place_or_discard if variant.draw_and_discard else self._tables.place_all)
+
+    # ------------------------------------------------------------------ copies
+
+    def copy(self, rng: random.Random | None = None) -> "Round":
+        """An independent copy (for search): ``apply`` on it leaves this round alone.
+        Its shuffles (a stock running out) draw from ``rng``, or from a copy of this
+        round's generator. A few list copies: no deepcopy, no re-dealing."""
+        new = object.__new__(Round)
+        state = self.__dict__.copy()
+        state["grids"] = [grid[:] for grid in self.grids]
+        for name in ("stock", "discard", "face_up", "known", "start_pending", "first_flips",
+                     "_public_grids", "_pub", "_history", "_history_public"):
+            state[name] = state[name][:]
+        state["_record"] = state["_history"].append
+        if rng is None and not isinstance(self._rng, random.SystemRandom):
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+        if rng is not None:
+            state["_rng"] = rng
+        new.__dict__ = state
+        return new
+
+    @classmethod
+    def from_view(cls, view: SeatView, grids: Sequence[Sequence[Card]], stock: Sequence[Card],
+                  held: Card | None = None, *, rng: random.Random | None = None) -> "Round":
+        """A round in the state ``view`` shows, with the cards it does not show filled in:
+        ``grids`` every seat's cards, ``stock`` the stock (top card last), ``held`` the card
+        in hand when the view does not show it. What the view shows must agree (ValueError
+        otherwise), so ``round.view(view.seat)`` equals ``view``. Search builds these from a
+        view plus a sample of the unseen cards (golfbox.engine.determinize)."""
+        table = view.table
+        variant, rules, players = table.variant, table.rules, table.players
+        if len(grids) != players or any(len(g) != variant.size for g in grids):
+            raise ValueError("grids do not match the view's table")
+        for seat, shown in enumerate(view.grids):
+            for pos, card in enumerate(shown):
+                if card is not None and card != grids[seat][pos]:
+                    raise ValueError(f"seat {seat} position {pos} is not the card the view shows")
+        if len(stock) != table.stock_size:
+            raise ValueError(f"the view's stock holds {table.stock_size} cards, not {len(stock)}")
+        if table.holder is None:
+            held = None
+        elif view.held is not None:
+            held = view.held
+        elif held is None:
+            raise ValueError("the view shows a card in hand: say which")
+        new = object.__new__(cls)
+        new._set_rules(variant, rules, players, rng)
+        new._totals_before = table.totals if table.phase != OVER else tuple(
+            t - s for t, s in zip(table.totals, table.round_scores))
+        new.grids = [list(g) for g in grids]
+        new.stock = list(stock)
+        new.discard = list(table.discard_pile)
+        new.face_up = list(table.face_up)
+        new.known = list(table.owner_seen)
+        new.held = held
+        new.start_pending = list(table.start_pending)
+        new.start = start_kind(variant, rules)
+        new.first_flips = [0] * players
+        if new.start == START_FIRST_TURN_THREE:
+            # Three flips on a seat's first turn: those not yet made are still due.
+            new.first_flips = [3] * players
+            for seat, action, _ in table.history:
+                if action.kind == A.FLIP:
+                    new.first_flips[seat] -= 1
+        new.turns = table.turns
+        new._dealt_from = tuple(new.stock) + tuple(new.discard) + tuple(
+            c for g in grids for c in g) + ((held,) if held is not None else ())
+        phase = table.phase
+        new._starting = tuple(s for s in range(players) if new.start_pending[s]) \
+            if phase == START else ()
+        new._single_actor = _single_actors(players)
+        new.acting_seats = (new._starting if phase == START else () if phase == OVER
+                            else new._single_actor[table.to_move])
+        new._public_grids = list(table.grids)
+        new._public_stale = False
+        new._history = [tuple(h) for h in table.history]
+        new._record = new._history.append
+        new._history_public = list(table.history)
+        new._legal_seat, new._legal = None, ()
+        new._pub = list(table)
+        return new
 
     phase = _public_property(_PHASE, "START, TURN, HOLDING, FLIP_OPTION or OVER")
     to_move = _public_property(_TO_MOVE, "the seat whose turn it is (None in the start phase)")
@@ -257,7 +347,7 @@ class Round:
             self.held = self.stock.pop()
             pub[_PHASE], pub[_HOLDER], pub[_HELD_FROM] = HOLDING, seat, STOCK
             pub[_STOCK_SIZE] = len(self.stock)
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
         elif kind == A.TAKE:
             discard = self.discard
             self.held = card = discard.pop()
@@ -265,13 +355,13 @@ class Round:
                 HOLDING, seat, DISCARD_PILE, card)
             pub[_DISCARD_TOP] = discard[-1] if discard else None
             pub[_DISCARD_SIZE] = len(discard)
-            self._last = (seat, action, card)
+            self._record((seat, action, card))
         elif kind == A.DISCARD:
             card = self.held
             self.held = pub[_HOLDER] = pub[_HELD_FROM] = None
             self.discard.append(card)
             pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = card, len(self.discard)
-            self._last = (seat, action, card)
+            self._record((seat, action, card))
             if self._flip_after_discard and self.face_up[seat] != self._full:
                 pub[_PHASE] = FLIP_OPTION
             else:
@@ -279,15 +369,15 @@ class Round:
         elif kind == A.FLIP:
             self._flip(seat, action)
         elif kind == A.PASS:
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._end_turn(seat)
         elif kind == A.KNOCK:
             pub[_KNOCKER] = pub[_ENDER] = seat
             pub[_FINAL_TURNS_LEFT] = self.players - 1
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._end_turn(seat, triggered=True)
         elif kind == A.READY:
-            self._last = (seat, action, None)
+            self._record((seat, action, None))
             self._start_done(seat)
 
     def _place(self, seat: int, action: Action) -> None:
@@ -299,7 +389,7 @@ class Round:
         self.discard.append(replaced)
         self.held = pub[_HOLDER] = pub[_HELD_FROM] = pub[_PUBLIC_HELD] = None
         pub[_DISCARD_TOP], pub[_DISCARD_SIZE] = replaced, len(self.discard)
-        self._last = (seat, action, replaced)
+        self._record((seat, action, replaced))
         if not self._place_face_up:
             self.known[seat] |= 1 << pos  # placed face down, but its owner saw it
             self._end_turn(seat)
@@ -324,7 +414,7 @@ class Round:
         pos = action[1]
         card = self.grids[seat][pos]
         self._turn_up(seat, pos, card)
-        self._last = (seat, action, card)
+        self._record((seat, action, card))
         phase = self._pub[_PHASE]
         if phase == START:
             self._start_done(seat)
@@ -401,7 +491,13 @@ class Round:
         pub = self._pub
         if self._public_stale:
             pub[_GRIDS], pub[_FACE_UP] = tuple(self._public_grids), tuple(self.face_up)
-            pub[_LAST] = _snapshot(LastAction, self._last)
+            history = self._history_public
+            for raw in self._history[len(history):]:
+                history.append(_snapshot(LastAction, raw))
+            pub[_LAST] = history[-1] if history else None
+            pub[_HISTORY] = tuple(history)
+            pub[_DISCARD_PILE], pub[_OWNER_SEEN] = tuple(self.discard), tuple(self.known)
+            pub[_TURNS] = self.turns
             self._public_stale = False
         return _snapshot(PublicTable, pub)
 

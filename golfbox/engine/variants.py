@@ -168,6 +168,10 @@ class Rules(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"Rules({dict(self._values)!r})"
 
+    def __reduce__(self):
+        # A mappingproxy neither pickles nor deep-copies: rebuild from a plain dict.
+        return (Rules, (dict(self._values),))
+
 
 def _values(*, two: int, jack: int, queen: int, joker: int) -> tuple[int, ...]:
     # A, 2, 3 … 10, J, Q, K, JK

@@ -58,6 +58,11 @@ class PublicTable(NamedTuple):
     round_scores: tuple[int, ...] | None  # after penalties, once the round is over
     raw_scores: tuple[int, ...] | None
     totals: tuple[int, ...]  # match totals, including this round once it is over
+    # Public history: what every player at the table saw happen this round.
+    history: tuple[LastAction, ...]  # every action since the deal, as every seat saw it
+    discard_pile: tuple[Card, ...]  # the whole discard pile, bottom first (the top is last)
+    owner_seen: tuple[int, ...]  # per seat, the face-down cards its owner has seen (bitmask)
+    turns: int  # turns played this round
 
 
 class SeatView(NamedTuple):

@@ -9,7 +9,7 @@ On any seat's pad:
     hold ●   (a joined seat) start the match
 
 The settings, one line each on the shared display: the game (variant), who
-fills empty seats (nobody or bots), the number of rounds, then every house
+fills empty seats (nobody, or bots of a level: hard, medium, easy), the number of rounds, then every house
 rule of the chosen variant (RULES.md), each stepping through the values a
 table would pick (see RuleSpec.choices). They start from the config: its
 house rules belong to its variant; another variant starts from its defaults.
@@ -24,9 +24,12 @@ from typing import Any
 
 from golfbox.engine import VARIANTS, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
-from golfbox.table.settings import DEFAULT_BOT, TableSettings
+from golfbox.bots import DEFAULT_BOT, LEVELS
+from golfbox.table.settings import TableSettings
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
+# Who fills empty seats: nobody, or bots of a level; ◀▶ from "empty" reaches the default first.
+FILL_CHOICES = (None, DEFAULT_BOT) + tuple(lvl for lvl in reversed(LEVELS) if lvl != DEFAULT_BOT)
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Lobby:
         self.settings = settings
         self.joined: set[int] = set()
         self.variant = settings.variant
-        self.fill_with_bots = False
+        self.fill: str | None = None  # the level of the bots in empty seats, or None
         self.rounds = settings.rounds
         self.round_choices = tuple(sorted(set(ROUND_CHOICES) | {settings.rounds}))
         # Each variant keeps its own house rules while the lobby steps through the games.
@@ -88,14 +91,14 @@ class Lobby:
         return lines
 
     def _fill_line(self) -> SettingLine:
-        """'2 empty seats: bots play' / '… stay empty'; 'empty seats: none' when every seat
+        """'2 empty seats: hard bots' / '… stay empty'; 'empty seats: none' when every seat
         is joined or has a configured bot (then the setting changes nothing)."""
         empty = [s for s in range(self.settings.seats)
                  if s not in self.joined and s not in self.settings.bots]
         if not empty:
             return SettingLine("fill", "empty seats", "none")
         label = f"{len(empty)} empty seat{'s' if len(empty) != 1 else ''}"
-        return SettingLine("fill", label, "bots play" if self.fill_with_bots else "stay empty")
+        return SettingLine("fill", label, f"{self.fill} bots" if self.fill else "stay empty")
 
     @property
     def selected(self) -> SettingLine:
@@ -116,15 +119,15 @@ class Lobby:
                 bot = None
             elif seat in self.settings.bots:
                 bot = self.settings.bots[seat]
-            elif self.fill_with_bots:
-                bot = DEFAULT_BOT
+            elif self.fill:
+                bot = self.fill
             else:
                 continue
             players.append(Player(seat, bot, self.settings.display_name(seat, bot)))
         return players
 
     def name(self, seat: int) -> str:
-        """The seat's name as the lobby stands now: 'P2 (bot)' if a bot would play it."""
+        """The seat's name as the lobby stands now: 'P2 (HARD)' if a bot would play it."""
         return next((p.name for p in self.players() if p.seat == seat), self.settings.name(seat))
 
     def problem(self) -> str | None:
@@ -180,7 +183,7 @@ class Lobby:
             names = list(VARIANTS)
             self.variant = names[(names.index(self.variant) + direction) % len(names)]
         elif key == "fill":
-            self.fill_with_bots = not self.fill_with_bots
+            self.fill = _next(FILL_CHOICES, self.fill, direction)
         elif key == "rounds":
             self.rounds = _next(self.round_choices, self.rounds, direction)
         else:

@@ -28,7 +28,8 @@ from typing import Callable
 
 from PIL import Image
 
-from golfbox.bots import make_bot
+from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.table.thinker import Thinker, Thought
 from golfbox.engine import START, Action, IllegalAction, Match
 from golfbox.engine.actions import READY
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
@@ -43,7 +44,7 @@ __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
-STAND_IN_BOT = "greedy"  # plays for a person whose seat went away: as well as it can
+STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well as it can
 RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
@@ -55,8 +56,10 @@ class TableService:
     def __init__(self, settings: TableSettings, pads: list[ButtonPad],
                  seat_displays: dict[int, Display], shared_display: Display | None,
                  journal: Journal | None = None, clock: Callable[[], float] = time.monotonic,
-                 notifier=None, *, inbox: queue.SimpleQueue | None = None):
-        """``inbox``: the queue the pads were built to post into, if they already post."""
+                 notifier=None, *, inbox: queue.SimpleQueue | None = None,
+                 think_off_loop: bool = False):
+        """``inbox``: the queue the pads were built to post into, if they already post.
+        ``think_off_loop``: slow bots (hard) decide in a worker process (table.thinker)."""
         self.settings = settings
         self.journal = journal
         self.notifier = notifier
@@ -94,6 +97,7 @@ class TableService:
         self._status = ""
         self._seed_used = False
         self._reveal_page = 0  # which page of a round's reveal the shared display shows
+        self._thinker = Thinker(self.post) if think_off_loop else None
 
         if journal is not None:
             unfinished = journal.unfinished()
@@ -162,13 +166,17 @@ class TableService:
             self._show(key, display, None, frames.render_notice(display.size, title, message))
         if self.journal is not None:
             self.journal.close()
+        if self._thinker is not None:
+            self._thinker.close()
         if self.notifier is not None:
             self.notifier.stopping(message)
 
     # ------------------------------------------------------------------ events
 
     def _handle(self, event: ButtonEvent | LinkEvent) -> None:
-        if isinstance(event, LinkEvent):
+        if isinstance(event, Thought):
+            self._on_thought(event)
+        elif isinstance(event, LinkEvent):
             self._on_link(event)
         elif isinstance(event, ButtonEvent):
             if event.seat in self.inputs:
@@ -394,7 +402,13 @@ class TableService:
                             self._clock() - self._away[seat])
         bot, rng = self._bot_for(engine_seat, name)
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
-        rng.seed(f"{self.match.seed}:{engine_seat}:{self.actions_played}")
+        seed = f"{self.match.seed}:{engine_seat}:{self.actions_played}"
+        rng.seed(seed)
+        if self._thinker is not None and getattr(bot, "thinks_long", False):
+            # The same choice, computed off the loop: _on_thought plays it.
+            self._thinker.think(self._thought_key(engine_seat), bot.name, seed,
+                                self.match.view(engine_seat))
+            return
         if not self._play(engine_seat, bot.choose(self.match.view(engine_seat))):
             self._bot_cache.pop(engine_seat, None)  # it saw a view that was not played
 
@@ -406,11 +420,24 @@ class TableService:
             rng = random.Random(0)
             cached = (name, make_bot(name, rng), rng, seen, 0)
         _, bot, rng, _, fed = cached
-        for view in seen[fed:]:  # what it would have decided then: only its memory matters
-            bot.choose(view)
+        if not getattr(bot, "thinks_long", False):  # a search bot keeps no memory to rebuild
+            for view in seen[fed:]:  # what it would have decided then: only its memory matters
+                bot.choose(view)
         # The view it decides from now is added to ``seen`` when its action is played.
         self._bot_cache[engine_seat] = (name, bot, rng, seen, len(seen) + 1)
         return bot, rng
+
+    def _thought_key(self, engine_seat: int) -> tuple:
+        return (self.match_id, self.actions_played, engine_seat)
+
+    def _on_thought(self, thought: Thought) -> None:
+        self._thinker.pending.discard(thought.key)
+        engine_seat = thought.key[2]
+        if (self.state == "playing" and thought.action is not None
+                and thought.key == self._thought_key(engine_seat)
+                and engine_seat in self.match.round.acting_seats
+                and (engine_seat in self._bots or self._stands_in(engine_seat))):
+            self._play(engine_seat, thought.action)
 
     # ------------------------------------------------------------------ timers
 
@@ -451,9 +478,12 @@ class TableService:
         playing = self.state == "playing"
         acting = self.match.round.acting_seats if playing else []
         bot_seats = [s for s in acting if s in self._bots or self._stands_in(s)]
-        if bot_seats:
+        thinking = self._thinker is not None and any(
+            self._thought_key(s) in self._thinker.pending for s in bot_seats)
+        if bot_seats and not thinking:
             # One bot acts per deadline (_next_bot says which). Bots starting together
             # share bot_delay, so each still turns a card about every bot_delay seconds.
+            # While a bot thinks off the loop, its answer (_on_thought) is the next move.
             timers.setdefault(("bot",), now + self.settings.bot_delay / len(bot_seats))
         else:
             timers.pop(("bot",), None)

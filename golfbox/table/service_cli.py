@@ -158,7 +158,8 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     service = None
     try:
         service = TableService(settings, hardware.pads, hardware.seat_displays,
-                               hardware.shared_display, journal, notifier=notifier, inbox=inbox)
+                               hardware.shared_display, journal, notifier=notifier, inbox=inbox,
+                               think_off_loop=True)
 
         def on_signal(signum: int, _frame) -> None:
             log.info("%s: pausing the table", signal.Signals(signum).name)

@@ -7,7 +7,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
     variant = "6-card"          # 4-card, 6-card, polish-poker, 9-card
     rules = { final_turn = true }
     rounds = 9
-    bots = { 3 = "random" }     # seat 3 starts as a bot; or a number: the last N seats
+    bots = { 3 = "medium" }     # seat 3 starts as a bot (easy, medium, hard); or N: hard in the last N seats
     bot_delay = 1.0             # seconds a bot "thinks"
     peek_timeout = 10.0         # seconds a 4-card peek stays up before "ready" is pressed for you
     takeover_after = 120.0      # seconds a seat whose node is unplugged waits before a bot
@@ -23,11 +23,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from golfbox.bots import make_bot
+from golfbox.bots import DEFAULT_BOT, make_bot
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS, ConfigError
 
-DEFAULT_BOT = "random"
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "names", "seed")
 
@@ -51,9 +50,9 @@ class TableSettings:
         return self.names.get(seat) or f"P{seat + 1}"
 
     def display_name(self, seat: int, bot: str | None) -> str:
-        """The one name of a seat in a match, on every display: 'Ann', 'P2 (bot)'."""
+        """The one name of a seat in a match, on every display: 'Ann', 'P3 (HARD)'."""
         name = self.name(seat)
-        return f"{name} (bot)" if bot is not None else name
+        return f"{name} ({bot.upper()})" if bot is not None else name
 
 
 def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:

@@ -96,8 +96,10 @@ def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, auto_start: bool):
     """TableSettings from the command line; UsageError names whatever is wrong."""
-    from golfbox.bots import greedy, random_bot  # noqa: F401  (importing registers them)
+    from golfbox.bots import DEFAULT_BOT, make_bot
     from golfbox.bots.base import BOTS
+
+    make_bot(DEFAULT_BOT, __import__("random").Random(0))  # registers every bot
     from golfbox.engine.variants import RuleError, get_variant, make_rules, parse_rule_args
     from golfbox.table.settings import TableSettings
 
@@ -118,7 +120,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
     if bot_delay < 0:
         raise UsageError(f"--bot-delay {bot_delay}: must be 0 or more seconds")
-    bot = getattr(args, "bot", None) or ("greedy" if "greedy" in BOTS else "random")
+    bot = getattr(args, "bot", None) or DEFAULT_BOT
     if bot not in BOTS:
         raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
     return TableSettings(
@@ -156,9 +158,11 @@ class SimTable:
             self._watch(display, seat_key(seat))
         if self.hardware.shared_display is not None:
             self._watch(self.hardware.shared_display, SHARED)
+        # In real time, hard bots think off the loop; on a virtual clock (demo) they think inline.
         try:
             self.service = TableService(settings, self.hardware.pads, self.hardware.seat_displays,
-                                        self.hardware.shared_display, journal, clock=clock)
+                                        self.hardware.shared_display, journal, clock=clock,
+                                        think_off_loop=clock is time.monotonic)
         except BaseException:
             self.hardware.close()
             if journal is not None:

@@ -1,0 +1,189 @@
+"""A fast rule-of-thumb player for search play-outs: it reads a Round's own state.
+
+Search plays thousands of rounds to their end per decision, so this player
+skips views: it reads the round's lists directly, and only what the seat
+would know (face-up cards, its own seen cards, the discard's top) — the
+round it plays in is one dealt from a view (golfbox.engine.determinize),
+never the real one. The choices come from legal_actions, so the rules are
+still the engine's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from golfbox.engine import actions as A
+from golfbox.engine.actions import Action
+from golfbox.engine.cards import JOKER
+from golfbox.engine.round import _PHASE, Round
+from golfbox.engine.scoring import NINE_CARD_LINE_SCORES, grid_score
+from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, Rules, Variant
+from golfbox.engine.views import HOLDING, TURN
+
+TAKE_GAIN = 2.5  # the discard must beat an average draw by this much to be taken
+KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
+KNOCK_MARGIN = 4.0  # knock when this much below every other seat's estimate
+
+
+@lru_cache(maxsize=None)
+def card_values(variant: Variant) -> tuple[int, ...]:
+    """Value by card integer (rank * 4 + suit)."""
+    return tuple(variant.values[c >> 2] for c in range((JOKER + 1) * 4))
+
+
+@lru_cache(maxsize=None)
+def deck_mean(variant: Variant) -> float:
+    jokers = variant.jokers_per_deck
+    return (4 * sum(variant.values[:13]) + jokers * variant.values[JOKER]) / (52 + jokers)
+
+
+class PlayoutPolicy:
+    """Draw or take, place where the estimate drops most, discard what does not help,
+    knock when clearly lowest, avoid ending a round while behind."""
+
+    def __init__(self, variant: Variant, rules: Rules):
+        self.variant, self.rules = variant, rules
+        self.values = card_values(variant)
+        self.mean = deck_mean(variant)
+        self.size, self.cols, self.rows = variant.size, variant.cols, variant.rows
+        self.pairs = variant.scoring == SCORE_COLUMN_PAIRS
+        self.lines = variant.scoring == SCORE_LINES
+        self.keep_negative = bool(rules.get("negative_pairs_keep"))
+        self.ends_all_up = variant.ends_when_all_face_up
+        self.full = (1 << variant.size) - 1
+        self.places = tuple(Action(A.PLACE, p) for p in range(variant.size))
+        self.low = self.mean - TAKE_GAIN  # a card this low is worth taking anywhere
+
+    # -- estimates from what ``seat`` knows of its own grid
+    def cells(self, r: Round, seat: int) -> list:
+        """Own cards the seat knows (None for unknown)."""
+        seen = r.face_up[seat] | r.known[seat]
+        grid = r.grids[seat]
+        return [grid[p] if seen >> p & 1 else None for p in range(self.size)]
+
+    def column(self, a, b) -> float:
+        values, mean = self.values, self.mean
+        if a is not None and b is not None and a >> 2 == b >> 2 and not (
+                self.keep_negative and values[a] < 0):
+            return 0.0
+        return (values[a] if a is not None else mean) + (values[b] if b is not None else mean)
+
+    def line(self, cards) -> float:
+        values, mean = self.values, self.mean
+        if None not in cards and len({c >> 2 for c in cards}) == 1:
+            return NINE_CARD_LINE_SCORES.get(cards[0] >> 2, 0)
+        return sum(values[c] if c is not None else mean for c in cards)
+
+    def estimate(self, cells) -> float:
+        if self.pairs:
+            cols = self.cols
+            return sum(self.column(cells[c], cells[c + cols]) for c in range(cols))
+        if self.lines:
+            cols = self.cols
+            return sum(self.line(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
+        values, mean = self.values, self.mean
+        return sum(values[c] if c is not None else mean for c in cells)
+
+    def public_estimate(self, r: Round, seat: int) -> float:
+        up, grid = r.face_up[seat], r.grids[seat]
+        return self.estimate([grid[p] if up >> p & 1 else None for p in range(self.size)])
+
+    def gains(self, cells, card: int) -> list[float]:
+        """For every position, how much placing ``card`` there lowers the estimate
+        (written out per scoring: this is the play-outs' inner loop)."""
+        values, mean, size = self.values, self.mean, self.size
+        value = values[card]
+        if self.pairs:
+            cols, keep_negative = self.cols, self.keep_negative
+            rank = card >> 2
+            out = []
+            for pos in range(size):
+                a = cells[pos]
+                o = cells[pos + cols] if pos < cols else cells[pos - cols]
+                vo = values[o] if o is not None else mean
+                if a is None:
+                    before = mean + vo
+                elif o is not None and a >> 2 == o >> 2 and not (keep_negative and values[a] < 0):
+                    before = 0.0
+                else:
+                    before = values[a] + vo
+                if o is not None and o >> 2 == rank and not (keep_negative and value < 0):
+                    out.append(before)
+                else:
+                    out.append(before - value - vo)
+            return out
+        if self.lines:
+            cols, line = self.cols, self.line
+            out = []
+            for pos in range(size):
+                start = pos - pos % cols
+                row = cells[start:start + cols]
+                after = row[:]
+                after[pos - start] = card
+                out.append(line(row) - line(after))
+            return out
+        return [(values[c] if c is not None else mean) - value for c in cells]
+
+    def best_place(self, r: Round, seat: int, cells, card: int) -> tuple[float, int]:
+        gains = self.gains(cells, card)
+        best = max(gains)
+        best_pos = gains.index(best)
+        if self.ends_all_up:
+            up = r.face_up[seat]
+            down = self.full & ~up
+            if down & (down - 1) == 0 and down >> best_pos & 1:
+                # Turning up the last card ends the round: only when not behind.
+                trial = list(cells)
+                trial[best_pos] = card
+                mine = self.estimate(trial)
+                if any(self.public_estimate(r, s) < mine
+                       for s in range(r.players) if s != seat):
+                    gains[best_pos] -= 10
+                    best = max(gains)
+                    best_pos = gains.index(best)
+        return best, best_pos
+
+    # -- the choice
+    def choose(self, r: Round, seat: int) -> Action:
+        legal = r.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        phase = r._pub[_PHASE]
+        if phase == HOLDING:
+            g, pos = self.best_place(r, seat, self.cells(r, seat), r.held)
+            if g <= KEEP_GAIN and legal[-1].kind == A.DISCARD:
+                return legal[-1]
+            return self.places[pos]
+        if phase == TURN:
+            if r.first_flips[seat]:
+                return legal[0]
+            cells = self.cells(r, seat)
+            if len(legal) == 3:  # draw, take, knock
+                mine = self.estimate(cells)
+                if all(mine + KNOCK_MARGIN <= self.public_estimate(r, s)
+                       for s in range(r.players) if s != seat):
+                    return legal[2]
+            top = r.discard[-1] if r.discard else None
+            # Only a low card, or one that can match a card of the grid, is worth a look.
+            if top is not None and (self.values[top] <= self.low or any(
+                    c is not None and c >> 2 == top >> 2 for c in cells)):
+                if self.best_place(r, seat, cells, top)[0] >= TAKE_GAIN:
+                    return legal[1]
+            return legal[0]
+        return legal[0]  # START: flip or ready; FLIP_OPTION: a free look, turn one up
+
+
+def playout(r: Round, policy: PlayoutPolicy, turn_limit: int) -> None:
+    """Play ``r`` on with ``policy`` in every seat until it is over or ``turn_limit``."""
+    apply, choose = r.apply, policy.choose
+    while (seats := r.acting_seats) and r.turns < turn_limit:
+        for seat in seats:
+            apply(seat, choose(r, seat))
+
+
+def final_scores(r: Round) -> tuple[int, ...]:
+    """The round's scores; a round stopped at its turn limit scores its grids as they lie."""
+    if r.over:
+        return r.scores
+    variant, rules = r.variant, r.rules
+    return tuple(grid_score(variant, rules, [c >> 2 for c in g]) for g in r.grids)

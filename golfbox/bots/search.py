@@ -1,0 +1,144 @@
+"""``hard``: determinized Monte-Carlo search from the seat's own view.
+
+For each decision: deal rounds consistent with the view (the unseen cards
+shuffled into the stock and the face-down cards nobody has shown, see
+golfbox.engine.determinize), try every legal action in each of them and play
+the round on with a fast rule-of-thumb player (bots.playout), and keep the
+action whose futures end best for this seat: its round score minus the mean
+of the others'. Knocking, going out, the knock and finisher penalties, pairs,
+lines and the -10/-20/-30 combinations are simply what the scores of those
+futures say — there is no hand-written rule for them.
+
+Every action is tried in the same dealt rounds (common random numbers), and
+successive halving spends the budget on the actions still in the running.
+Budgets are counts of play-outs, never seconds. The random numbers come from
+one draw of the bot's generator (which the table reseeds from the match seed,
+the seat and the actions played before every move) mixed with the view and
+its public history, so a choice depends only on those: a resumed match plays
+on exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from golfbox.bots.base import register
+from golfbox.bots.greedy import GreedyBot
+from golfbox.bots.playout import PlayoutPolicy, final_scores, playout
+from golfbox.engine import actions as A
+from golfbox.engine.actions import Action
+from golfbox.engine.determinize import Determinizer
+from golfbox.engine.views import HOLDING, START, TURN, SeatView
+
+PLAYOUTS = 100  # play-outs per decision, shared by the actions by successive halving
+FIRST_ROUND = 8  # dealt rounds every action is tried in before the first halving
+SHORTLIST = 3  # placements searched when holding a card (plus the best face-down one)
+PATIENCE_TURNS = 25  # own turns in a round after which it must move the round to its end
+HORIZON_LAPS = 4  # a play-out stops after this many turns per player, and scores as it lies
+
+
+_POLICIES: dict = {}
+
+
+def _policy(variant, rules) -> PlayoutPolicy:
+    key = (variant.name, tuple(sorted(rules.items(), key=str)))
+    if key not in _POLICIES:
+        _POLICIES[key] = PlayoutPolicy(variant, rules)
+    return _POLICIES[key]
+
+
+def decision_seed(seed: int, view: SeatView) -> int:
+    """A number from the bot's seed, its seat and everything public that happened:
+    the same view in the same match gives the same number, on any machine."""
+    table = view.table
+    text = repr((seed, view.seat, table.round_no, table.dealer, table.totals, view.own_grid,
+                 view.held, tuple((s, str(a), c) for s, a, c in table.history)))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def hurry(view: SeatView, legal) -> tuple[Action, ...]:
+    """After PATIENCE_TURNS own turns a round must be brought to its end: only the
+    actions that do so stay (knock; turn a face-down card up), the search picks among them."""
+    knock = [a for a in legal if a.kind == A.KNOCK]
+    if knock:
+        return tuple(knock)
+    if view.variant.ends_when_all_face_up:
+        up = view.face_up[view.seat]
+        down = [a for a in legal if a.kind == A.PLACE and not up >> a.pos & 1]
+        if down:
+            return tuple(down)
+    return legal
+
+
+@register("hard")
+class SearchBot:
+    needs_view = True
+    thinks_long = True  # the table runs it off the loop that serves the buttons
+
+    def __init__(self, rng: random.Random, playouts: int = PLAYOUTS,
+                 horizon_laps: int = HORIZON_LAPS):
+        self._rng = rng  # the table reseeds it before each move (seed, seat, actions played)
+        self.playouts, self.horizon_laps = playouts, horizon_laps
+        self._flipper = GreedyBot(rng)  # start-of-round flips
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == START or (view.phase == TURN and view.flips_due):
+            # Which face-down card to turn up first is a guess either way: spread them.
+            return self._flipper.choose(view)
+        own_turns = sum(1 for s, a, _ in view.table.history
+                        if s == view.seat and a.kind in (A.DRAW, A.TAKE, A.KNOCK))
+        if own_turns >= PATIENCE_TURNS:
+            legal = hurry(view, legal)
+        if view.phase == HOLDING:
+            legal = self.shortlist(view, legal)
+        return self.search(view, legal) if len(legal) > 1 else legal[0]
+
+    @staticmethod
+    def shortlist(view: SeatView, legal) -> tuple[Action, ...]:
+        """The placements worth searching: the best few by the play-out player's own
+        estimate, always including the best face-down one, and discarding. Fewer
+        actions, more dealt rounds each: the budget is better spent."""
+        policy = _policy(view.variant, view.rules)
+        gains = policy.gains(list(view.own_grid), view.held)
+        places = sorted((a for a in legal if a.kind == A.PLACE), key=lambda a: -gains[a.pos])
+        up = view.face_up[view.seat]
+        keep = places[:SHORTLIST]
+        keep += [a for a in places if not up >> a.pos & 1 and a not in keep][:1]
+        return tuple(a for a in legal if a in keep or a.kind != A.PLACE)
+
+    def search(self, view: SeatView, legal) -> Action:
+        rng = random.Random(decision_seed(self._rng.getrandbits(64), view))
+        seat = view.seat
+        table = view.table
+        policy = _policy(table.variant, table.rules)
+        dealer = Determinizer(view)
+        limit = table.turns + self.horizon_laps * table.players
+        others = table.players - 1
+        worlds: list = []
+        play_rng = random.Random(rng.getrandbits(64))  # a play-out's reshuffles draw from it
+        totals = {action: 0.0 for action in legal}
+        tried = 0  # dealt rounds every surviving action has been tried in
+        alive = list(legal)
+        laps = max(1, (len(alive) - 1).bit_length())  # halvings until one action is left
+        for lap in range(laps):
+            # Each lap spends an equal share of the budget on the actions still in the running.
+            batch = max(FIRST_ROUND if lap == 0 else 1, self.playouts // laps // len(alive))
+            while len(worlds) < tried + batch:
+                worlds.append(dealer.sample(rng))
+            for action in alive:
+                total = 0.0
+                for world in worlds[tried:tried + batch]:
+                    r = world.copy(play_rng)
+                    r.apply(seat, action)
+                    playout(r, policy, limit)
+                    scores = final_scores(r)
+                    total += scores[seat] - (sum(scores) - scores[seat]) / others
+                totals[action] += total
+            tried += batch
+            alive.sort(key=lambda a: (totals[a], legal.index(a)))
+            alive = alive[:max(1, len(alive) // 2)]
+        return alive[0]

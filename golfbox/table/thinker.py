@@ -1,0 +1,79 @@
+"""Bots that think long (``hard``'s search) think off the loop that serves the buttons.
+
+The loop hands a worker process what the bot's choice depends on — the bot's
+name, the seed the table derives for this move (match seed, seat, actions
+played) and the seat's view — and goes on serving presses; the choice comes
+back as an event in the table's queue and is played there, if the table is
+still where it was when it asked. So the result is the one the loop would
+have computed itself, only later; a process rather than a thread, because
+a thread computing in Python would hold the interpreter lock against the loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import multiprocessing
+import random
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Callable, NamedTuple
+
+from golfbox.engine.actions import Action
+from golfbox.engine.views import SeatView
+
+log = logging.getLogger(__name__)
+
+
+class Thought(NamedTuple):
+    key: tuple  # (match id, actions played, engine seat) when it was asked
+    action: Action | None  # None: the worker failed (logged); the loop asks again
+
+
+def choose(name: str, seed: str, view: SeatView) -> Action:
+    """In the worker: the bot ``name`` seeded as the table seeds it, deciding from ``view``."""
+    from golfbox.bots import make_bot
+
+    return make_bot(name, random.Random(seed)).choose(view)
+
+
+def _lower_priority() -> None:
+    """The worker yields the CPU to the loop: a press is served first, even on one core."""
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+class Thinker:
+    def __init__(self, post: Callable[[Thought], None]):
+        self._post = post
+        self._pool: ProcessPoolExecutor | None = None
+        self.pending: set[tuple] = set()
+
+    def think(self, key: tuple, name: str, seed: str, view: SeatView) -> None:
+        if key in self.pending:
+            return
+        if self._pool is None:
+            # spawn: the table has threads (pads, displays), which fork would copy half-way.
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
+        self.pending.add(key)
+
+        def done(future: Future) -> None:
+            try:
+                action = future.result()
+            except Exception as exc:  # noqa: BLE001 - a broken worker must not stop the table
+                log.error("a bot's thinking failed: %s", exc)
+                action = None
+            self._post(Thought(key, action))
+
+        try:
+            self._pool.submit(choose, name, seed, view).add_done_callback(done)
+        except RuntimeError as exc:  # BrokenProcessPool: the worker died; a new one next time
+            log.error("a bot's worker is gone (%s): starting another", exc)
+            self._pool = None
+            self._post(Thought(key, None))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,80 @@
+"""medium: greedy with the faults measured on c41dba6 fixed; easy: between random and medium."""
+
+import random
+
+from golfbox.bots import make_bot
+from golfbox.engine import Action, Round, get_variant, make_rules
+from golfbox.engine.scoring import grid_score
+from engine_helpers import stacked_round
+
+
+def knock_stats(bot_name, variant_name, rules, players, rounds):
+    """How often a knock by ``bot_name`` (one seat, in turn) among greedy bots was penalised."""
+    variant = get_variant(variant_name)
+    knocks = penalised = 0
+    for seed in range(rounds):
+        round_ = Round(variant, make_rules(variant, rules), players, dealer=seed % players,
+                       rng=random.Random(seed))
+        bots = [make_bot(bot_name if s == seed % players else "greedy",
+                         random.Random(seed * 10 + s)) for s in range(players)]
+        while seats := round_.acting_seats:
+            for seat in seats:
+                round_.apply(seat, bots[seat].choose(round_.view(seat)))
+        if round_.knocker == seed % players:
+            knocks += 1
+            penalised += round_.scores[round_.knocker] != round_.raw_scores[round_.knocker]
+    return penalised / max(knocks, 1)
+
+
+def test_medium_knocks_in_4_card_only_when_clearly_lowest():
+    """On c41dba6 greedy rated every face-down opponent at 26.2 and knocked at once:
+    64 % of its knocks were penalised with 4 players and knock_penalty=10."""
+    assert knock_stats("greedy", "4-card", {"knock_penalty": 10}, 4, 150) > 0.5  # c41dba6's
+    assert knock_stats("medium", "4-card", {"knock_penalty": 10}, 4, 150) < 0.25
+
+
+def test_medium_knocks_in_polish_poker_only_when_clearly_lowest():
+    """greedy knocked whenever its own estimate was <= 4.5, whatever the others showed:
+    46 % of its knocks were penalised with 4 players."""
+    assert knock_stats("greedy", "polish-poker", {}, 4, 150) > 0.35
+    assert knock_stats("medium", "polish-poker", {}, 4, 150) < 0.25
+
+
+def test_medium_does_not_knock_when_an_opponent_shows_less():
+    # Seat 0 (to move) scores 4, which greedy thought low enough; seat 1 shows 3.
+    round_ = stacked_round("polish-poker", ["A 2 K / 3 2 K", "JK K 2 / K 2 A"], rules={})
+    round_.face_up = [0b111111, 0b111111]
+    round_._public_grids = [round_._public_grid(0), round_._public_grid(1)]
+    round_._public_stale = True
+    view = round_.view(0)
+    assert Action("knock") in view.legal
+    assert make_bot("medium", random.Random(0)).choose(view).kind != "knock"
+    assert make_bot("greedy", random.Random(0)).choose(view).kind == "knock"  # the old fault
+
+
+def test_medium_scores_a_known_grid_by_the_real_rules_and_counts_cards():
+    """greedy's estimate ignored four_of_a_kind (and rows+columns, the -30 double line),
+    and valued every unknown card at the deck's mean whatever had been seen."""
+    from golfbox.bots.levels import MediumBot
+
+    bot = MediumBot(random.Random(0))
+    round_ = stacked_round("6-card", ["J J 5 / J J 5", "A 2 3 / 4 5 6"], discard="9D",
+                           rules={"four_of_a_kind": -10})
+    view = round_.view(0)
+    grid = [c for c in round_.grids[0]]
+    bot._unknown = None
+    assert bot._estimate(view, grid, 0.0) == grid_score(
+        view.variant, view.rules, [c >> 2 for c in grid]) == -10
+    nine = stacked_round("9-card", ["7 7 7 / 7 7 7 / K K K", "A 2 3 / 4 5 6 / 8 9 10"],
+                         rules={"lines": "rows+columns"})
+    view = nine.view(0)
+    assert bot._estimate(view, list(nine.grids[0]), 0.0) == -40  # -30 double line, -10 kings
+    # Card counting: the unknown value is the mean of the cards not seen, not the deck's.
+    bot._unknown = None
+    seen = round_.view(0)
+    unknown = bot._unknown_value(seen)
+    from golfbox.engine.determinize import unseen_cards
+
+    cards = unseen_cards(seen)
+    assert unknown == sum(seen.variant.values[c >> 2] for c in cards) / len(cards)
+    assert len(cards) == 52 - 1  # only the discard's top is seen before any flip
