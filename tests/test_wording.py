@@ -23,7 +23,7 @@ from golfbox.table.settings import TableSettings
 import goldens
 from test_table_service import Table
 
-BOT_NAMES = ["P1"] + [f"P{n} (bot)" for n in range(2, 9)]
+BOT_NAMES = ["P1"] + [f"P{n} (HARD)" for n in range(2, 9)]
 
 
 def shows(image: Image.Image, text: str, scale: int = 1) -> bool:
@@ -80,7 +80,7 @@ def test_each_total_is_drawn_right_after_its_own_name(size, players):
 
 
 def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
-    table = Table(tmp_path, variant="6-card", seats=2, bots={1: "random"}, auto_start=True,
+    table = Table(tmp_path, variant="6-card", seats=2, bots={1: "hard"}, auto_start=True,
                   seed=4, bot_delay=5.0)
     svc = table.service
     table.press(0, Button.OK, Button.OK)  # seat 1 turns up two cards
@@ -90,20 +90,20 @@ def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
         else:  # the bot is still turning up its cards: give it its thinking time
             table.clock.now += 5.0
             svc.run_until_idle()
-    assert svc.players[1].name == "P2 (bot)"
-    assert shows(table.shared.image, "P2 (bot) to play", 2)
+    assert svc.players[1].name == "P2 (HARD)"
+    assert shows(table.shared.image, "P2 (HARD) to play", 2)
     seat = table.displays[0].image
-    assert shows(seat, "wait: P2 (bot) is playing")
+    assert shows(seat, "wait: P2 (HARD) is playing")
     assert not shows(seat, "SEAT 2 PLAYS") and not shows(seat, "seat 2")
 
 
 def test_a_bot_seat_and_the_lobby_use_the_same_name(tmp_path):
-    table = Table(tmp_path, variant="6-card", seats=3, bots={2: "random"})
+    table = Table(tmp_path, variant="6-card", seats=3, bots={2: "medium"})
     table.press(0, Button.OK)  # seat 1 joins
-    assert shows(table.displays[2].image, "P3 (bot)")  # the bot's own seat, in the lobby
-    assert shows(table.shared.image, "P1, P3 (bot)")
+    assert shows(table.displays[2].image, "P3 (MEDIUM)")  # the bot's own seat, in the lobby
+    assert shows(table.shared.image, "P1, P3 (MEDIUM)")
     table.hold(0, Button.OK)  # deal
-    assert shows(table.displays[2].image, "P3 (bot)", 2)  # its notice: "a bot plays this seat"
+    assert shows(table.displays[2].image, "P3 (MEDIUM)", 2)  # its notice: "a bot plays this seat"
 
 
 def test_the_empty_seats_line_never_contradicts_who_plays():
@@ -115,14 +115,14 @@ def test_the_empty_seats_line_never_contradicts_who_plays():
     assert str(two_free.lines()[1]) == "2 empty seats: stay empty"
     two_free.press(0, Button.OK, EventKind.PRESSED)  # cursor on that line
     two_free.press(0, Button.RIGHT, EventKind.PRESSED)
-    assert str(two_free.lines()[1]) == "2 empty seats: bots play"
-    assert [p.name for p in two_free.players()] == ["P1", "P2 (bot)", "P3 (bot)", "P4 (bot)"]
+    assert str(two_free.lines()[1]) == "2 empty seats: hard bots"
+    assert [p.name for p in two_free.players()] == ["P1", "P2 (HARD)", "P3 (HARD)", "P4 (GREEDY)"]
 
 
 @pytest.mark.parametrize("size", [(256, 64), (128, 64)])
 def test_the_lobby_lists_eight_players_whole(tmp_path, size):
     table = Table(tmp_path, variant="9-card", seats=8, shared_size=size,
-                  bots={s: "random" for s in range(1, 8)})
+                  bots={s: "hard" for s in range(1, 8)})
     table.press(0, Button.OK)  # seat 1 joins
     for image in (table.shared.image, table.displays[0].image, table.displays[7].image):
         for name in BOT_NAMES:
@@ -136,7 +136,7 @@ def test_the_lobby_keeps_its_menu_rows_inside_the_screen():
     for cursor in range(len(lines)):
         image = render_lobby((128, 64), "P1: you play", lines, cursor, players,
                              "◀▶ change · ● next setting · hold ● start · ✕ leave")
-        assert shows(image, "◀") and shows(image, "P8 (bot)")
+        assert shows(image, "◀") and shows(image, "P8 (HARD)")
 
 
 # ----------------------------------------------------------------- item 3: the simulator's top line
