@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""golfbox's system test: install and run it on a real systemd in a QEMU/KVM VM.
+
+    make system-test            # or: .venv/bin/python tests/system/run.py [--keep]
+
+Builds (once, cached under /var/cache/golfbox-system-test, keyed by the
+recipe) a Debian bookworm image, boots it with no network, copies in this
+working tree and wheels downloaded here, runs systemd/install.sh inside as
+README tells a Pi owner, and checks from the host, through the agent on a
+virtio-serial port, what the service does under systemd: READY, the sandbox
+score, its user and capabilities, the watchdog, hard power cuts, a seat node
+on a real kernel tty, uninstall. Each check prints one line; a failing one
+stops the test with what it saw and the end of the VM's console. Needs root
+and /dev/kvm. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from vm import VM, VMError  # noqa: E402
+
+CACHE = Path(os.environ.get("GOLFBOX_SYSTEM_TEST_CACHE", "/var/cache/golfbox-system-test"))
+SRC = "/root/golfbox"  # where the checkout goes in the VM, as `git clone` would put it
+WHEELS = "/root/wheels"
+JOURNAL = "/var/lib/golfbox/journal.sqlite3"
+WATCHDOG_SEC, RESTART_SEC = 10, 2  # the unit's WatchdogSec= and RestartSec=
+
+# The table the service runs in the VM: bots only, sim displays, a fixed seed.
+# 9-card: its round start is not simultaneous (see README, Development).
+GAME = {"variant": "9-card", "rounds": 9, "seed": 20261123, "bot_delay": 0.1}
+
+
+def table_config(game: dict, seats: str = "", extra: str = "") -> str:
+    game_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in game.items())
+    sim_seats = "[[seats]]\nbackend = \"sim\"\n" * 4
+    return (f"# the system test's table\n{seats or sim_seats}\n[shared_display]\ndriver = \"sim\"\n\n"
+            f"[game]\nbots = 4\nauto_start = true\n{game_lines}\n{extra}")
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Report:
+    def __init__(self):
+        self.passed = 0
+        self.figures: list[str] = []
+        self.t0 = time.monotonic()
+
+    def ok(self, name: str, detail: str = "") -> None:
+        self.passed += 1
+        print(f"  ok    {name}{': ' + detail if detail else ''}  [{time.monotonic() - self.t0:.0f} s]", flush=True)
+
+    def figure(self, text: str) -> None:
+        self.figures.append(text)
+        print(f"  figure {text}", flush=True)
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+# -- the host side: image, wheels, payload ---------------------------------------
+
+
+def image_dir() -> Path:
+    """The cached image for this recipe, built first if missing."""
+    recipe = b"".join((HERE / name).read_bytes() for name in ("build_image.sh", "agent.py"))
+    key = hashlib.sha256(recipe).hexdigest()[:16]
+    out = CACHE / f"image-{key}"
+    if not (out / "root.img").exists():
+        print(f"building the VM image into {out} (a few minutes, once per recipe)", flush=True)
+        shutil.rmtree(out, ignore_errors=True)
+        started = time.monotonic()
+        subprocess.run(["bash", str(HERE / "build_image.sh"), str(out)], check=True)
+        print(f"  image built in {time.monotonic() - started:.0f} s", flush=True)
+    return out
+
+
+def wheels_dir() -> Path:
+    """Wheels for golfbox[pi] and its build, for the VM's Python 3.11, downloaded here once."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    wanted = (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["pi"]
+              + project["build-system"]["requires"] + ["wheel"])
+    key = hashlib.sha256(json.dumps(wanted).encode()).hexdigest()[:16]
+    out = CACHE / f"wheels-{key}"
+    if not (out / ".complete").exists():
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(out),
+                        "--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
+                        "--platform", "manylinux_2_28_x86_64", "--implementation", "cp", *wanted], check=True)
+        (out / ".complete").touch()
+    return out
+
+
+def tracked_files() -> list[str]:
+    """The working tree as a clone would have it, with uncommitted changes (a broken
+    install.sh under test included): tracked and untracked-not-ignored files."""
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                         cwd=REPO, capture_output=True, check=True).stdout
+    return sorted(p for p in out.decode().split("\0") if p and (REPO / p).is_file())
+
+
+def make_payload(path: Path, wheels: Path) -> None:
+    """A tar the VM reads straight off its second disk: golfbox/ and wheels/."""
+    with tarfile.open(path, "w") as tar:
+        for name in tracked_files():
+            tar.add(REPO / name, arcname=f"golfbox/{name}")
+        for wheel in sorted(wheels.iterdir()):
+            if wheel.name != ".complete":
+                tar.add(wheel, arcname=f"wheels/{wheel.name}")
+
+
+# -- helpers in the VM -------------------------------------------------------------
+
+
+def unit_state(vm: VM) -> dict[str, str]:
+    out = vm.sh("systemctl show golfbox.service -p ActiveState,SubState,MainPID,StatusText,Result,"
+                "NRestarts,ActiveEnterTimestampMonotonic,ExecMainStartTimestampMonotonic,LoadState").out
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def wait_active(vm: VM, timeout: float, not_pid: str | None = None) -> dict[str, str]:
+    """Wait until the service has sent READY=1 (a notify unit is "active" only then)."""
+    deadline = time.monotonic() + timeout
+    state: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        state = unit_state(vm)
+        if state.get("ActiveState") == "active" and state.get("MainPID") not in ("0", not_pid):
+            return state
+        time.sleep(0.2)
+    log = vm.sh("journalctl -u golfbox.service -n 40 --no-pager", check=False).out
+    raise CheckFailed(f"golfbox.service not active (READY=1) within {timeout:.0f} s: {state}\n{log}")
+
+
+JOURNAL_DUMP = r"""
+import json, sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+matches = db.execute("SELECT id, status, seed, variant, totals, winners FROM match ORDER BY id").fetchall()
+entries = db.execute("SELECT match_id, seq, seat, action, event FROM entry ORDER BY match_id, seq").fetchall()
+rounds = db.execute("SELECT match_id, round_no, scores FROM round_score ORDER BY match_id, round_no").fetchall()
+print(json.dumps({"matches": matches, "entries": entries, "rounds": rounds}))
+"""
+
+
+def journal_of(vm: VM) -> dict:
+    """The service's journal, read as its own user (no root-owned -shm file left behind)."""
+    out = vm.sh(f"runuser -u golfbox -- python3 -c {shq(JOURNAL_DUMP)} {JOURNAL}").out
+    return json.loads(out)
+
+
+def shq(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def dump_local(path: Path) -> dict:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return {
+            "matches": [list(r) for r in db.execute("SELECT id, status, seed, variant, totals, winners FROM match ORDER BY id")],
+            "entries": [list(r) for r in db.execute("SELECT match_id, seq, seat, action, event FROM entry ORDER BY match_id, seq")],
+            "rounds": [list(r) for r in db.execute("SELECT match_id, round_no, scores FROM round_score ORDER BY match_id, round_no")],
+        }
+    finally:
+        db.close()
+
+
+def game_record(journal: dict) -> dict:
+    """What must match between two runs of the same match: its moves, rounds and result."""
+    (match,) = [m for m in journal["matches"] if m[0] == 1] or [None]
+    return {
+        "match": match and [match[1], match[2], match[3], match[4], match[5]],
+        "entries": [e[1:] for e in journal["entries"] if e[0] == 1],
+        "rounds": [r[1:] for r in journal["rounds"] if r[0] == 1],
+    }
+
+
+def reference_run(workdir: Path, config_text: str, timeout: float) -> subprocess.Popen:
+    """The same match without interruption, by this checkout's golfbox on the host."""
+    config = workdir / "reference.toml"
+    config.write_text(config_text)
+    golfbox = Path(sys.executable).with_name("golfbox")
+    return subprocess.Popen([str(golfbox), "run", "--config", str(config), "--journal", str(workdir / "reference.sqlite3")],
+                            stdout=open(workdir / "reference.log", "wb"), stderr=subprocess.STDOUT,
+                            env=dict(os.environ, NOTIFY_SOCKET=""))
+
+
+def wait_reference(process: subprocess.Popen, workdir: Path, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    path = workdir / "reference.sqlite3"
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise CheckFailed(f"the host's reference run exited {process.returncode}: "
+                                  f"{(workdir / 'reference.log').read_text()[-2000:]}")
+            if path.exists():
+                record = game_record(dump_local(path))
+                if record["match"] and record["match"][0] == "finished":
+                    return record
+            time.sleep(0.5)
+        raise CheckFailed(f"the host's reference match did not finish within {timeout:.0f} s")
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+# -- the checks ----------------------------------------------------------------------
+
+
+def check_install(vm: VM, report: Report) -> None:
+    vm.sh(f"mkdir -p /root && tar -xf /dev/vdb -C /root && test -x {SRC}/systemd/install.sh")
+    vm.write_file("/etc/golfbox/config.toml", table_config(GAME))
+    started = time.monotonic()
+    # As README tells a Pi owner (sudo is root here), offline: pip takes the wheels copied in.
+    result = vm.sh(f"cd {SRC} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS} systemd/install.sh", timeout=600, check=False)
+    expect(result.rc == 0, f"install.sh exited {result.rc}:\n{result.out[-3000:]}\n{result.err[-3000:]}")
+    report.figure(f"install.sh in the VM (venv, offline pip install, enable --now): {time.monotonic() - started:.1f} s")
+    installed = vm.sh("cat /etc/systemd/system/golfbox.service").out
+    expect(installed == (REPO / "systemd/golfbox.service").read_text(),
+           "the installed unit is not systemd/golfbox.service")
+    report.ok("install.sh as README says, offline, exit 0; the unit installed as shipped")
+
+
+def check_running(vm: VM, report: Report) -> dict[str, str]:
+    state = wait_active(vm, 60)
+    expect(state["SubState"] == "running", f"golfbox.service is {state}")
+    expect(vm.sh("systemctl is-enabled golfbox.service", check=False).out.strip() == "enabled",
+           "golfbox.service is not enabled")
+    ready_log = vm.sh("journalctl -u golfbox.service -o cat --no-pager | grep -c 'table ready in'", check=False).out.strip()
+    expect(ready_log not in ("", "0"), "the service never logged 'table ready in'")
+    report.ok("golfbox.service active (READY=1 received), enabled", f"status: {state['StatusText']!r}")
+
+    out = vm.sh("systemd-analyze security golfbox.service --no-pager", check=False).out
+    found = re.search(r"Overall exposure level for golfbox.service: (\d+\.\d+)", out)
+    expect(found is not None, f"systemd-analyze security printed no exposure level:\n{out[-2000:]}")
+    score = float(found.group(1))
+    expect(score <= 1.0, f"systemd-analyze security golfbox.service rates the installed unit {score} (> 1.0):\n{out[-4000:]}")
+    report.ok("systemd-analyze security on the installed unit", f"{score}")
+    report.figure(f"systemd-analyze security golfbox.service (live, in the VM): {score}")
+
+    pid = state["MainPID"]
+    status = vm.sh(f"cat /proc/{pid}/status").out
+    user = vm.sh(f"ps -o user= -p {pid}").out.strip()
+    expect(user == "golfbox", f"the service runs as {user!r}, not golfbox")
+    caps = {k: v.strip() for k, v in re.findall(r"^(Cap\w+):\s*(\w+)$", status, re.M)}
+    expect(caps and all(int(v, 16) == 0 for v in caps.values()), f"the service has capabilities: {caps}")
+    nnp = re.search(r"^NoNewPrivs:\s*(\d)", status, re.M)
+    expect(nnp and nnp.group(1) == "1", "NoNewPrivs is not set on the service")
+    groups = vm.sh(f"ps -o supgrp= -p {pid}").out.strip()
+    for group in ("gpio", "i2c", "spi", "dialout"):
+        expect(group in groups.split(","), f"the service is not in group {group}: {groups}")
+    report.ok("runs as golfbox, no capabilities, no new privileges", f"{' '.join(f'{k}={v}' for k, v in caps.items())}, groups {groups}")
+    return state
+
+
+def actions_so_far(vm: VM) -> int:
+    return len(game_record(journal_of(vm))["entries"])
+
+
+def check_watchdog(vm: VM, report: Report) -> None:
+    state = wait_active(vm, 30)
+    pid, restarts = state["MainPID"], int(state["NRestarts"])
+    before = actions_so_far(vm)
+    stopped_at = vm.sh(f"kill -STOP {pid}").mono
+    # systemd must notice the missing pings and kill and restart it, within WatchdogSec + RestartSec
+    # (+ the start itself, bounded by the unit's TimeoutStartSec).
+    new = wait_active(vm, WATCHDOG_SEC + RESTART_SEC + 60, not_pid=pid)
+    took = int(new["ActiveEnterTimestampMonotonic"]) / 1e6 - stopped_at
+    killed_log = vm.sh("journalctl -u golfbox.service -o cat --no-pager | grep -i watchdog", check=False).out
+    expect("watchdog timeout" in killed_log.lower(), f"systemd did not log a watchdog timeout:\n{killed_log}")
+    expect(int(new["NRestarts"]) == restarts + 1, f"NRestarts went {restarts} -> {new['NRestarts']}")
+    expect(took <= WATCHDOG_SEC + RESTART_SEC + 5,
+           f"restarted {took:.1f} s after SIGSTOP (WatchdogSec {WATCHDOG_SEC} + RestartSec {RESTART_SEC})")
+    deadline = time.monotonic() + 30
+    while actions_so_far(vm) <= before and time.monotonic() < deadline:
+        time.sleep(0.5)
+    after = actions_so_far(vm)
+    expect(after > before, f"the match did not go on after the restart ({before} journal entries, then {after})")
+    report.ok("watchdog: SIGSTOP → killed, restarted, READY again; the match goes on",
+              f"{took:.1f} s from SIGSTOP to READY, entries {before} → {after}")
+    report.figure(f"watchdog kill to READY again (SIGSTOP, WatchdogSec={WATCHDOG_SEC}, RestartSec={RESTART_SEC}): {took:.1f} s")
+
+
+def check_power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Random) -> None:
+    game = dict(GAME, seed=GAME["seed"] + 1)
+    config = table_config(game)
+    reference = reference_run(workdir, config, timeout=600)
+    # A fresh journal for this match: stop the service, move the old journal out of the way.
+    vm.sh(f"systemctl stop golfbox.service && mkdir -p /root/old && mv /var/lib/golfbox/journal.sqlite3* /root/old/")
+    vm.write_file("/etc/golfbox/config.toml", table_config(game))
+    vm.sh("systemctl start golfbox.service")
+    resume_times, ready_after_boot = [], []
+    seen = 0
+    for cut in range(1, cuts + 1):
+        wait_active(vm, 60)
+        time.sleep(rng.uniform(0.2, 4.0))
+        before = actions_so_far(vm)
+        expect(before >= seen, f"power cut {cut - 1} lost journal entries: {seen} before it, {before} after")
+        expect(game_record(journal_of(vm))["match"][0] == "playing",
+               f"the match finished after only {cut - 1} power cuts: make it longer (rounds, bot_delay)")
+        time.sleep(rng.uniform(0.0, 1.0))  # the cut itself: at a moment the test does not line up with a read
+        old_boot = vm.boot_id
+        vm.hard_reset()
+        vm.wait_boot(180, old_boot=old_boot)
+        state = wait_active(vm, 90)
+        resume_times.append(time.monotonic() - vm.started_at)
+        ready_after_boot.append(int(state["ActiveEnterTimestampMonotonic"]) / 1e6)
+        seen = before
+        log = vm.sh("journalctl -b -u golfbox.service -o cat --no-pager", check=False).out
+        expect("resum" in log.lower() or "replay" in log.lower() or actions_so_far(vm) >= before,
+               f"after power cut {cut} the service did not resume:\n{log[-2000:]}")
+    report.ok(f"{cuts} hard resets during the match: the service came back by itself after each",
+              f"power-on to READY {min(resume_times):.1f}–{max(resume_times):.1f} s")
+    report.figure(f"power cut (system_reset) to READY again, host clock: median {sorted(resume_times)[len(resume_times) // 2]:.1f} s, "
+                  f"max {max(resume_times):.1f} s over {cuts}; kernel start to READY: median "
+                  f"{sorted(ready_after_boot)[len(ready_after_boot) // 2]:.1f} s")
+    deadline = time.monotonic() + 600
+    while True:
+        record = game_record(journal_of(vm))
+        if record["match"][0] == "finished":
+            break
+        expect(time.monotonic() < deadline, "the match did not finish within 10 minutes after the last cut")
+        time.sleep(2)
+    expected = wait_reference(reference, workdir, 600)
+    if record != expected:
+        diff = next((i for i, (a, b) in enumerate(zip(record["entries"], expected["entries"])) if a != b),
+                    min(len(record["entries"]), len(expected["entries"])))
+        raise CheckFailed(f"after {cuts} power cuts the match differs from an uninterrupted run: first at entry {diff}: "
+                          f"VM {record['entries'][diff:diff + 3]} vs reference {expected['entries'][diff:diff + 3]}; "
+                          f"result VM {record['match']} vs reference {expected['match']}")
+    report.ok("the finished match's journal equals an uninterrupted run's",
+              f"{len(record['entries'])} entries, {len(record['rounds'])} rounds, totals {record['match'][3]}")
+
+
+def check_uninstall(vm: VM, report: Report) -> None:
+    vm.sh(f"cd {SRC} && systemd/uninstall.sh")
+    expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
+           "golfbox.service still active after uninstall.sh")
+    expect(vm.sh("systemctl show -p LoadState golfbox.service").out.strip() == "LoadState=not-found",
+           "systemd still knows golfbox.service after uninstall.sh")
+    for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox"):
+        expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh left {path}")
+    for path in (JOURNAL, "/etc/golfbox/config.toml"):
+        expect(vm.sh(f"test -s {path}", check=False).rc == 0, f"uninstall.sh removed {path} (it must keep it)")
+    report.ok("uninstall.sh: service, unit and venv gone; journal and config kept")
+    vm.sh(f"cd {SRC} && systemd/uninstall.sh --purge")
+    for path in ("/var/lib/golfbox", "/etc/golfbox"):
+        expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh --purge left {path}")
+    expect(vm.sh("getent passwd golfbox", check=False).rc != 0, "uninstall.sh --purge left the user golfbox")
+    report.ok("uninstall.sh --purge: journal, config and user gone too")
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (console log, journals)")
+    parser.add_argument("--cuts", type=int, default=10, help="power cuts during the match (default 10)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the cuts")
+    parser.add_argument("--only", default="", help="comma-separated checks to run (install is always run)")
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        print("system test: needs root (it builds an image and runs qemu with /dev/kvm)", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    print(f"system test (cut moments seed {seed}; rerun with --seed {seed})", flush=True)
+    report = Report()
+    started = time.monotonic()
+    image = image_dir()
+    wheels = wheels_dir()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="golfbox-system-test."))
+    vm = None
+    failed = None
+    try:
+        make_payload(workdir / "payload.tar", wheels)
+        vm = VM(image, workdir, workdir / "payload.tar")
+        vm.start()
+        vm.wait_boot(180)
+        report.figure(f"power-on to the agent answering (first boot): {time.monotonic() - vm.started_at:.1f} s")
+        only = set(filter(None, args.only.split(",")))
+        wanted = lambda name: not only or name in only  # noqa: E731
+        check_install(vm, report)
+        check_running(vm, report)
+        if wanted("watchdog"):
+            check_watchdog(vm, report)
+        if wanted("power"):
+            check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))
+        check_uninstall(vm, report)
+    except Exception as exc:  # noqa: BLE001 - every failure is reported the same way
+        failed = exc
+        kind = "" if isinstance(exc, (CheckFailed, VMError)) else f"{type(exc).__name__}: "
+        print(f"  FAIL  {kind}{exc}", flush=True)
+        if not isinstance(exc, (CheckFailed, VMError, subprocess.CalledProcessError)):
+            import traceback
+            traceback.print_exc()
+        if vm is not None:
+            print("---- the VM's console (end) ----\n" + vm.console_tail(), flush=True)
+            print("---- qemu ----\n" + vm.qemu_log(), flush=True)
+    finally:
+        if vm is not None:
+            vm.close()
+        if args.keep or failed:
+            print(f"work directory kept: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"system test took {time.monotonic() - started:.0f} s")
+    for line in report.figures:
+        print(f"  {line}")
+    print(f"system test: {report.passed} passed, {1 if failed else 0} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
