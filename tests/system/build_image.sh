@@ -7,7 +7,8 @@
 #   build_image.sh OUT_DIR
 #
 # OUT_DIR gets root.img (ext4, the whole system), vmlinuz and initrd.img
-# (booted directly by QEMU: no boot loader).
+# (booted directly by QEMU: no boot loader; a small initrd with only the
+# virtio disk and ext4 modules, which boots faster under TCG).
 set -euo pipefail
 out=${1:?usage: build_image.sh OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +48,9 @@ SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"
 SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
 RULES' \
+    --customize-hook='printf "virtio_pci\nvirtio_blk\next4\n" >> "$1/etc/initramfs-tools/modules"' \
+    --customize-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/golfbox-test"' \
+    --customize-hook='chroot "$1" update-initramfs -u -k all' \
     --customize-hook="cp \"\$1\"/boot/vmlinuz-* '$work/vmlinuz'; cp \"\$1\"/boot/initrd.img-* '$work/initrd.img'" \
     --customize-hook='rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*' \
     bookworm "$work/root"

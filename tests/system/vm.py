@@ -82,6 +82,9 @@ class VM:
             "-chardev", f"socket,id=agent,path={workdir / 'agent.sock'},server=on,wait=off",
             "-device", "virtserialport,chardev=agent,name=org.golfbox.agent",
             "-qmp", f"unix:{workdir / 'qmp.sock'},server=on,wait=off",
+            # A hardware RNG, as a Pi has (bcm2835-rng): without one, Python blocks at boot in
+            # getrandom() until the kernel has gathered entropy, for minutes under TCG.
+            "-device", "virtio-rng-pci",
             "-device", "qemu-xhci,id=xhci",
             *extra_args,
         ]
@@ -234,4 +237,5 @@ class VM:
         return result
 
     def write_file(self, path: str, text: str, mode: str = "0644") -> None:
-        self.sh(f"install -D -m {mode} /dev/stdin {shlex.quote(path)} <<'GOLFBOX_EOF'\n{text}\nGOLFBOX_EOF")
+        # sync: a power cut soon after must not leave an empty file (ext4's delayed allocation)
+        self.sh(f"install -D -m {mode} /dev/stdin {shlex.quote(path)} <<'GOLFBOX_EOF' && sync\n{text}\nGOLFBOX_EOF")
