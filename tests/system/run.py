@@ -552,6 +552,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the work directory (console log, journals)")
     parser.add_argument("--cuts", type=int, default=10, help="power cuts during the match (default 10)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the cuts")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="after a failed check go on with the next (to see several broken things in one run)")
     parser.add_argument("--only", default="", help="comma-separated checks to run (install is always run)")
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -567,6 +569,7 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="golfbox-system-test."))
     vm = None
     failed = None
+    failures: list[Exception] = []  # with --keep-going
     try:
         make_payload(workdir / "payload.tar", wheels)
         vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
@@ -576,17 +579,22 @@ def main() -> int:
         report.figure(f"power-on to the agent answering (first boot): {time.monotonic() - vm.started_at:.1f} s")
         only = set(filter(None, args.only.split(",")))
         wanted = lambda name: not only or name in only  # noqa: E731
-        check_install(vm, report)
-        check_running(vm, report)
-        if wanted("watchdog"):
-            check_watchdog(vm, report)
-        if wanted("power"):
-            check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))
-        if wanted("node"):
-            check_seat_node(vm, report, workdir)
-        if wanted("panel"):
-            check_failing_panel(vm, report)
-        check_uninstall(vm, report)
+        steps = [("install", lambda: check_install(vm, report)), ("running", lambda: check_running(vm, report)),
+                 ("watchdog", lambda: check_watchdog(vm, report)),
+                 ("power", lambda: check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))),
+                 ("node", lambda: check_seat_node(vm, report, workdir)),
+                 ("panel", lambda: check_failing_panel(vm, report)),
+                 ("uninstall", lambda: check_uninstall(vm, report))]
+        for name, step in steps:
+            if name not in ("install", "running", "uninstall") and not wanted(name):
+                continue
+            try:
+                step()
+            except CheckFailed as exc:
+                if not args.keep_going or name == "install":
+                    raise
+                failures.append(exc)
+                print(f"  FAIL  {exc}", flush=True)
     except Exception as exc:  # noqa: BLE001 - every failure is reported the same way
         failed = exc
         kind = "" if isinstance(exc, (CheckFailed, VMError)) else f"{type(exc).__name__}: "
@@ -600,15 +608,16 @@ def main() -> int:
     finally:
         if vm is not None:
             vm.close()
-        if args.keep or failed:
+        if args.keep or failed or failures:
             print(f"work directory kept: {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     print(f"system test took {time.monotonic() - started:.0f} s")
     for line in report.figures:
         print(f"  {line}")
-    print(f"system test: {report.passed} passed, {1 if failed else 0} failed")
-    return 1 if failed else 0
+    failed_count = len(failures) + (1 if failed else 0)
+    print(f"system test: {report.passed} passed, {failed_count} failed")
+    return 1 if failed_count else 0
 
 
 if __name__ == "__main__":
