@@ -315,6 +315,16 @@ def check_power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: rand
     game = dict(GAME, seed=GAME["seed"] + 1)
     config = table_config(game)
     reference = reference_run(workdir, config, timeout=600)
+    try:
+        _power_cuts(vm, report, workdir, cuts, rng, config, reference)
+    finally:  # on a failure too: no golfbox left running on the host
+        if reference.poll() is None:
+            reference.terminate()
+            reference.wait(10)
+
+
+def _power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Random, config: str,
+                reference: subprocess.Popen) -> None:
     # A fresh journal for this match: stop the service, move the old journal out of the way.
     fresh_table(vm, config)
     resume_times, ready_after_boot = [], []
