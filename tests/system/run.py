@@ -167,7 +167,8 @@ print(json.dumps({"matches": matches, "entries": entries, "rounds": rounds}))
 
 def journal_of(vm: VM) -> dict:
     """The service's journal, read as its own user (no root-owned -shm file left behind)."""
-    out = vm.sh(f"runuser -u golfbox -- python3 -c {shq(JOURNAL_DUMP)} {JOURNAL}").out
+    # Generous: under TCG on a loaded host the guest has stalled for over a minute (RCU stall warnings).
+    out = vm.sh(f"runuser -u golfbox -- python3 -c {shq(JOURNAL_DUMP)} {JOURNAL}", timeout=240).out
     return json.loads(out)
 
 
@@ -355,13 +356,13 @@ def _power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Ra
     report.figure(f"power cut (system_reset) to READY again, host clock: median {sorted(resume_times)[len(resume_times) // 2]:.1f} s, "
                   f"max {max(resume_times):.1f} s over {cuts}; kernel start to READY: median "
                   f"{sorted(ready_after_boot)[len(ready_after_boot) // 2]:.1f} s")
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + 1200
     while True:
         record = game_record(journal_of(vm))
         if record["match"][0] == "finished":
             break
-        expect(time.monotonic() < deadline, "the match did not finish within 10 minutes after the last cut")
-        time.sleep(2)
+        expect(time.monotonic() < deadline, "the match did not finish within 20 minutes after the last cut")
+        time.sleep(10)
     expected = wait_reference(reference, workdir, 600)
     if record != expected:
         diff = next((i for i, (a, b) in enumerate(zip(record["entries"], expected["entries"])) if a != b),
