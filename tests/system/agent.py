@@ -34,7 +34,10 @@ def main():
     port = open(path, "r+b", buffering=0)
 
     def send(obj):
-        port.write((json.dumps(obj) + "\n").encode())
+        # One write() on the port may take only part of a long reply (a journal dump): loop.
+        data = memoryview((json.dumps(obj) + "\n").encode())
+        while data:
+            data = data[port.write(data):]
 
     with open("/proc/sys/kernel/random/boot_id") as f:
         boot_id = f.read().strip()
