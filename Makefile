@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean goldens firmware
+.PHONY: run test system-test bench clean goldens firmware
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("golfbox needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -18,6 +18,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# A Debian VM under QEMU installs and runs the service on a real systemd (tests/system/run.py; root).
+system-test: $(STAMP)
+	tests/system/host-deps.sh
+	$(BIN)/python tests/system/run.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py

@@ -426,3 +426,25 @@ def test_the_service_stops_with_exit_2_and_one_line_when_an_spi_panel_has_no_dri
     assert result.stderr.strip().splitlines()[-1] == (
         "golfbox run: shared display (ssd1322, SPI0.0 DC=GPIO24): needs the Python module spidev "
         "(spidev is missing): pip install 'golfbox[pi]', or apt install python3-spidev")
+
+
+def test_backoff_can_be_shortened_by_the_environment_and_long_failures_are_logged(monkeypatch, caplog):
+    from golfbox.hal import resilient
+
+    assert resilient.retry_limits({}) == (0.5, 30.0)
+    assert resilient.retry_limits({"GOLFBOX_DISPLAY_RETRY": "0.02"}) == (0.02, 0.02)
+    assert resilient.retry_limits({"GOLFBOX_DISPLAY_RETRY": "soon"}) == (0.5, 30.0)
+    assert resilient.retry_limits({"GOLFBOX_DISPLAY_RETRY": "0"}) == (0.5, 30.0)
+    monkeypatch.setenv("GOLFBOX_DISPLAY_RETRY", "0.01")
+    now = [0.0]
+    bus = PanelBus()
+    display = ResilientDisplay(open_oled(seat_display_config(), lambda: bus), 0, None, clock=lambda: now[0])
+    bus.error = OSError(errno.EIO, "Input/output error")
+    caplog.set_level("INFO", logger="golfbox.hal.resilient")
+    display.show(scene(text="a"))
+    for _ in range(249):
+        now[0] += 0.01  # never more than the shortened backoff
+        display.poll()
+    assert display.failed_tries == 250
+    still = [r.getMessage() for r in caplog.records if "still failing" in r.getMessage()]
+    assert [m.split(" after ")[1].split(":")[0] for m in still] == ["100 tries", "200 tries"]

@@ -73,6 +73,9 @@ def test_unit_keeps_the_settings_the_service_relies_on():
         ("ExecStart", "/opt/golfbox/venv/bin/golfbox run --config /etc/golfbox/config.toml"),
         ("WatchdogSec", "10"),
         ("RestartPreventExitStatus", "2"),
+        # a stopped or stuck process is SIGKILLed 2 s after the watchdog's SIGABRT (the system test's SIGSTOP)
+        ("TimeoutAbortSec", "2"),
+        ("Environment", "PYTHONFAULTHANDLER=1"),
         ("User", "golfbox"),
         ("SupplementaryGroups", "gpio i2c spi dialout"),
         ("StateDirectory", "golfbox"),

@@ -382,3 +382,43 @@ def test_hard_bots_think_off_the_loop_and_choose_as_they_would_on_it(tmp_path):
     off_loop, served = play(True, tmp_path / "b")
     assert off_loop == inline and inline[0] is not None
     assert served > 0  # the loop went on while the worker thought
+
+
+class StatusLog:
+    """A notifier that keeps the STATUS= lines it was given (what `systemctl status` shows)."""
+
+    def __init__(self):
+        self.lines = []
+        self.watchdog_interval = None
+
+    def ready(self, status=None):
+        self.lines.append(status)
+
+    def status(self, text):
+        self.lines.append(text)
+
+    def watchdog(self):
+        pass
+
+    def stopping(self, status=None):
+        pass
+
+
+def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(tmp_path):
+    clock = Clock()
+    inner = SimDisplay("seat 1 display")
+    wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
+    pad = SimPad(range(2))
+    notifier = StatusLog()
+    settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
+    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,
+                       notifier=notifier)
+    wrapped.sink = svc.post
+    inner.fail()
+    pad.press(0, Button.OK)
+    svc.run_until_idle()
+    assert notifier.lines[-1].endswith(" · seat 1 display: I2C error (simulated)")
+    inner.recover()
+    clock.now += 1.0
+    svc.run_until_idle()
+    assert "seat 1 display" not in notifier.lines[-1]

@@ -13,6 +13,7 @@ injected and time only moves when someone calls in.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from typing import Callable
@@ -23,11 +24,29 @@ from golfbox.hal.base import Display, EventSink, LinkEvent
 
 log = logging.getLogger(__name__)
 
+FIRST_RETRY, MAX_RETRY = 0.5, 30.0  # seconds: a failed display is tried again after 0.5, 1, 2 … 30 s
+TRIES_LOGGED_EVERY = 100
+
+
+def retry_limits(environ=os.environ) -> tuple[float, float]:
+    """(first, longest) wait before a failed display is tried again.
+
+    GOLFBOX_DISPLAY_RETRY=SECONDS sets both, for tests that must see hundreds of
+    retries (the system test's drop-in); unset, a bad value or 0 keeps the defaults.
+    """
+    try:
+        seconds = float(environ.get("GOLFBOX_DISPLAY_RETRY", ""))
+    except ValueError:
+        return FIRST_RETRY, MAX_RETRY
+    if not 0.001 <= seconds <= MAX_RETRY:
+        return FIRST_RETRY, MAX_RETRY
+    return seconds, seconds
+
 
 class ResilientDisplay:
     def __init__(self, display: Display, seat: int | None, sink: EventSink | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 first_retry: float = 0.5, max_retry: float = 30.0,
+                 first_retry: float | None = None, max_retry: float | None = None,
                  on_error: Callable[[OSError], None] | None = None):
         self.inner = display
         self.seat = seat  # None: the shared display
@@ -37,10 +56,12 @@ class ResilientDisplay:
         self.mode = display.mode
         self.healthy = True
         self.last_error: OSError | None = None
+        self.failed_tries = 0  # since it last worked
         self._clock = clock
-        self._first_retry = first_retry
-        self._max_retry = max_retry
-        self._delay = first_retry
+        limits = retry_limits()
+        self._first_retry = limits[0] if first_retry is None else first_retry
+        self._max_retry = limits[1] if max_retry is None else max_retry
+        self._delay = self._first_retry
         self._next_try = 0.0
         self._pending: Image.Image | None = None  # newest frame not yet on the panel
         self._lock = threading.Lock()
@@ -88,8 +109,12 @@ class ResilientDisplay:
             self._delay = self._first_retry
             log.warning("%s: %s; retrying in the background", self.name, exc)
             self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}"))
+            self.failed_tries = 0
         else:
             self._delay = min(self._delay * 2, self._max_retry)
+        self.failed_tries += 1
+        if self.failed_tries % TRIES_LOGGED_EVERY == 0:  # the log shows it is still being tried
+            log.info("%s: still failing after %d tries: %s", self.name, self.failed_tries, exc)
         self._next_try = self._clock() + self._delay
 
     def _post(self, event: LinkEvent) -> None:

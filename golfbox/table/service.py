@@ -34,6 +34,7 @@ from golfbox.engine import START, Action, IllegalAction, Match
 from golfbox.engine.actions import READY
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
 from golfbox import render as frames  # the drawing functions
+from golfbox.hal.resilient import retry_limits
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Lobby, Player
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
 STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well as it can
-RETRY_INTERVAL = 1.0  # seconds between tries of a display that failed
+RETRY_INTERVAL = min(1.0, retry_limits()[0])  # seconds between tries of a display that failed
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
 SEAT_SIZE = (128, 64)
@@ -663,6 +664,8 @@ class TableService:
         if self.notifier is None:
             return
         status = self.status_words()
+        if self.table_message:  # a failed display, a journal problem: `systemctl status` shows it too
+            status += f" · {self.table_message}"
         if status != self._status:
             self._status = status
             self.notifier.status(status)

@@ -1,0 +1,638 @@
+#!/usr/bin/env python3
+"""golfbox's system test: install and run it on a real systemd in a QEMU/KVM VM.
+
+    make system-test            # or: .venv/bin/python tests/system/run.py [--keep]
+
+Builds (once, cached under /var/cache/golfbox-system-test, keyed by the
+recipe) a Debian bookworm image, boots it with no network, copies in this
+working tree and wheels downloaded here, runs systemd/install.sh inside as
+README tells a Pi owner, and checks from the host, through the agent on a
+virtio-serial port, what the service does under systemd: READY, the sandbox
+score, its user and capabilities, the watchdog, hard power cuts, a seat node
+on a real kernel tty, uninstall. Each check prints one line; a failing one
+stops the test with what it saw and the end of the VM's console. Needs root
+and /dev/kvm. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from vm import VM, VMError  # noqa: E402
+
+CACHE = Path(os.environ.get("GOLFBOX_SYSTEM_TEST_CACHE", "/var/cache/golfbox-system-test"))
+SRC = "/root/golfbox"  # where the checkout goes in the VM, as `git clone` would put it
+WHEELS = "/root/wheels"
+JOURNAL = "/var/lib/golfbox/journal.sqlite3"
+BOOT_TIMEOUT = 420  # s: a boot takes ~1 min under TCG on 2 busy cores, seconds under KVM
+WATCHDOG_SEC, ABORT_SEC, RESTART_SEC = 10, 2, 2  # the unit's WatchdogSec=, TimeoutAbortSec=, RestartSec=
+
+# The table the service runs in the VM: bots only, sim displays, a fixed seed.
+# 9-card: its round start is not simultaneous (see README, Development).
+GAME = {"variant": "9-card", "rounds": 9, "seed": 20261123, "bot_delay": 0.1}
+
+
+def table_config(game: dict, seats: str = "", extra: str = "") -> str:
+    game_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in game.items())
+    sim_seats = "[[seats]]\nbackend = \"sim\"\n" * 4
+    return (f"# the system test's table\n{seats or sim_seats}\n[shared_display]\ndriver = \"sim\"\n\n"
+            f"[game]\nbots = 4\nauto_start = true\n{game_lines}\n{extra}")
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Report:
+    def __init__(self):
+        self.passed = 0
+        self.figures: list[str] = []
+        self.t0 = time.monotonic()
+
+    def ok(self, name: str, detail: str = "") -> None:
+        self.passed += 1
+        print(f"  ok    {name}{': ' + detail if detail else ''}  [{time.monotonic() - self.t0:.0f} s]", flush=True)
+
+    def figure(self, text: str) -> None:
+        self.figures.append(text)
+        print(f"  figure {text}", flush=True)
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+# -- the host side: image, wheels, payload ---------------------------------------
+
+
+def image_dir() -> Path:
+    """The cached image for this recipe, built first if missing."""
+    recipe = b"".join((HERE / name).read_bytes() for name in ("build_image.sh", "agent.py"))
+    key = hashlib.sha256(recipe).hexdigest()[:16]
+    out = CACHE / f"image-{key}"
+    if not (out / "root.img").exists():
+        print(f"building the VM image into {out} (a few minutes, once per recipe)", flush=True)
+        shutil.rmtree(out, ignore_errors=True)
+        started = time.monotonic()
+        subprocess.run(["bash", str(HERE / "build_image.sh"), str(out)], check=True)
+        print(f"  image built in {time.monotonic() - started:.0f} s", flush=True)
+    return out
+
+
+def wheels_dir() -> Path:
+    """Wheels for golfbox[pi] and its build, for the VM's Python 3.11, downloaded here once."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    wanted = (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["pi"]
+              + project["build-system"]["requires"] + ["wheel"])
+    key = hashlib.sha256(json.dumps(wanted).encode()).hexdigest()[:16]
+    out = CACHE / f"wheels-{key}"
+    if not (out / ".complete").exists():
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(out),
+                        "--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
+                        "--platform", "manylinux_2_28_x86_64", "--implementation", "cp", *wanted], check=True)
+        (out / ".complete").touch()
+    return out
+
+
+def tracked_files() -> list[str]:
+    """The working tree as a clone would have it, with uncommitted changes (a broken
+    install.sh under test included): tracked and untracked-not-ignored files."""
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                         cwd=REPO, capture_output=True, check=True).stdout
+    return sorted(p for p in out.decode().split("\0") if p and (REPO / p).is_file())
+
+
+def make_payload(path: Path, wheels: Path) -> None:
+    """A tar the VM reads straight off its second disk: golfbox/ and wheels/."""
+    with tarfile.open(path, "w") as tar:
+        for name in tracked_files():
+            tar.add(REPO / name, arcname=f"golfbox/{name}")
+        for wheel in sorted(wheels.iterdir()):
+            if wheel.name != ".complete":
+                tar.add(wheel, arcname=f"wheels/{wheel.name}")
+
+
+# -- helpers in the VM -------------------------------------------------------------
+
+
+def unit_state(vm: VM) -> dict[str, str]:
+    out = vm.sh("systemctl show golfbox.service -p ActiveState,SubState,MainPID,StatusText,Result,"
+                "NRestarts,ActiveEnterTimestampMonotonic,ExecMainStartTimestampMonotonic,LoadState").out
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def wait_active(vm: VM, timeout: float, not_pid: str | None = None) -> dict[str, str]:
+    """Wait until the service has sent READY=1 (a notify unit is "active" only then)."""
+    deadline = time.monotonic() + timeout
+    state: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        state = unit_state(vm)
+        if state.get("ActiveState") == "active" and state.get("MainPID") not in ("0", not_pid):
+            return state
+        time.sleep(0.2)
+    log = vm.sh("journalctl -u golfbox.service -n 40 --no-pager", check=False).out
+    raise CheckFailed(f"golfbox.service not active (READY=1) within {timeout:.0f} s: {state}\n{log}")
+
+
+JOURNAL_DUMP = r"""
+import json, sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+matches = db.execute("SELECT id, status, seed, variant, totals, winners FROM match ORDER BY id").fetchall()
+entries = db.execute("SELECT match_id, seq, seat, action, event FROM entry ORDER BY match_id, seq").fetchall()
+rounds = db.execute("SELECT match_id, round_no, scores FROM round_score ORDER BY match_id, round_no").fetchall()
+print(json.dumps({"matches": matches, "entries": entries, "rounds": rounds}))
+"""
+
+
+def journal_of(vm: VM) -> dict:
+    """The service's journal, read as its own user (no root-owned -shm file left behind)."""
+    # Generous: under TCG on a loaded host the guest has stalled for over a minute (RCU stall warnings).
+    out = vm.sh(f"runuser -u golfbox -- python3 -c {shq(JOURNAL_DUMP)} {JOURNAL}", timeout=240).out
+    return json.loads(out)
+
+
+def shq(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def dump_local(path: Path) -> dict:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return {
+            "matches": [list(r) for r in db.execute("SELECT id, status, seed, variant, totals, winners FROM match ORDER BY id")],
+            "entries": [list(r) for r in db.execute("SELECT match_id, seq, seat, action, event FROM entry ORDER BY match_id, seq")],
+            "rounds": [list(r) for r in db.execute("SELECT match_id, round_no, scores FROM round_score ORDER BY match_id, round_no")],
+        }
+    finally:
+        db.close()
+
+
+def game_record(journal: dict, latest: bool = False) -> dict:
+    """What must match between two runs of the same match: its moves, rounds and result.
+    The first match of the journal, or with ``latest`` the last one."""
+    ids = [m[0] for m in journal["matches"]]
+    wanted = (ids[-1] if latest else ids[0]) if ids else None
+    (match,) = [m for m in journal["matches"] if m[0] == wanted] or [None]
+    return {
+        "match": match and [match[1], match[2], match[3], match[4], match[5]],
+        "entries": [e[1:] for e in journal["entries"] if e[0] == wanted],
+        "rounds": [r[1:] for r in journal["rounds"] if r[0] == wanted],
+    }
+
+
+def reference_run(workdir: Path, config_text: str, timeout: float) -> subprocess.Popen:
+    """The same match without interruption, by this checkout's golfbox on the host."""
+    config = workdir / "reference.toml"
+    config.write_text(config_text)
+    golfbox = Path(sys.executable).with_name("golfbox")
+    return subprocess.Popen([str(golfbox), "run", "--config", str(config), "--journal", str(workdir / "reference.sqlite3")],
+                            stdout=open(workdir / "reference.log", "wb"), stderr=subprocess.STDOUT,
+                            env=dict(os.environ, NOTIFY_SOCKET=""))
+
+
+def wait_reference(process: subprocess.Popen, workdir: Path, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    path = workdir / "reference.sqlite3"
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise CheckFailed(f"the host's reference run exited {process.returncode}: "
+                                  f"{(workdir / 'reference.log').read_text()[-2000:]}")
+            if path.exists():
+                record = game_record(dump_local(path))
+                if record["match"] and record["match"][0] == "finished":
+                    return record
+            time.sleep(0.5)
+        raise CheckFailed(f"the host's reference match did not finish within {timeout:.0f} s")
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+# -- the checks ----------------------------------------------------------------------
+
+
+def check_install(vm: VM, report: Report) -> None:
+    vm.sh(f"mkdir -p /root && tar -xf /dev/vdb -C /root && test -x {SRC}/systemd/install.sh")
+    vm.write_file("/etc/golfbox/config.toml", table_config(GAME))
+    started = time.monotonic()
+    # As README tells a Pi owner (sudo is root here), offline: pip takes the wheels copied in.
+    result = vm.sh(f"cd {SRC} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS} systemd/install.sh", timeout=600, check=False)
+    expect(result.rc == 0, f"install.sh exited {result.rc}:\n{result.out[-3000:]}\n{result.err[-3000:]}")
+    report.figure(f"install.sh in the VM (venv, offline pip install, enable --now): {time.monotonic() - started:.1f} s")
+    installed = vm.sh("cat /etc/systemd/system/golfbox.service").out
+    expect(installed == (REPO / "systemd/golfbox.service").read_text(),
+           "the installed unit is not systemd/golfbox.service")
+    report.ok("install.sh as README says, offline, exit 0; the unit installed as shipped")
+
+
+def check_running(vm: VM, report: Report) -> dict[str, str]:
+    state = wait_active(vm, 60)
+    expect(state["SubState"] == "running", f"golfbox.service is {state}")
+    expect(vm.sh("systemctl is-enabled golfbox.service", check=False).out.strip() == "enabled",
+           "golfbox.service is not enabled")
+    ready_log = vm.sh("journalctl -u golfbox.service -o cat --no-pager | grep -c 'table ready in'", check=False).out.strip()
+    expect(ready_log not in ("", "0"), "the service never logged 'table ready in'")
+    report.ok("golfbox.service active (READY=1 received), enabled", f"status: {state['StatusText']!r}")
+
+    out = vm.sh("systemd-analyze security golfbox.service --no-pager", check=False).out
+    found = re.search(r"Overall exposure level for golfbox.service: (\d+\.\d+)", out)
+    expect(found is not None, f"systemd-analyze security printed no exposure level:\n{out[-2000:]}")
+    score = float(found.group(1))
+    expect(score <= 1.0, f"systemd-analyze security golfbox.service rates the installed unit {score} (> 1.0):\n{out[-4000:]}")
+    report.ok("systemd-analyze security on the installed unit", f"{score}")
+    report.figure(f"systemd-analyze security golfbox.service (live, in the VM): {score}")
+
+    pid = state["MainPID"]
+    status = vm.sh(f"cat /proc/{pid}/status").out
+    user = vm.sh(f"ps -o user= -p {pid}").out.strip()
+    expect(user == "golfbox", f"the service runs as {user!r}, not golfbox")
+    caps = {k: v.strip() for k, v in re.findall(r"^(Cap\w+):\s*(\w+)$", status, re.M)}
+    expect(caps and all(int(v, 16) == 0 for v in caps.values()), f"the service has capabilities: {caps}")
+    nnp = re.search(r"^NoNewPrivs:\s*(\d)", status, re.M)
+    expect(nnp and nnp.group(1) == "1", "NoNewPrivs is not set on the service")
+    groups = vm.sh(f"ps -o supgrp= -p {pid}").out.strip()
+    for group in ("gpio", "i2c", "spi", "dialout"):
+        expect(group in groups.split(","), f"the service is not in group {group}: {groups}")
+    report.ok("runs as golfbox, no capabilities, no new privileges", f"{' '.join(f'{k}={v}' for k, v in caps.items())}, groups {groups}")
+    return state
+
+
+def actions_so_far(vm: VM) -> int:
+    return len(game_record(journal_of(vm))["entries"])
+
+
+def check_watchdog(vm: VM, report: Report) -> None:
+    state = wait_active(vm, 30)
+    pid, restarts = state["MainPID"], int(state["NRestarts"])
+    before = actions_so_far(vm)
+    stopped_at = vm.sh(f"kill -STOP {pid}").mono
+    # systemd must notice the missing pings (WatchdogSec after the last one, so at most that
+    # after SIGSTOP), send SIGABRT, SIGKILL the stopped process TimeoutAbortSec later, and
+    # start it again after RestartSec; READY follows once the table is up.
+    bound = WATCHDOG_SEC + ABORT_SEC + RESTART_SEC
+    new = wait_active(vm, bound + 90, not_pid=pid)
+    restarted = int(new["ExecMainStartTimestampMonotonic"]) / 1e6 - stopped_at
+    ready = int(new["ActiveEnterTimestampMonotonic"]) / 1e6 - stopped_at
+    killed_log = vm.sh("journalctl -u golfbox.service -o cat --no-pager | grep -i watchdog", check=False).out
+    expect("watchdog timeout" in killed_log.lower(), f"systemd did not log a watchdog timeout:\n{killed_log}")
+    expect(int(new["NRestarts"]) == restarts + 1, f"NRestarts went {restarts} -> {new['NRestarts']}")
+    # 1 s of slack: systemd's timers and the moment of the last ping are not ours to line up.
+    expect(restarted <= bound + 1, f"started again {restarted:.1f} s after SIGSTOP, more than WatchdogSec "
+                                   f"{WATCHDOG_SEC} + TimeoutAbortSec {ABORT_SEC} + RestartSec {RESTART_SEC}")
+    deadline = time.monotonic() + 30
+    while actions_so_far(vm) <= before and time.monotonic() < deadline:
+        time.sleep(0.5)
+    after = actions_so_far(vm)
+    expect(after > before, f"the match did not go on after the restart ({before} journal entries, then {after})")
+    report.ok("watchdog: SIGSTOP → killed, restarted, READY again; the match goes on",
+              f"started again {restarted:.1f} s after SIGSTOP, READY at {ready:.1f} s, entries {before} → {after}")
+    report.figure(f"SIGSTOP to started again / READY again (WatchdogSec={WATCHDOG_SEC}, TimeoutAbortSec={ABORT_SEC}, "
+                  f"RestartSec={RESTART_SEC}): {restarted:.1f} s / {ready:.1f} s")
+
+
+def check_power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Random) -> None:
+    game = dict(GAME, seed=GAME["seed"] + 1)
+    config = table_config(game)
+    reference = reference_run(workdir, config, timeout=600)
+    try:
+        _power_cuts(vm, report, workdir, cuts, rng, config, reference)
+    finally:  # on a failure too: no golfbox left running on the host
+        if reference.poll() is None:
+            reference.terminate()
+            reference.wait(10)
+
+
+def _power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Random, config: str,
+                reference: subprocess.Popen) -> None:
+    # A fresh journal for this match: stop the service, move the old journal out of the way.
+    fresh_table(vm, config)
+    resume_times, ready_after_boot = [], []
+    seen = 0
+    for cut in range(1, cuts + 1):
+        wait_active(vm, 60)
+        time.sleep(rng.uniform(0.2, 4.0))
+        before = actions_so_far(vm)
+        expect(before >= seen, f"power cut {cut - 1} lost journal entries: {seen} before it, {before} after")
+        expect(game_record(journal_of(vm))["match"][0] == "playing",
+               f"the match finished after only {cut - 1} power cuts: make it longer (rounds, bot_delay)")
+        time.sleep(rng.uniform(0.0, 1.0))  # the cut itself: at a moment the test does not line up with a read
+        old_boot = vm.boot_id
+        vm.hard_reset()
+        vm.wait_boot(BOOT_TIMEOUT, old_boot=old_boot)
+        state = wait_active(vm, 180)
+        resume_times.append(time.monotonic() - vm.started_at)
+        ready_after_boot.append(int(state["ActiveEnterTimestampMonotonic"]) / 1e6)
+        seen = before
+        print(f"        power cut {cut}/{cuts} at {before} journal entries: READY again "
+              f"{resume_times[-1]:.1f} s after the reset", flush=True)
+        after = game_record(journal_of(vm))
+        expect(after["match"][0] in ("playing", "finished") and len(after["entries"]) >= before,
+               f"after power cut {cut} the match was not resumed: {after['match']}, {len(after['entries'])} "
+               f"journal entries, {before} before the cut")
+    report.ok(f"{cuts} hard resets during the match: the service came back by itself after each",
+              f"power-on to READY {min(resume_times):.1f}–{max(resume_times):.1f} s")
+    report.figure(f"power cut (system_reset) to READY again, host clock: median {sorted(resume_times)[len(resume_times) // 2]:.1f} s, "
+                  f"max {max(resume_times):.1f} s over {cuts}; kernel start to READY: median "
+                  f"{sorted(ready_after_boot)[len(ready_after_boot) // 2]:.1f} s")
+    deadline = time.monotonic() + 1200
+    while True:
+        record = game_record(journal_of(vm))
+        if record["match"][0] == "finished":
+            break
+        expect(time.monotonic() < deadline, "the match did not finish within 20 minutes after the last cut")
+        time.sleep(10)
+    expected = wait_reference(reference, workdir, 600)
+    if record != expected:
+        diff = next((i for i, (a, b) in enumerate(zip(record["entries"], expected["entries"])) if a != b),
+                    min(len(record["entries"]), len(expected["entries"])))
+        raise CheckFailed(f"after {cuts} power cuts the match differs from an uninterrupted run: first at entry {diff}: "
+                          f"VM {record['entries'][diff:diff + 3]} vs reference {expected['entries'][diff:diff + 3]}; "
+                          f"result VM {record['match']} vs reference {expected['match']}")
+    report.ok("the finished match's journal equals an uninterrupted run's",
+              f"{len(record['entries'])} entries, {len(record['rounds'])} rounds, totals {record['match'][3]}")
+
+
+NODE_ID = "e6614103e7452d2f"
+DROP_IN = "/etc/systemd/system/golfbox.service.d/system-test.conf"
+
+
+class HostNode:
+    """A seat node: the real firmware (firmware/main.py) under the MicroPython Unix port on
+    the host, its "USB" the VM's usb-serial device (an FTDI 0403:6001: QEMU's usb-serial
+    has no other ids). Buttons and OLED are tests/fake_mpy's pin-level fakes."""
+
+    def __init__(self, workdir: Path, sock_path: Path):
+        import runpy
+        import socket
+
+        self.pins = workdir / "node-pins"
+        self.oled = workdir / "node-oled"
+        self.button_pins = runpy.run_path(str(REPO / "firmware/board.py"))["BUTTON_PINS"]
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(str(sock_path))
+        micropython = Path(sys.executable).with_name("micropython")
+        path = os.pathsep.join(str(REPO / d) for d in ("tests/fake_mpy", "firmware", "golfbox/hal"))
+        env = dict(os.environ, MICROPYPATH=path, FAKE_PINS=str(self.pins), FAKE_OLED=str(self.oled),
+                   FAKE_UNIQUE_ID=NODE_ID)
+        self.process = subprocess.Popen([str(micropython), str(REPO / "firmware/main.py")], stdin=self.sock,
+                                        stdout=self.sock, stderr=open(workdir / "node.log", "wb"), env=env)
+
+    def press(self, button: str) -> None:
+        gpio = self.button_pins[("left", "right", "ok", "back").index(button)]
+        self.pins.write_text(f"{gpio}=0")
+        time.sleep(0.2)
+        self.pins.write_text("")
+        time.sleep(0.2)
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.sock.close()
+
+
+def plug_node(vm: VM) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            vm.qmp("device_add", driver="usb-serial", id="seatnode", chardev="seatnode", bus="xhci.0")
+            return
+        except VMError as exc:  # the last unplug may still be completing
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def wait_log(vm: VM, pattern: str, count: int, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        # this run of the service only (not the lines of an earlier start)
+        found = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value golfbox.service) "
+                      f"-o cat --no-pager | grep -c {shq(pattern)}", check=False).out.strip()
+        if int(found or 0) >= count:
+            return
+        if time.monotonic() > deadline:
+            log = vm.sh("journalctl -u golfbox.service -o cat --no-pager -n 30", check=False).out
+            raise CheckFailed(f"{what}: no {count}. log line {pattern!r} within {timeout:.0f} s:\n{log}")
+        time.sleep(0.5)
+
+
+def seat_actions(vm: VM, seat: int = 0) -> int:
+    return sum(1 for e in game_record(journal_of(vm), latest=True)["entries"] if e[1] == seat and e[2])
+
+
+def play_on_node(vm: VM, node: HostNode, timeout: float) -> int:
+    """Press ● on the node until seat 1 has played one more action; that count."""
+    before = seat_actions(vm)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        node.press("ok")
+        if seat_actions(vm) > before:
+            return seat_actions(vm)
+    raise CheckFailed(f"presses on the seat node played nothing for seat 1 within {timeout:.0f} s")
+
+
+def check_seat_node(vm: VM, report: Report, workdir: Path) -> None:
+    config = table_config(
+        {"variant": "9-card", "rounds": 9, "bot_delay": 0.1, "takeover_after": 0},
+        seats=f'[[seats]]\nbackend = "serial"\nnode = "{NODE_ID}"\n' + '[[seats]]\nbackend = "sim"\n' * 3,
+        extra='\n[seat_nodes]\nusb_ids = ["0403:6001"]\n').replace("bots = 4", "bots = 3")
+    node = HostNode(workdir, workdir / "node.sock")
+    try:
+        plug_node(vm)
+        # Test only: the node is an FTDI (ttyUSB); the shipped unit allows ttyACM (RP2040 CDC) only.
+        fresh_table(vm, config, "[Service]\nDeviceAllow=char-ttyUSB rw\n")
+        wait_log(vm, f"node {NODE_ID} (firmware", 1, 60, "the service did not find the node by its USB id")
+        tty = vm.sh("ls /sys/bus/usb-serial/devices/").out.split()
+        played = play_on_node(vm, node, 120)
+        expect(node.oled.exists() and any(node.oled.read_bytes()[:1024]), "the node's OLED shows nothing")
+        report.ok("seat node on a real kernel tty: found by USB id 0403:6001, plays seat 1",
+                  f"{tty}, {played} actions by seat 1")
+        vm.qmp("device_del", id="seatnode")
+        wait_log(vm, "seat 1: node unplugged", 1, 30, "unplugging (device_del) was not noticed")
+        stable, last, deadline = 0, -1, time.monotonic() + 90
+        while stable < 3:  # the bots play on until it is seat 1's turn, then the table waits
+            expect(time.monotonic() < deadline, "the table did not pause for the unplugged seat")
+            now = actions_so_far_latest(vm)
+            stable = stable + 1 if now == last else 0
+            last = now
+            time.sleep(2)
+        expect(seat_actions(vm) == played, "seat 1 played while its node was unplugged")
+        plug_node(vm)
+        wait_log(vm, f"node {NODE_ID} (firmware", 2, 60, "the replugged node was not found again")
+        again = play_on_node(vm, node, 120)
+        report.ok("unplugged and replugged (device_del/device_add): seat 1 paused, then played again",
+                  f"paused at {last} entries, seat 1 actions {played} → {again}")
+    finally:
+        node.close()
+
+
+def fresh_table(vm: VM, config: str, drop_in: str | None = None) -> dict[str, str]:
+    """Restart the service on a new config and an empty journal (the old one moved aside)."""
+    vm.sh("systemctl stop golfbox.service && mkdir -p /root/old && "
+          "for f in /var/lib/golfbox/journal.sqlite3*; do [ -e \"$f\" ] && mv \"$f\" /root/old/$(date +%s%N)-${f##*/}; done; sync")
+    vm.write_file("/etc/golfbox/config.toml", config)
+    if drop_in is not None:
+        vm.write_file(DROP_IN, drop_in)
+    else:
+        vm.sh(f"rm -f {DROP_IN}")
+    vm.sh("systemctl daemon-reload && systemctl reset-failed golfbox.service; systemctl start golfbox.service")
+    return wait_active(vm, 60)
+
+
+RETRIES = 500
+
+
+def check_failing_panel(vm: VM, report: Report) -> None:
+    # i2c-stub: an SMBus-only adapter with a chip at 0x3C. luma's init commands (SMBus block
+    # writes) reach it; its frames (plain I2C transfers, I2C_RDWR) fail in the kernel.
+    vm.sh("modprobe i2c-dev && modprobe i2c-stub chip_addr=0x3c && udevadm settle")
+    bus = vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+    owner = vm.sh(f"stat -c %G /dev/i2c-{bus}").out.strip()
+    expect(owner == "i2c", f"/dev/i2c-{bus} belongs to group {owner}, not i2c")
+    seats = (f'[[seats]]\nbackend = "sim"\ndisplay = {{ driver = "ssd1306", i2c = {{ bus = {bus}, address = 0x3C }} }}\n'
+             + '[[seats]]\nbackend = "sim"\n' * 3)
+    state = fresh_table(vm, table_config(dict(GAME, seed=7), seats=seats),
+                        "[Service]\nEnvironment=GOLFBOX_DISPLAY_RETRY=0.02\n")
+    pid = state["MainPID"]
+    wait_log(vm, "seat 1 display", 1, 60, "the failing panel was not reported")
+    status = unit_state(vm)["StatusText"]
+    expect("seat 1 display" in status, f"systemctl status does not show the failed display: {status!r}")
+
+    def fds() -> int:
+        return int(vm.sh(f"ls /proc/{pid}/fd | wc -l").out)
+
+    wait_log(vm, "still failing after 100 tries", 1, 120, "the panel was not retried 100 times")
+    first, entries_first = fds(), actions_so_far_latest(vm)
+    wait_log(vm, f"still failing after {RETRIES + 100} tries", 1, 300, f"the panel was not retried {RETRIES + 100} times")
+    last, entries_last = fds(), actions_so_far_latest(vm)
+    expect(unit_state(vm)["MainPID"] == pid, "the service restarted while its panel failed")
+    expect(last == first, f"the service's open files went {first} → {last} over {RETRIES} retries of the panel (a leak)")
+    expect(entries_last > entries_first, "the game did not go on while the panel failed")
+    rss = vm.sh(f"grep VmRSS /proc/{pid}/status").out.split()[1]
+    report.ok(f"a panel on i2c-stub (SMBus only) fails for real: shown in the status, the game goes on, "
+              f"open files flat over {RETRIES} retries", f"/dev/i2c-{bus}, {first} → {last} fds, RSS {rss} kB, "
+              f"entries {entries_first} → {entries_last}, status {status!r}")
+
+
+def actions_so_far_latest(vm: VM) -> int:
+    return len(game_record(journal_of(vm), latest=True)["entries"])
+
+
+def check_uninstall(vm: VM, report: Report) -> None:
+    vm.sh(f"cd {SRC} && systemd/uninstall.sh")
+    expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
+           "golfbox.service still active after uninstall.sh")
+    expect(vm.sh("systemctl show -p LoadState golfbox.service").out.strip() == "LoadState=not-found",
+           "systemd still knows golfbox.service after uninstall.sh")
+    for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox"):
+        expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh left {path}")
+    for path in (JOURNAL, "/etc/golfbox/config.toml"):
+        expect(vm.sh(f"test -s {path}", check=False).rc == 0, f"uninstall.sh removed {path} (it must keep it)")
+    report.ok("uninstall.sh: service, unit and venv gone; journal and config kept")
+    vm.sh(f"cd {SRC} && systemd/uninstall.sh --purge")
+    for path in ("/var/lib/golfbox", "/etc/golfbox"):
+        expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh --purge left {path}")
+    expect(vm.sh("getent passwd golfbox", check=False).rc != 0, "uninstall.sh --purge left the user golfbox")
+    report.ok("uninstall.sh --purge: journal, config and user gone too")
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (console log, journals)")
+    parser.add_argument("--cuts", type=int, default=10, help="power cuts during the match (default 10)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the moments of the cuts")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="after a failed check go on with the next (to see several broken things in one run)")
+    parser.add_argument("--only", default="", help="comma-separated checks to run (install is always run)")
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        print("system test: needs root (it builds an image and runs qemu with /dev/kvm)", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    print(f"system test (cut moments seed {seed}; rerun with --seed {seed})", flush=True)
+    report = Report()
+    started = time.monotonic()
+    image = image_dir()
+    wheels = wheels_dir()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="golfbox-system-test."))
+    vm = None
+    failed = None
+    failures: list[Exception] = []  # with --keep-going
+    try:
+        make_payload(workdir / "payload.tar", wheels)
+        vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
+            "-chardev", f"socket,id=seatnode,path={workdir / 'node.sock'},server=on,wait=off"))
+        vm.start()
+        vm.wait_boot(BOOT_TIMEOUT)
+        report.figure(f"power-on to the agent answering (first boot): {time.monotonic() - vm.started_at:.1f} s")
+        only = set(filter(None, args.only.split(",")))
+        wanted = lambda name: not only or name in only  # noqa: E731
+        steps = [("install", lambda: check_install(vm, report)), ("running", lambda: check_running(vm, report)),
+                 ("watchdog", lambda: check_watchdog(vm, report)),
+                 ("power", lambda: check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))),
+                 ("node", lambda: check_seat_node(vm, report, workdir)),
+                 ("panel", lambda: check_failing_panel(vm, report)),
+                 ("uninstall", lambda: check_uninstall(vm, report))]
+        for name, step in steps:
+            if name not in ("install", "running", "uninstall") and not wanted(name):
+                continue
+            try:
+                step()
+            except CheckFailed as exc:
+                if not args.keep_going or name == "install":
+                    raise
+                failures.append(exc)
+                print(f"  FAIL  {exc}", flush=True)
+    except Exception as exc:  # noqa: BLE001 - every failure is reported the same way
+        failed = exc
+        kind = "" if isinstance(exc, (CheckFailed, VMError)) else f"{type(exc).__name__}: "
+        print(f"  FAIL  {kind}{exc}", flush=True)
+        if not isinstance(exc, (CheckFailed, VMError, subprocess.CalledProcessError)):
+            import traceback
+            traceback.print_exc()
+        if vm is not None:
+            print("---- the VM's console (end) ----\n" + vm.console_tail(), flush=True)
+            print("---- qemu ----\n" + vm.qemu_log(), flush=True)
+    finally:
+        if vm is not None:
+            vm.close()
+        if args.keep or failed or failures:
+            print(f"work directory kept: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"system test took {time.monotonic() - started:.0f} s")
+    for line in report.figures:
+        print(f"  {line}")
+    failed_count = len(failures) + (1 if failed else 0)
+    print(f"system test: {report.passed} passed, {failed_count} failed")
+    return 1 if failed_count else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
