@@ -83,3 +83,24 @@ def test_hard_goes_out_when_going_out_wins():
     assert choice == Action("place", 5)
     round_.apply(0, choice)
     assert round_.over and round_.scores[0] == -1
+
+
+def test_the_whole_budget_is_spent_on_actions_still_in_the_running():
+    """Successive halving: every lap compares at least two actions, and the laps
+    together spend the budget. Halving 3 actions straight to 1 once left the second
+    lap playing 50 of the 100 play-outs on a lone action: half the budget wasted."""
+    from golfbox.engine import HOLDING
+    for steps in range(8, 40):
+        round_ = round_at("6-card", {}, 2, steps, steps)
+        seat = round_.acting_seats[0] if not round_.over else None
+        if seat is not None and round_.view(seat).phase == HOLDING:
+            break
+    view = round_.view(seat)
+    assert len(view.legal) >= 5
+    for count in range(2, len(view.legal) + 1):
+        bot = SearchBot(random.Random(3), playouts=100)
+        bot.search(view, view.legal[:count])
+        laps = bot.laps_spent
+        assert all(alive >= 2 for alive, _ in laps), (count, laps)
+        spent = sum(alive * batch for alive, batch in laps)
+        assert 90 <= spent <= 100 + count * 8, (count, laps, spent)

@@ -124,9 +124,11 @@ class SearchBot:
         tried = 0  # dealt rounds every surviving action has been tried in
         alive = list(legal)
         laps = max(1, (len(alive) - 1).bit_length())  # halvings until one action is left
+        self.laps_spent = []  # (actions in the running, dealt rounds each) per lap, for tests
         for lap in range(laps):
             # Each lap spends an equal share of the budget on the actions still in the running.
             batch = max(FIRST_ROUND if lap == 0 else 1, self.playouts // laps // len(alive))
+            self.laps_spent.append((len(alive), batch))
             while len(worlds) < tried + batch:
                 worlds.append(dealer.sample(rng))
             for action in alive:
@@ -140,5 +142,9 @@ class SearchBot:
                 totals[action] += total
             tried += batch
             alive.sort(key=lambda a: (totals[a], legal.index(a)))
-            alive = alive[:max(1, len(alive) // 2)]
+            # Keep the better half rounded up (3 -> 2 -> 1), as `laps` counts: halving
+            # down (3 -> 1) left the last lap playing a lone action, half the budget wasted.
+            alive = alive[:(len(alive) + 1) // 2]
+            if len(alive) == 1:
+                break
         return alive[0]
