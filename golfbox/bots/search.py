@@ -142,9 +142,8 @@ class SearchBot:
                 totals[action] += total
             tried += batch
             alive.sort(key=lambda a: (totals[a], legal.index(a)))
-            # Keep the better half rounded up (3 -> 2 -> 1), as `laps` counts: halving
-            # down (3 -> 1) left the last lap playing a lone action, half the budget wasted.
+            # Keep the better half rounded up (3 -> 2 -> 1): that reaches one action in
+            # exactly `laps` laps. Halving down (3 -> 1) left the last lap playing a lone
+            # action, half the budget wasted.
             alive = alive[:(len(alive) + 1) // 2]
-            if len(alive) == 1:
-                break
         return alive[0]
