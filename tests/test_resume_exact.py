@@ -24,6 +24,7 @@ import pytest
 from golfbox.engine import Action, Match
 from golfbox.engine.views import START
 from golfbox.table.journal import Journal
+from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
 
 # (variant, rules, seed): every start mode.
@@ -64,7 +65,7 @@ def play(journal_path: Path, variant: str, rules: dict, seed: int, bot_delay: fl
                              seed=seed)
     clock = Clock()
     journal = Journal(journal_path)
-    service = TableService(settings, [], {}, None, journal, clock=clock)
+    service = assemble_table(settings, [], {}, None, journal, clock=clock)
     for _ in range(100_000):
         service.run_until_idle()
         if service.state == "match_over":
@@ -181,7 +182,7 @@ def play_with_a_stand_in(journal_path: Path, seed: int) -> None:
     settings = TableSettings(variant="6-card", rounds=1, seats=2, bot_delay=0.0, auto_start=True,
                              seed=seed, takeover_after=1.0)
     clock, pad = Clock(), SimPad(range(2))
-    service = TableService(settings, [pad], {}, None, Journal(journal_path), clock=clock)
+    service = assemble_table(settings, [pad], {}, None, Journal(journal_path), clock=clock)
     service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     service.run_until_idle()
     clock.now += 1.0  # away long enough: the stand-in plays

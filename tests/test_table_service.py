@@ -13,7 +13,8 @@ from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.journal import Journal
-from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
+from golfbox.table.assemble import assemble_table
+from golfbox.table.service import NEXT_ROUND, TableSettings
 
 
 class Clock:
@@ -47,7 +48,7 @@ class Table:
         self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
         self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
         self.clock = clock or Clock()
-        self.service = TableService(self.settings, [self.pad], self.displays, self.shared,
+        self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
                                     self.journal, clock=self.clock)
 
     def press(self, seat, *buttons):
@@ -221,7 +222,7 @@ def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
     pad = SimPad(range(2))
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
-    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
+    svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
     wrapped.sink = svc.post
     inner.fail()
     pad.press(0, Button.OK)  # seat 1 is done looking: its new frame cannot be shown
@@ -242,9 +243,9 @@ def svc_frame(svc, seat):
     """What seat ``seat``'s screen should show now, drawn the way the service draws it."""
     from golfbox import render as frames
 
-    view = svc.match.view(svc._engine_seat[seat])
+    view = svc.match.view(svc.session.engine_seat[seat])
     seat_input = svc.inputs[seat]
-    return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc._idle_prompt(),
+    return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc.current.idle_prompt(),
                               message=svc.messages.get(seat, ""), label=svc.settings.names.get(seat))
 
 
@@ -357,13 +358,14 @@ def test_hard_bots_think_off_the_loop_and_choose_as_they_would_on_it(tmp_path):
     import time as time_
 
     from golfbox.table.journal import Journal
-    from golfbox.table.service import TableService, TableSettings
+    from golfbox.table.assemble import assemble_table
+    from golfbox.table.service import TableSettings
 
     def play(think_off_loop, directory):
         settings = TableSettings(variant="polish-poker", rounds=1, seats=2, bots={0: "hard", 1: "hard"},
                                  auto_start=True, bot_delay=0.0, seed=5)
         journal = Journal(directory / "j.sqlite3")
-        svc = TableService(settings, [SimPad(range(2))],
+        svc = assemble_table(settings, [SimPad(range(2))],
                            {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None, journal,
                            think_off_loop=think_off_loop)
         served_while_thinking = 0
@@ -411,7 +413,7 @@ def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(tm
     pad = SimPad(range(2))
     notifier = StatusLog()
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
-    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,
+    svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,
                        notifier=notifier)
     wrapped.sink = svc.post
     inner.fail()
