@@ -9,6 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from golfbox.table.timers import ManualClock
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """Time that passes only when a test says so (``clock.advance(seconds)``)."""
+    return ManualClock(1000.0)
+
 
 @pytest.fixture
 def ram_path(tmp_path) -> Path:

@@ -15,14 +15,7 @@ from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.journal import Journal
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableSettings
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from golfbox.table.timers import ManualClock
 
 
 class RecordingJournal(Journal):
@@ -47,7 +40,7 @@ class Table:
         self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
         self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
         self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
-        self.clock = clock or Clock()
+        self.clock = clock or ManualClock(1000.0)
         self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
                                     self.journal, clock=self.clock)
 
@@ -216,8 +209,7 @@ def test_a_failing_display_does_not_stop_the_game(tmp_path):
     assert shown is not None and table.shared.changes >= 2
 
 
-def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
-    clock = Clock()
+def test_a_resilient_display_reports_its_failure_and_is_polled_back(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
     pad = SimPad(range(2))
@@ -296,8 +288,7 @@ def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
     assert svc.state == "playing" and svc.match.round_no == 2
 
 
-def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_path):
-    clock = Clock()
+def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=60.0)
     svc = table.service
@@ -329,8 +320,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_pat
         svc.match.view(None).table
 
 
-def test_a_failing_display_alone_gets_no_stand_in(tmp_path):
-    clock = Clock()
+def test_a_failing_display_alone_gets_no_stand_in(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)
     svc = table.service
@@ -340,8 +330,7 @@ def test_a_failing_display_alone_gets_no_stand_in(tmp_path):
     assert svc.actions_played == 0
 
 
-def test_takeover_after_zero_waits_for_ever(tmp_path):
-    clock = Clock()
+def test_takeover_after_zero_waits_for_ever(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=0.0)
     svc = table.service
@@ -406,8 +395,7 @@ class StatusLog:
         pass
 
 
-def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(tmp_path):
-    clock = Clock()
+def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
     pad = SimPad(range(2))

@@ -55,3 +55,16 @@ class Timers:
         timer.cancel()
         timer.callback()
         return True
+
+
+class ManualClock:
+    """A clock that moves only when told: the demo's virtual time and the tests' clock."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
