@@ -10,6 +10,7 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,3 +108,15 @@ def test_arbitrary_toml_as_a_pin_map(tmp_path, pinmap):
     config = tmp_path / "config.toml"
     config.write_text('pinmap = "map.toml"\n[[seats]]\nbackend = "gpio"\n[[seats]]\nbackend = "gpio"\n')
     load(config)
+
+
+@pytest.mark.parametrize("seats, words", [([0], "seats[0] (in map.toml): expected a [[seats]] table, found 0"),
+                                          ("left", "seats (in map.toml): expected a list")])
+def test_a_pin_map_whose_seats_are_not_tables_is_named(tmp_path, seats, words):
+    """Found by the fuzz test above: seats = [0] in a pin map crashed with a TypeError."""
+    (tmp_path / "map.toml").write_text(toml_document({"seats": seats}), encoding="utf-8")
+    config = tmp_path / "config.toml"
+    config.write_text('pinmap = "map.toml"\n[[seats]]\nbackend = "gpio"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert words in str(caught.value)

@@ -520,7 +520,14 @@ class _PinmapDefaults:
         self.pinmap = pinmap
         self.name = name
         seats = pinmap.get("seats", [])
-        self.seats = seats if isinstance(seats, list) else []
+        if not isinstance(seats, list):
+            raise ConfigError(f"seats (in {name}): expected a list of [[seats]] tables, "
+                              f"found {type(seats).__name__}")
+        for index, seat in enumerate(seats):
+            if not isinstance(seat, dict):
+                raise ConfigError(f"seats[{index}] (in {name}): expected a [[seats]] table, "
+                                  f"found {seat!r}")
+        self.seats = seats
 
     def buttons(self, seat_raw: dict[str, Any], index: int) -> tuple[Any, str]:
         if "buttons" in seat_raw:
