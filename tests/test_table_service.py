@@ -194,7 +194,7 @@ def test_a_failing_display_does_not_stop_the_game(tmp_path):
     svc = table.service
     table.press(0, Button.OK)  # seat 1 turns up its first card
     table.shared.fail()
-    table.press(0, Button.OK)  # the second: turns begin, the bots play on
+    table.press(0, Button.RIGHT, Button.OK)  # the one beside it: turns begin, the bots play on
     assert svc.table_message.startswith("shared: I2C error")
     while svc.state == "playing":  # seat 1 plays whatever is under its cursor
         table.press(0, Button.OK)
@@ -293,7 +293,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
                   takeover_after=60.0)
     svc = table.service
     for seat in (0, 1):  # both turn up two cards
-        table.press(seat, Button.OK, Button.OK)
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
     assert svc.players[svc.match.round.to_move].seat == 1
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
