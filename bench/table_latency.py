@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from golfbox.hal.base import Button, ButtonEvent  # noqa: E402
 from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
-from golfbox.table.service import TableService, TableSettings  # noqa: E402
+from golfbox.table.assemble import assemble_table  # noqa: E402
+from golfbox.table.service import TableSettings  # noqa: E402
 
 
 def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> dict[str, list[float]]:
@@ -53,7 +54,7 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
     settings = TableSettings(variant="6-card", rounds=99, seats=seats, auto_start=True, bot_delay=0.0,
                              bots=bots)
     journal = Journal(directory / "latency.sqlite3")
-    service = TableService(settings, [pad], displays, shared, journal, think_off_loop=bool(bots))
+    service = assemble_table(settings, [pad], displays, shared, journal, think_off_loop=bool(bots))
     # Out-of-turn presses: timed until the loop has handled them (wrapping its handler).
     handled = threading.Event()
     handle = service._handle

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
+from golfbox.table.assemble import assemble_table  # noqa: E402
 from golfbox.table.service import TableService, TableSettings  # noqa: E402
 
 
@@ -31,7 +32,7 @@ def table(directory: Path, seats: int, bots: dict[int, str], name: str) -> Table
     settings = TableSettings(variant="6-card", seats=seats, bots=bots, auto_start=True,
                              bot_delay=0.0, peek_timeout=600.0)
     displays = {s: SimDisplay(f"seat {s + 1}") for s in range(seats)}
-    return TableService(settings, [SimPad(range(seats))], displays,
+    return assemble_table(settings, [SimPad(range(seats))], displays,
                         SimDisplay("shared", (256, 64), "L"), Journal(directory / name))
 
 

@@ -16,6 +16,14 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+from golfbox.table.timers import ManualClock
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """Time that passes only when a test says so (``clock.advance(seconds)``)."""
+    return ManualClock(1000.0)
+
 
 @pytest.fixture
 def ram_path(tmp_path) -> Path:

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from golfbox.hal.base import Button  # noqa: E402
 from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
+from golfbox.table.assemble import assemble_table  # noqa: E402
 from golfbox.table.service import TableService, TableSettings  # noqa: E402
 
 HUMAN = 0
@@ -103,7 +104,7 @@ def main() -> int:
     displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(args.seats)}
     shared = SimDisplay("shared", (256, 64), "L")
     journal = DyingJournal(args.journal, args.kill_at, args.kill_when)
-    service = TableService(settings, [pad], displays, shared, journal)
+    service = assemble_table(settings, [pad], displays, shared, journal)
     play(service, pad, args.seed)
     result = {"totals": list(service.match.totals), "history": [list(r) for r in service.match.history],
               "actions": service.actions_played, "match_id": service.match_id}

@@ -12,14 +12,7 @@ from golfbox.hal.build import build_hardware
 from golfbox.hal.config import sim_config
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from golfbox.table.timers import ManualClock
 
 
 def frame(text: str = "", size=(128, 64)) -> Image.Image:
@@ -96,8 +89,8 @@ def test_sim_pad_refuses_unknown_seats_and_presses_before_start():
 # ---------------------------------------------------------------- ResilientDisplay
 
 
-def test_failing_display_is_marked_degraded_once_and_show_never_raises():
-    clock, events = FakeClock(), []
+def test_failing_display_is_marked_degraded_once_and_show_never_raises(clock):
+    events = []
     panel = SimDisplay("seat 2 display")
     display = ResilientDisplay(panel, 1, events.append, clock=clock)
     panel.fail(OSError(errno.EREMOTEIO, "Remote I/O error"))
@@ -110,7 +103,7 @@ def test_failing_display_is_marked_degraded_once_and_show_never_raises():
 
 
 def test_degraded_display_is_retried_with_exponential_backoff():
-    clock, events = FakeClock(), []
+    clock, events = ManualClock(100.0), []
     attempts = []
 
     class CountingPanel(SimDisplay):
@@ -131,8 +124,8 @@ def test_degraded_display_is_retried_with_exponential_backoff():
     assert len(attempts) == 5
 
 
-def test_recovered_display_is_healthy_again_and_gets_the_newest_frame():
-    clock, events = FakeClock(), []
+def test_recovered_display_is_healthy_again_and_gets_the_newest_frame(clock):
+    events = []
     panel = SimDisplay("shared display", (256, 64), "L")
     display = ResilientDisplay(panel, None, events.append, clock=clock)
     panel.fail()

@@ -24,7 +24,9 @@ import pytest
 from golfbox.engine import Action, Match
 from golfbox.engine.views import START
 from golfbox.table.journal import Journal
+from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
+from golfbox.table.timers import ManualClock
 
 # (variant, rules, seed): every start mode.
 MODES = [
@@ -45,16 +47,6 @@ def tmp_path(ram_path):
     return ram_path
 
 
-class Clock:
-    """Time passes only when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def play(journal_path: Path, variant: str, rules: dict, seed: int, bot_delay: float,
          rounds: int = 2, bots: dict | None = None) -> TableService:
     """A table of bots (no displays: only the journal matters) played to the match's end.
@@ -62,9 +54,9 @@ def play(journal_path: Path, variant: str, rules: dict, seed: int, bot_delay: fl
     settings = TableSettings(variant=variant, rules=dict(rules), rounds=rounds, seats=4,
                              bots=dict(bots or BOTS), bot_delay=bot_delay, auto_start=True,
                              seed=seed)
-    clock = Clock()
+    clock = ManualClock(5000.0)
     journal = Journal(journal_path)
-    service = TableService(settings, [], {}, None, journal, clock=clock)
+    service = assemble_table(settings, [], {}, None, journal, clock=clock)
     for _ in range(100_000):
         service.run_until_idle()
         if service.state == "match_over":
@@ -180,8 +172,8 @@ def play_with_a_stand_in(journal_path: Path, seed: int) -> None:
 
     settings = TableSettings(variant="6-card", rounds=1, seats=2, bot_delay=0.0, auto_start=True,
                              seed=seed, takeover_after=1.0)
-    clock, pad = Clock(), SimPad(range(2))
-    service = TableService(settings, [pad], {}, None, Journal(journal_path), clock=clock)
+    clock, pad = ManualClock(5000.0), SimPad(range(2))
+    service = assemble_table(settings, [pad], {}, None, Journal(journal_path), clock=clock)
     service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     service.run_until_idle()
     clock.now += 1.0  # away long enough: the stand-in plays

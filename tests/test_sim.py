@@ -357,8 +357,9 @@ def test_keys_play_the_right_seat_and_q_restores_the_terminal(open_terminal, tmp
     after = pictures.wait_change(before, "seat2")
     assert after["seat1"] == before["seat1"]
 
-    # Both turn up their two start cards (● twice each): then seat 2 has the first turn.
-    for key, seat in [(ENTER, "seat1"), (ENTER, "seat1"), (b"s", "seat2"), (b"s", "seat2")]:
+    # Both turn up two start cards (●, ▶, ● each): then seat 2 has the first turn.
+    for key, seat in [(ENTER, "seat1"), (RIGHT, "seat1"), (ENTER, "seat1"),
+                      (b"s", "seat2"), (b"d", "seat2"), (b"s", "seat2")]:
         before = after
         term.send(key)
         after = pictures.wait_change(before, seat)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_sim import ENTER, open_terminal  # noqa: F401  (a fixture)
+from test_sim import ENTER, RIGHT, open_terminal  # noqa: F401  (a fixture)
 
 START = ["--players", "2", "--humans", "1", "--seed", "5", "--bot-delay", "0"]
 
@@ -56,9 +56,10 @@ def wait_for(condition, seconds: float = 10):
 
 
 def flip_two(term, journal: Path) -> None:
-    """Seat 1 (the person) turns up its two start cards with ● ●."""
+    """Seat 1 (the person) turns up two start cards with ● ▶ ●."""
     term.wait_for_text("seat 1 · you")
     term.send(ENTER)
+    term.send(RIGHT)
     term.send(ENTER)
     wait_for(lambda: matches(journal) and matches(journal)[-1][2] >= 2)
 

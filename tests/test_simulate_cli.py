@@ -22,16 +22,8 @@ from golfbox.engine.simulate_cli import ProgressBar
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_the_bar_is_redrawn_by_time_whatever_the_total():
-    stream, clock = io.StringIO(), Clock()
+def test_the_bar_is_redrawn_by_time_whatever_the_total(clock):
+    stream = io.StringIO()
     bar = ProgressBar(10**9, stream=stream, clock=clock)  # 1 % would be 10 million rounds
     bar(1)
     drawn = stream.getvalue().count("\r")

@@ -13,15 +13,9 @@ from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.journal import Journal
-from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from golfbox.table.assemble import assemble_table
+from golfbox.table.service import NEXT_ROUND, TableSettings
+from golfbox.table.timers import ManualClock
 
 
 class RecordingJournal(Journal):
@@ -46,8 +40,8 @@ class Table:
         self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
         self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
         self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
-        self.clock = clock or Clock()
-        self.service = TableService(self.settings, [self.pad], self.displays, self.shared,
+        self.clock = clock or ManualClock(1000.0)
+        self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
                                     self.journal, clock=self.clock)
 
     def press(self, seat, *buttons):
@@ -200,7 +194,7 @@ def test_a_failing_display_does_not_stop_the_game(tmp_path):
     svc = table.service
     table.press(0, Button.OK)  # seat 1 turns up its first card
     table.shared.fail()
-    table.press(0, Button.OK)  # the second: turns begin, the bots play on
+    table.press(0, Button.RIGHT, Button.OK)  # the one beside it: turns begin, the bots play on
     assert svc.table_message.startswith("shared: I2C error")
     while svc.state == "playing":  # seat 1 plays whatever is under its cursor
         table.press(0, Button.OK)
@@ -215,13 +209,12 @@ def test_a_failing_display_does_not_stop_the_game(tmp_path):
     assert shown is not None and table.shared.changes >= 2
 
 
-def test_a_resilient_display_reports_its_failure_and_is_polled_back(tmp_path):
-    clock = Clock()
+def test_a_resilient_display_reports_its_failure_and_is_polled_back(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
     pad = SimPad(range(2))
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
-    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
+    svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
     wrapped.sink = svc.post
     inner.fail()
     pad.press(0, Button.OK)  # seat 1 is done looking: its new frame cannot be shown
@@ -242,9 +235,9 @@ def svc_frame(svc, seat):
     """What seat ``seat``'s screen should show now, drawn the way the service draws it."""
     from golfbox import render as frames
 
-    view = svc.match.view(svc._engine_seat[seat])
+    view = svc.match.view(svc.session.engine_seat[seat])
     seat_input = svc.inputs[seat]
-    return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc._idle_prompt(),
+    return frames.render_seat(view, cursor=seat_input.cursor, prompt=seat_input.prompt or svc.current.idle_prompt(),
                               message=svc.messages.get(seat, ""), label=svc.settings.names.get(seat))
 
 
@@ -295,13 +288,12 @@ def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
     assert svc.state == "playing" and svc.match.round_no == 2
 
 
-def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_path):
-    clock = Clock()
+def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=60.0)
     svc = table.service
     for seat in (0, 1):  # both turn up two cards
-        table.press(seat, Button.OK, Button.OK)
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
     assert svc.players[svc.match.round.to_move].seat == 1
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
@@ -328,8 +320,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(tmp_pat
         svc.match.view(None).table
 
 
-def test_a_failing_display_alone_gets_no_stand_in(tmp_path):
-    clock = Clock()
+def test_a_failing_display_alone_gets_no_stand_in(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)
     svc = table.service
@@ -339,8 +330,7 @@ def test_a_failing_display_alone_gets_no_stand_in(tmp_path):
     assert svc.actions_played == 0
 
 
-def test_takeover_after_zero_waits_for_ever(tmp_path):
-    clock = Clock()
+def test_takeover_after_zero_waits_for_ever(clock, tmp_path):
     table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=0.0)
     svc = table.service
@@ -357,13 +347,14 @@ def test_hard_bots_think_off_the_loop_and_choose_as_they_would_on_it(tmp_path):
     import time as time_
 
     from golfbox.table.journal import Journal
-    from golfbox.table.service import TableService, TableSettings
+    from golfbox.table.assemble import assemble_table
+    from golfbox.table.service import TableSettings
 
     def play(think_off_loop, directory):
         settings = TableSettings(variant="polish-poker", rounds=1, seats=2, bots={0: "hard", 1: "hard"},
                                  auto_start=True, bot_delay=0.0, seed=5)
         journal = Journal(directory / "j.sqlite3")
-        svc = TableService(settings, [SimPad(range(2))],
+        svc = assemble_table(settings, [SimPad(range(2))],
                            {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None, journal,
                            think_off_loop=think_off_loop)
         served_while_thinking = 0
@@ -404,14 +395,13 @@ class StatusLog:
         pass
 
 
-def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(tmp_path):
-    clock = Clock()
+def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
     pad = SimPad(range(2))
     notifier = StatusLog()
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
-    svc = TableService(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,
+    svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,
                        notifier=notifier)
     wrapped.sink = svc.post
     inner.fail()

@@ -83,7 +83,7 @@ def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
     table = Table(tmp_path, variant="6-card", seats=2, bots={1: "hard"}, auto_start=True,
                   seed=4, bot_delay=5.0)
     svc = table.service
-    table.press(0, Button.OK, Button.OK)  # seat 1 turns up two cards
+    table.press(0, Button.OK, Button.RIGHT, Button.OK)  # seat 1 turns up two cards
     while svc.match.round.to_move != 1:
         if svc.match.round.to_move == 0:
             table.press(0, Button.OK)  # play whatever is under the cursor
@@ -254,16 +254,52 @@ def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
 # ----------------------------------------------------------------- item 7: the cursor stays
 
 
-def test_turning_up_a_card_leaves_the_cursor_beside_it(tmp_path):
-    """6-card start, cursor moved to card 4 and ● turns it up: the cursor goes to the
-    nearest card still face down (5, beside it), not back to card 0."""
+def test_enter_right_enter_turns_up_the_first_two_cards(tmp_path):
+    """The issue's example: ●, ▶, ● at the start turns up cards 0 and 1 (on the old
+    main the cursor jumped to card 1 after the first ●, so ▶ took it to card 2)."""
+    table = Table(tmp_path, variant="6-card", seats=2, auto_start=True, seed=4)
+    svc = table.service
+    table.press(0, Button.OK)
+    assert svc.match.round.face_up[0] == 1 << 0
+    assert svc.inputs[0].cursor == 0  # it rests on the card just turned up
+    assert shows(table.displays[0].image, "◀▶ move · ● nearest card")
+    table.press(0, Button.RIGHT, Button.OK)
+    assert svc.match.round.face_up[0] == 1 << 0 | 1 << 1
+
+
+def test_turning_up_a_card_leaves_the_cursor_on_it_and_ok_moves_it_beside_it(tmp_path):
+    """6-card start, cursor moved to card 4 and ● turns it up: the cursor stays on card 4;
+    ● then moves it to the nearest card still face down (5, beside it), not to card 0,
+    without turning anything up: ● acts only on what the cursor shows."""
     table = Table(tmp_path, variant="6-card", seats=2, auto_start=True, seed=4)
     svc = table.service
     table.press(0, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.OK)
     assert svc.match.round.face_up[0] == 1 << 4
-    assert svc.inputs[0].cursor == 5
+    assert svc.inputs[0].cursor == 4
+    table.press(0, Button.OK)
+    assert svc.match.round.face_up[0] == 1 << 4 and svc.inputs[0].cursor == 5
     table.press(0, Button.OK)
     assert svc.match.round.face_up[0] == 1 << 4 | 1 << 5
+
+
+def test_from_a_resting_cursor_left_and_right_step_in_grid_order_round_the_grid():
+    seat = SeatInput()
+    flips = tuple(Action("flip", p) for p in range(6))
+    seat.update(flips, cols=3)
+    seat.press(Button.LEFT, EventKind.PRESSED)  # round to card 5
+    assert seat.press(Button.OK, EventKind.PRESSED) == Action("flip", 5)
+    seat.update(flips[:5], cols=3)
+    assert seat.cursor == 5 and seat.resting == 5
+    seat.press(Button.RIGHT, EventKind.PRESSED)  # nothing after 5: round to the first card
+    assert seat.cursor == 0 and seat.resting is None
+    assert seat.press(Button.OK, EventKind.PRESSED) == Action("flip", 0)
+    seat.update(flips[1:5], cols=3)
+    seat.press(Button.LEFT, EventKind.PRESSED)  # nothing before 0: round to the last card
+    assert seat.cursor == 4
+    seat.press(Button.OK, EventKind.PRESSED)
+    seat.update(flips[1:4], cols=3)
+    seat.press(Button.BACK, EventKind.PRESSED)  # ✕: back to the first choice, as always
+    assert seat.cursor == 1 and seat.resting is None
 
 
 def test_the_cursor_stays_on_a_choice_that_is_still_legal():
@@ -288,4 +324,6 @@ def test_the_9card_first_turn_flips_move_to_the_nearest_face_down_card():
         seat.press(Button.RIGHT, EventKind.PRESSED)
     assert seat.press(Button.OK, EventKind.PRESSED) == Action("flip", 4)
     seat.update(tuple(a for a in flips if a.pos != 4), cols=3)
-    assert seat.cursor == 5  # beside card 4 in its row, not card 0
+    assert seat.cursor == 4  # it rests on the card just turned up
+    seat.press(Button.OK, EventKind.PRESSED)
+    assert seat.cursor == 5  # ●: beside card 4 in its row, not card 0

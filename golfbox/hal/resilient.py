@@ -5,9 +5,12 @@ not crash for that: show() never raises. The first failure marks the display
 degraded and posts one LinkEvent(connected=False); later frames are only kept
 (the newest one) and the display is tried again with exponential backoff. When
 a try works, a LinkEvent(connected=True) is posted and the newest frame is on
-the panel. The table loop calls ``poll()`` on each tick so a display comes back
-even when no new frame is being drawn. No thread of its own: the clock is
-injected and time only moves when someone calls in.
+the panel. This is the only layer that retries a display.
+
+No thread of its own: the clock is injected, and the retries are deadlines set
+with ``call_at(when, callback)`` on the loop that owns the display (the table's
+timers), so a display comes back even when no new frame is being drawn. Without
+``call_at`` a degraded display is tried again by the next show() or poll().
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ class ResilientDisplay:
     def __init__(self, display: Display, seat: int | None, sink: EventSink | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  first_retry: float | None = None, max_retry: float | None = None,
-                 on_error: Callable[[OSError], None] | None = None):
+                 on_error: Callable[[OSError], None] | None = None,
+                 call_at: Callable[[float, Callable[[], None]], object] | None = None):
         self.inner = display
         self.seat = seat  # None: the shared display
         self.sink = sink
@@ -66,6 +70,8 @@ class ResilientDisplay:
         self._pending: Image.Image | None = None  # newest frame not yet on the panel
         self._lock = threading.Lock()
         self._on_error = on_error  # e.g. a mux RESET pulse when the bus looks stuck
+        self.call_at = call_at  # sets the deadline of the next try (the table lends its timers)
+        self._retry = None  # that deadline's handle, while one is set
 
     def show(self, image: Image.Image) -> None:
         with self._lock:
@@ -116,6 +122,10 @@ class ResilientDisplay:
         if self.failed_tries % TRIES_LOGGED_EVERY == 0:  # the log shows it is still being tried
             log.info("%s: still failing after %d tries: %s", self.name, self.failed_tries, exc)
         self._next_try = self._clock() + self._delay
+        if self.call_at is not None:
+            if self._retry is not None:
+                self._retry.cancel()
+            self._retry = self.call_at(self._next_try, self.poll)
 
     def _post(self, event: LinkEvent) -> None:
         if self.sink is not None:

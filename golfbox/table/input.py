@@ -5,8 +5,10 @@ and house rule gets the right menu without a line here knowing about them:
 
     ◀ ▶   move the cursor over the choices (stock, discard, grid cards, pass, knock, ready)
     ●     do what the cursor is on (knocking asks first: "knock? ● yes ✕ no")
-          the cursor then stays where it is, or if that choice is gone (a card just
-          turned up) moves to the nearest card that may still be chosen
+          the cursor then stays where it is. On a card just turned up it rests there,
+          so ◀ ▶ step on from where the player is and ● ▶ ● turns up two cards side
+          by side; ● on a resting cursor only moves it to the nearest card still to
+          choose. A choice that went another way moves the cursor to the nearest one.
     ✕     back: out of the knock question, or the cursor back to the first choice
     hold ✕  knock (when knocking is allowed), after the same question
 
@@ -37,6 +39,8 @@ class SeatInput:
         self.legal: tuple[Action, ...] = ()
         self.index = 0
         self.confirming_knock = False
+        self.resting: int | None = None  # the grid card just played, where the cursor stays
+        self._played: int | None = None  # the grid card ● just played, until the next update
 
     def update(self, legal: tuple[Action, ...], cols: int = 3) -> bool:
         """Follow the engine (``cols``: the grid's width). The cursor stays on its choice
@@ -48,6 +52,10 @@ class SeatInput:
         self.legal = legal
         self.confirming_knock = False
         self.index = self._closest(was, cols)
+        cards = [t for t in map(self._target, legal) if isinstance(t, int)]
+        played, self._played = self._played, None
+        # The card this seat just played: the cursor rests on it while cards remain to choose.
+        self.resting = played if played == was and cards and played not in cards else None
         return True
 
     def _closest(self, target: int | str | None, cols: int) -> int:
@@ -77,6 +85,8 @@ class SeatInput:
             return None
         if self.confirming_knock:
             return "knock"
+        if self.resting is not None:
+            return self.resting
         return self._target(action)
 
     @staticmethod
@@ -91,6 +101,8 @@ class SeatInput:
             return ""
         if self.confirming_knock:
             return KNOCK_QUESTION
+        if self.resting is not None:
+            return "◀▶ move · ● nearest card"
         move = "◀▶ move · " if len(self.legal) > 1 else ""
         return f"{move}● {VERB_OF_KIND[action.kind]}"
 
@@ -110,16 +122,36 @@ class SeatInput:
             if button is Button.BACK:
                 self.confirming_knock = False
             return None  # ◀ ▶ wait for an answer to the question
+        if self.resting is not None and button is not Button.BACK:
+            self._leave_rest(button)
+            return None
         if button is Button.LEFT:
             self.index = (self.index - 1) % len(self.legal)
         elif button is Button.RIGHT:
             self.index = (self.index + 1) % len(self.legal)
         elif button is Button.BACK:
-            self.index = 0
+            self.index, self.resting = 0, None
         elif button is Button.OK:
             action = self.legal[self.index]
             if action.kind == KNOCK:
                 self.confirming_knock = True
                 return None
+            if action.kind in (PLACE, FLIP):
+                self._played = action.pos
             return action  # the cursor stays: update() moves it only if this choice goes
         return None
+
+    def _leave_rest(self, button: Button) -> None:
+        """From a resting cursor: ▶ the next choice after it in grid order, ◀ the one before
+        (round the grid), ● the nearest one."""
+        rest, self.resting = self.resting, None
+        if button is Button.OK:
+            return  # update() already chose the nearest as the index
+        targets = [self._target(action) for action in self.legal]
+        order = [i for i, t in enumerate(targets) if isinstance(t, int)]
+        if button is Button.RIGHT:
+            after = [i for i in order if targets[i] > rest]
+            self.index = after[0] if after else order[0]
+        elif button is Button.LEFT:
+            before = [i for i in order if targets[i] < rest]
+            self.index = before[-1] if before else order[-1]

@@ -132,7 +132,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     ``note`` is logged once the journal is open (a refused journal is the only line)."""
     from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
-    from golfbox.table.service import TableService
+    from golfbox.table.assemble import assemble_table
 
     started = time.monotonic() if started is None else started
     try:
@@ -157,7 +157,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     stop = stop or threading.Event()
     service = None
     try:
-        service = TableService(settings, hardware.pads, hardware.seat_displays,
+        service = assemble_table(settings, hardware.pads, hardware.seat_displays,
                                hardware.shared_display, journal, notifier=notifier, inbox=inbox,
                                think_off_loop=True)
 

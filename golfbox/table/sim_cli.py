@@ -1,6 +1,6 @@
 """``golfbox sim``: the whole table on a laptop, in a terminal (or a window).
 
-The table is built exactly as on the Pi (build_hardware + TableService) from a
+The table is built exactly as on the Pi (build_hardware + assemble_table) from a
 config in which every seat and the shared display are simulated. The
 terminal only draws the images the sim displays were sent and turns key
 presses into the button events a pad would post.
@@ -140,7 +140,7 @@ class SimTable:
                  on_change: Callable[[str, Image.Image], None] | None = None, journal=None):
         from golfbox.hal.build import build_hardware
         from golfbox.hal.config import sim_config
-        from golfbox.table.service import TableService
+        from golfbox.table.assemble import assemble_table
 
         self.settings = settings
         self.on_change = on_change
@@ -160,7 +160,7 @@ class SimTable:
             self._watch(self.hardware.shared_display, SHARED)
         # In real time, hard bots think off the loop; on a virtual clock (demo) they think inline.
         try:
-            self.service = TableService(settings, self.hardware.pads, self.hardware.seat_displays,
+            self.service = assemble_table(settings, self.hardware.pads, self.hardware.seat_displays,
                                         self.hardware.shared_display, journal, clock=clock,
                                         think_off_loop=clock is time.monotonic)
         except BaseException:

@@ -1,0 +1,118 @@
+"""What each display shows: a frame's source and how to draw it.
+
+Each function returns ``(source, render)``: ``source`` is a tuple of what the
+frame is drawn from, ``render`` draws it (called only when the source changed
+since that display's last frame, so an unchanged screen costs no drawing).
+The states (table/states.py) choose which of these each display shows.
+"""
+
+from __future__ import annotations
+
+from golfbox import render as draw
+from golfbox.hal.base import Display
+from golfbox.table.input import SeatInput
+from golfbox.table.lobby import Lobby
+from golfbox.table.session import Session
+
+Frame = tuple[tuple, object]
+
+
+class Painter:
+    """Draws each display when what its frame is drawn from changed since its last one."""
+
+    def __init__(self, seat_displays: dict[int, Display], shared_display: Display | None):
+        self.seat_displays, self.shared_display = seat_displays, shared_display
+        self._shown: dict[object, tuple] = {}  # display key -> what its last frame was drawn from
+
+    def draw(self, state, first: int | None = None) -> None:
+        """Every display from ``state``'s frames; the seat that pressed goes first."""
+        for seat in sorted(self.seat_displays, key=lambda s: s != first):
+            display = self.seat_displays[seat]
+            self._show(("seat", seat), display, *state.seat_frame(seat, display.size))
+        if self.shared_display is not None:
+            display = self.shared_display
+            self._show("shared", display, *state.shared_frame(display.size))
+
+    def forget(self, seat: int | None) -> None:
+        """Draw this display (None: the shared one) again next time: it may have lost its picture."""
+        self._shown.pop("shared" if seat is None else ("seat", seat), None)
+
+    def _show(self, key: object, display: Display, source: tuple, render) -> None:
+        if self._shown.get(key) == source:
+            return
+        image = render()
+        if image.mode != display.mode:
+            image = image.convert(display.mode)
+        self._shown[key] = source
+        display.show(image)  # a ResilientDisplay: never raises, retries on its own
+
+
+def lobby(size: tuple[int, int], lobby: Lobby, title: str, footer: str) -> Frame:
+    """The lobby's menu as a seat or the shared display shows it."""
+    lines = tuple(str(line) for line in lobby.lines())
+    players = ", ".join(p.name for p in lobby.players()) or "nobody yet"
+    cursor = lobby.cursor
+    source = ("lobby", title, lines, cursor, players, footer)
+    return source, lambda: draw.render_lobby(size, title, lines, cursor, players, footer)
+
+
+def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input: SeatInput,
+                  message: str, idle_prompt: str) -> tuple[Frame, bool]:
+    """A seat's screen during a match (the cursor follows the engine first).
+
+    Also says whether the seat's choices just changed: its "wait: …" message is then stale."""
+    name = session.name(seat)
+    engine_seat = session.engine_seat.get(seat)
+    if engine_seat is None or session.players[engine_seat].bot is not None:
+        text = "a bot plays this seat" if engine_seat is not None else "not in this match"
+        text = f"{text}\n{message}" if message else text
+        return (("notice", text), lambda: draw.render_notice(size, name, text)), False
+    view = session.match.view(engine_seat)
+    changed = seat_input.update(view.legal, view.variant.cols)
+    if changed:
+        message = ""
+    prompt = seat_input.prompt or idle_prompt
+    cursor = seat_input.cursor
+    source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
+              view.flips_due, cursor, prompt, message)
+    names = session.names()
+    return (source, lambda: draw.render_seat(view, cursor=cursor, prompt=prompt, message=message,
+                                             label=name, names=names)), changed
+
+
+def table(size: tuple[int, int], session: Session, message: str) -> Frame:
+    """The shared display during a round: stock, discard, grids, whose turn."""
+    view, names = session.match.view(None), session.names()
+    return ("table", view.table, message), lambda: draw.render_table(view, size, names, message)
+
+
+def reveal(size: tuple[int, int], session: Session, page: int) -> Frame:
+    """The shared display after a round: every grid face up with its score (``page`` of them)."""
+    view, names = session.match.view(None), session.names()
+    page %= draw.reveal_pages(view.players, size)
+    return ("reveal", view.table, page), lambda: draw.render_reveal(view, size, names, page=page)
+
+
+def result(size: tuple[int, int], session: Session) -> Frame:
+    """The shared display after the last round: totals and winners."""
+    match, names = session.match, session.names()
+    totals, winners = tuple(match.totals), tuple(match.winners)
+    return (("result", totals, winners, session.match_id),
+            lambda: draw.render_match_result(totals, winners, names, size))
+
+
+def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:
+    """How many pages a round's reveal needs on the shared display."""
+    if shared_size is None:
+        return 1
+    return draw.reveal_pages(len(session.players) or 1, shared_size)
+
+
+def wait_words(session: Session) -> str:
+    """"wait: P2 to play" — what a seat that may not act now is told."""
+    return draw.wait_words(session.match.view(None), session.names())
+
+
+def notice(size: tuple[int, int], title: str, text: str):
+    """A plain notice (the table paused or stopping), drawn every time it is asked for."""
+    return draw.render_notice(size, title, text)

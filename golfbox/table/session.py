@@ -1,0 +1,312 @@
+"""A match at the table: the engine's match, its journal, its players and its bots.
+
+Every action is written to the journal before it is applied, including the
+table's own ("next": deal the next round). At start an unfinished match is
+replayed from its seed and actions, and play goes on where it stopped.
+
+What a bot chooses is a pure function of the journal: its random generator is
+seeded from (seed, seat, actions so far) before each choice, and its memory of
+the round (a greedy bot counts its turns) is rebuilt by showing it every view
+its seat decided from this round, in order. So each seat's decision views of
+the round are kept (rebuilt by a resume), and a bot object is only a cache.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Callable
+
+from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.engine import Action, Match
+from golfbox.engine.actions import READY
+from golfbox.hal.base import LinkEvent
+from golfbox.table.journal import Journal, JournalError, MatchLog
+from golfbox.table.lobby import Player
+from golfbox.table.settings import TableSettings
+from golfbox.table.thinker import Thinker, Thought
+
+log = logging.getLogger(__name__)
+
+NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
+STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well as it can
+
+
+@dataclass
+class Notices:
+    """Words for people: one message per seat until its next press, one for the table."""
+    seats: dict[int, str] = field(default_factory=dict)  # physical seat -> message
+    table: str = ""  # on the shared display (a failed display, a journal problem)
+
+    def say(self, seat: int | None, message: str) -> None:
+        if seat is not None and message:
+            self.seats[seat] = message
+
+
+class Session:
+    def __init__(self, settings: TableSettings, journal: Journal | None, notices: Notices,
+                 clock: Callable[[], float], thinker: Thinker | None = None):
+        self.settings, self.journal, self.notices, self._clock = settings, journal, notices, clock
+        self.thinker = thinker
+        self.match: Match | None = None
+        self.match_id: int | None = None
+        self.match_config: dict = {}  # variant, rules (as configured), rounds: what the journal keeps
+        self.players: list[Player] = []  # by engine seat
+        self.actions_played = 0  # journal entries of this match; seeds the bots' choices
+        self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
+        self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
+        self._decisions: dict[int, list] = {}  # engine seat -> its views this round, in order
+        self._bot_cache: dict[int, tuple] = {}  # engine seat -> (name, bot, rng, views, how many seen)
+        # Seats whose node went away (physical seat -> when): after takeover_after a bot
+        # plays for a person there, until the node is back.
+        self.away: dict[int, float] = {}
+        self._stand_ins: set[int] = set()  # engine seats a bot plays for now
+        self._seed_used = False
+
+    # ------------------------------------------------------------------ the match
+
+    def start_match(self, players: list[Player], variant: str, rules: dict, rounds: int) -> None:
+        if self.settings.seed is not None and not self._seed_used:
+            seed = self.settings.seed
+        else:
+            seed = secrets.randbits(64)  # recorded, so the match can be replayed
+        self._seed_used = True
+        match = Match(variant, len(players), rules, rounds=rounds, seed=seed)
+        self.match_config = {"variant": variant, "rules": rules, "rounds": rounds}
+        if self.journal is not None:
+            self.match_id = self.journal.start_match(self.match_config, seed,
+                                                     [p.to_json() for p in players])
+        log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
+        self._use(match, players)
+        self._decisions = {}
+        self.actions_played = 0
+
+    def rematch(self) -> None:
+        """A new match with the same players and settings."""
+        config = self.match_config
+        self.start_match(self.players, config["variant"], config["rules"], config["rounds"])
+
+    def resume(self, saved: MatchLog) -> bool:
+        """Replay an unfinished match: the same seed and the same actions give the same table."""
+        try:
+            players = [Player.from_json(p) for p in saved.players]
+            config = saved.config
+            match = Match(config["variant"], len(players), config.get("rules", {}),
+                          rounds=config["rounds"], seed=saved.seed)
+            self.match, self._decisions = match, {}
+            for _, seat, text in saved.actions:
+                if seat is None:
+                    match.next_round()
+                    self._decisions = {}
+                else:
+                    action = Action.parse(text)
+                    self._note_decision(seat)
+                    match.apply(seat, action)
+        except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
+            log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
+            self.journal.abandon(saved.id)
+            self.match, self._decisions = None, {}
+            return False
+        self.match_id = saved.id
+        self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
+                             "rounds": config["rounds"]}
+        self._use(match, players)
+        self.actions_played = len(saved.actions)
+        for round_no, scores in enumerate(match.history, start=1):
+            self.journal.finish_round(saved.id, round_no, scores)  # a crash may have come between
+        log.info("resumed match %d at round %d after %d actions", saved.id, match.round_no,
+                 len(saved.actions))
+        return True
+
+    def _use(self, match: Match, players: list[Player]) -> None:
+        self.match = match
+        self.players = players
+        self.engine_seat = {p.seat: i for i, p in enumerate(players)}
+        self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
+        self._stand_ins = set()
+        self._bot_cache = {}
+
+    def play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
+        """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
+        rnd = self.match.round
+        if action not in rnd.legal_actions(engine_seat):
+            self.notices.say(physical, rnd.why_illegal(engine_seat, action))  # never journal it
+            return False
+        if not self._record(engine_seat, str(action), physical):
+            return False
+        self._note_decision(engine_seat)
+        self.match.apply(engine_seat, action)
+        self.actions_played += 1
+        if self.match.round.over:
+            self.finish_round()
+        return True
+
+    def next_round(self) -> bool:
+        if not self._record(None, NEXT_ROUND, None):
+            return False
+        self.match.next_round()
+        self._decisions = {}
+        self.actions_played += 1
+        return True
+
+    def finish_round(self) -> None:
+        """Write a round's scores (and, after the last, the match's) to the journal."""
+        match = self.match
+        if self.journal is not None:
+            self.journal.finish_round(self.match_id, match.round_no, match.round.scores)
+            if match.over:
+                self.journal.finish_match(self.match_id, match.totals, match.winners)
+
+    def _record(self, engine_seat: int | None, text: str, physical: int | None) -> bool:
+        if self.journal is None:
+            return True
+        try:
+            self.journal.record(self.match_id, engine_seat, text)
+        except (JournalError, ValueError) as exc:
+            # Not saved, so not played: the table stays as it was and says why.
+            log.error("journal: %s", exc)
+            self.notices.table = "cannot save the game: see the log"
+            self.notices.say(physical, "not saved, not played: try again")
+            return False
+        return True
+
+    def peeking(self, engine_seat: int) -> bool:
+        """Is this seat looking at its peeked cards (its only move: "done looking")?"""
+        return any(a.kind == READY for a in self.match.round.legal_actions(engine_seat))
+
+    def end_peeks(self) -> None:
+        """The peek timeout: every seat still looking is done."""
+        for engine_seat in self.match.round.acting_seats:
+            if self.peeking(engine_seat):
+                self.play(engine_seat, Action(READY))
+
+    # ------------------------------------------------------------------ seats and names
+
+    def name(self, seat: int) -> str:
+        """A physical seat's name: its player's in this match, else the configured one."""
+        engine_seat = self.engine_seat.get(seat)
+        return self.players[engine_seat].name if engine_seat is not None else self.settings.name(seat)
+
+    def names(self) -> list[str]:
+        """Each engine seat's one name, for every display."""
+        return [p.name for p in self.players]
+
+    def is_bot(self, engine_seat: int) -> bool:
+        return engine_seat in self._bots
+
+    def all_bots(self) -> bool:
+        """Nobody at the table to press ● (every seat a bot or a stand-in)."""
+        return all(p.bot is not None or self.stands_in(i) for i, p in enumerate(self.players))
+
+    def link_changed(self, event: LinkEvent, where: str) -> None:
+        """A seat node or a display went away or came back (``where`` names it)."""
+        if event.connected:
+            log.info("%s is back: %s", where, event.reason)
+            self.notices.table = ""
+            if event.buttons and self.away.pop(event.seat, None) is not None:
+                self._stand_ins.discard(self.engine_seat.get(event.seat))
+            return
+        log.warning("%s failed: %s (the game goes on)", where, event.reason)
+        self.notices.table = event.reason or f"{where}: failed"  # the reason names the part
+        if event.buttons:  # a seat node: its person can no longer play
+            self.away.setdefault(event.seat, self._clock())
+            if self.settings.takeover_after:
+                self.notices.table += (f" · a bot plays for it after "
+                                       f"{self.settings.takeover_after:g} s away")
+
+    def stands_in(self, engine_seat: int) -> bool:
+        """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
+        seat = self.players[engine_seat].seat
+        since = self.away.get(seat)
+        after = self.settings.takeover_after
+        return bool(after) and since is not None and self._clock() - since >= after
+
+    def bot_seats(self) -> list[int]:
+        """Engine seats to act now that a bot plays (its own or a stand-in)."""
+        return [s for s in self.match.round.acting_seats if s in self._bots or self.stands_in(s)]
+
+    def takeover_due(self) -> float | None:
+        """When the first acting seat that went away is handed to a bot."""
+        bots = set(self.bot_seats())
+        waiting = [self.away[self.players[s].seat] for s in self.match.round.acting_seats
+                   if s not in bots and self.players[s].seat in self.away]
+        after = self.settings.takeover_after
+        return min(waiting) + after if waiting and after else None
+
+    # ------------------------------------------------------------------ bots
+
+    def _note_decision(self, engine_seat: int) -> None:
+        """Keep the view ``engine_seat`` decides from now (before its action is applied)."""
+        self._decisions.setdefault(engine_seat, []).append(self.match.view(engine_seat))
+
+    def _next_bot(self) -> int | None:
+        """The bot seat to act next: a pure function of the game, never of timers or the clock.
+
+        Only a start phase lets several seats act at once. Their bots then take turns:
+        the one with the most start actions still due first, ties clockwise from the
+        player after the dealer (so all turn up one card, then all a second)."""
+        rnd = self.match.round
+        seats = self.bot_seats()
+        if len(seats) > 1:
+            first, n = (rnd.dealer + 1) % rnd.players, rnd.players
+            seats.sort(key=lambda s: (-rnd.start_pending[s], (s - first) % n))
+        return seats[0] if seats else None
+
+    def bot_move(self) -> None:
+        engine_seat = self._next_bot()
+        if engine_seat is None:
+            return
+        if engine_seat in self._bots:
+            name = self._bots[engine_seat]
+        else:  # a person's seat that went away
+            name = STAND_IN_BOT
+            if engine_seat not in self._stand_ins:
+                self._stand_ins.add(engine_seat)
+                seat = self.players[engine_seat].seat
+                self.notices.table = f"{self.name(seat)} is away: a bot plays for it until it is back"
+                log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
+                            self._clock() - self.away[seat])
+        bot, rng = self._bot_for(engine_seat, name)
+        # Seeded by the match and the move number, so a resumed match plays on as it would have.
+        seed = f"{self.match.seed}:{engine_seat}:{self.actions_played}"
+        rng.seed(seed)
+        if self.thinker is not None and getattr(bot, "thinks_long", False):
+            # The same choice, computed off the loop: play_thought plays it.
+            self.thinker.think(self._thought_key(engine_seat), bot.name, seed,
+                               self.match.view(engine_seat))
+            return
+        if not self.play(engine_seat, bot.choose(self.match.view(engine_seat))):
+            self._bot_cache.pop(engine_seat, None)  # it saw a view that was not played
+
+    def _bot_for(self, engine_seat: int, name: str) -> tuple[object, random.Random]:
+        """The bot for a seat, having seen every view the seat decided from this round."""
+        seen = self._decisions.setdefault(engine_seat, [])  # a new list each round
+        cached = self._bot_cache.get(engine_seat)
+        if cached is None or cached[0] != name or cached[3] is not seen or cached[4] > len(seen):
+            rng = random.Random(0)
+            cached = (name, make_bot(name, rng), rng, seen, 0)
+        _, bot, rng, _, fed = cached
+        if not getattr(bot, "thinks_long", False):  # a search bot keeps no memory to rebuild
+            for view in seen[fed:]:  # what it would have decided then: only its memory matters
+                bot.choose(view)
+        # The view it decides from now is added to ``seen`` when its action is played.
+        self._bot_cache[engine_seat] = (name, bot, rng, seen, len(seen) + 1)
+        return bot, rng
+
+    def _thought_key(self, engine_seat: int) -> tuple:
+        return (self.match_id, self.actions_played, engine_seat)
+
+    def thinking(self) -> bool:
+        """Is a bot to act now thinking off the loop (its answer will be the next move)?"""
+        return self.thinker is not None and any(
+            self._thought_key(s) in self.thinker.pending for s in self.bot_seats())
+
+    def play_thought(self, thought: Thought) -> None:
+        """Play a choice computed off the loop, if the table is still where it asked."""
+        engine_seat = thought.key[2]
+        if (thought.action is not None and thought.key == self._thought_key(engine_seat)
+                and engine_seat in self.match.round.acting_seats
+                and (engine_seat in self._bots or self.stands_in(engine_seat))):
+            self.play(engine_seat, thought.action)

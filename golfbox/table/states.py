@@ -1,0 +1,331 @@
+"""The table's states, as pibooth's: each handles buttons, keeps its own timers and says
+what every display shows; a handler returns the next state, or None to stay.
+
+    Lobby ──hold ●──▶ Playing ⇄ RoundOver (each round's reveal, the last one too)
+                         ▲            │ after the last round
+                         └──● ── MatchOver ──✕──▶ Lobby
+    any state ──close()──▶ Paused
+
+A state's timers are its own: leaving it cancels them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Callable
+
+from golfbox.engine import START
+from golfbox.hal.base import Button, EventKind
+from golfbox.table import screens
+from golfbox.table.input import SeatInput
+from golfbox.table.thinker import Thought
+from golfbox.table.timers import Timer
+
+if TYPE_CHECKING:
+    from golfbox.table.service import TableService
+
+REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
+
+
+class TableState(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
+    PAUSED = "paused"
+
+
+def opening(table: "TableService") -> "State":
+    """The first state: an unfinished match resumed from the journal, else a match started
+    at once (``auto_start``), else the lobby."""
+    session, settings = table.session, table.settings
+    unfinished = table.journal.unfinished() if table.journal is not None else None
+    if unfinished is not None and session.resume(unfinished):
+        if not session.match.round.over:
+            return Playing(table)
+        session.finish_round()  # a crash came between the last action and the reveal
+        return RoundOver(table)
+    if settings.auto_start:
+        # Every seat plays: the configured bots, and people in all the others.
+        table.lobby.joined = set(range(settings.seats)) - set(settings.bots)
+        session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
+                            settings.rounds)
+        return Playing(table)
+    return Lobby(table)
+
+
+class State:
+    name: TableState
+
+    def __init__(self, table: "TableService"):
+        self.table = table
+        self.session = table.session
+        self._timers: dict[str, Timer] = {}
+
+    # ------------------------------------------------------------------ to override
+
+    def on_button(self, seat: int, button: Button, kind: EventKind) -> "State | None":
+        return None
+
+    def on_thought(self, thought: Thought) -> "State | None":
+        return None  # a bot's late answer after its round or match ended
+
+    def sync_timers(self) -> None:
+        """Set or drop this state's deadlines to match the game as it is now."""
+
+    def seat_frame(self, seat: int, size: tuple[int, int]) -> screens.Frame:
+        raise NotImplementedError
+
+    def shared_frame(self, size: tuple[int, int]) -> screens.Frame:
+        raise NotImplementedError
+
+    def status_words(self) -> str:
+        return str(self.name)
+
+    def seat_name(self, seat: int) -> str:
+        return self.session.name(seat)
+
+    # ------------------------------------------------------------------ timers
+
+    def keep_timer(self, name: str, wanted: bool, when: Callable[[], float],
+                   due: Callable[[], "State | None"]) -> None:
+        """A deadline called ``name``: set at ``when()`` if wanted and not yet set (a set one
+        keeps its time), dropped if not wanted. ``due`` runs then and may change the state."""
+        timer = self._timers.get(name)
+        if timer is not None and not timer.active:
+            timer = None
+        if wanted and timer is None:
+            self._timers[name] = self.table.timers.call_at(
+                when(), lambda: self.table.go(due()))
+        elif not wanted and timer is not None:
+            timer.cancel()
+            del self._timers[name]
+
+    def set_timer(self, name: str, when: float | None, due: Callable[[], "State | None"]) -> None:
+        """A deadline that moves: set to ``when`` (None drops it)."""
+        timer = self._timers.get(name)
+        if when is None:
+            if timer is not None:
+                timer.cancel()
+                del self._timers[name]
+        elif timer is not None and timer.active:
+            timer.reschedule(when)
+        else:
+            self._timers[name] = self.table.timers.call_at(when, lambda: self.table.go(due()))
+
+    def exit(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+
+class Lobby(State):
+    name = TableState.LOBBY
+
+    def on_button(self, seat, button, kind):
+        lobby = self.table.lobby
+        start, message = lobby.press(seat, button, kind)
+        self.table.notices.say(seat, message)
+        if not start:
+            return None
+        self.session.start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds)
+        return Playing(self.table)
+
+    def seat_frame(self, seat, size):
+        lobby = self.table.lobby
+        title = f"{self.seat_name(seat)}: {'you play' if seat in lobby.joined else 'press ● to join'}"
+        message = self.table.notices.seats.get(seat, "")
+        return screens.lobby(size, lobby, title, message or lobby.prompt(seat))
+
+    def shared_frame(self, size):
+        message = self.table.notices.table
+        footer = self.table.lobby.problem() or "hold ● on your pad to start"
+        return screens.lobby(size, self.table.lobby, "golfbox: press ● to join",
+                             f"{message} · {footer}" if message else footer)
+
+    def seat_name(self, seat):
+        return self.table.lobby.name(seat)
+
+    def status_words(self):
+        lobby = self.table.lobby
+        return f"lobby: {len(lobby.joined)} joined · {lobby.describe()}"
+
+
+class InMatch(State):
+    """What every state of a match shares: only the seat's own person plays its buttons."""
+    doing = ""  # the status line's last words
+
+    def __init__(self, table):
+        super().__init__(table)
+        for player in self.session.players:  # a resumed match may name a seat the config dropped
+            table.inputs.setdefault(player.seat, SeatInput())
+
+    def on_button(self, seat, button, kind):
+        session = self.session
+        engine_seat = session.engine_seat.get(seat)
+        if engine_seat is None or session.is_bot(engine_seat):
+            if kind is EventKind.PRESSED:
+                self.table.notices.say(seat, "a bot plays this seat" if engine_seat is not None
+                                       else "not in this match: join when it ends")
+            return None
+        if kind is EventKind.HELD and button is not Button.BACK:
+            return None  # a held ●, ◀ or ▶ was already handled as its press
+        return self.on_player_button(seat, engine_seat, button, kind)
+
+    def on_player_button(self, seat: int, engine_seat: int, button: Button,
+                         kind: EventKind) -> State | None:
+        return None
+
+    def idle_prompt(self) -> str:
+        """A seat's bottom line when it has nothing to choose."""
+        return screens.wait_words(self.session)
+
+    def seat_frame(self, seat, size):
+        notices = self.table.notices
+        frame, changed = screens.seat_in_match(size, self.session, seat, self.table.inputs[seat],
+                                               notices.seats.get(seat, ""), self.idle_prompt())
+        if changed:
+            notices.seats.pop(seat, None)  # "wait: …" is stale once the seat may act
+        return frame
+
+    def status_words(self):
+        match = self.session.match
+        return f"{match.variant.name} · round {match.round_no}/{match.rounds} · {self.doing}"
+
+
+class Playing(InMatch):
+    name = TableState.PLAYING
+    doing = "playing"
+
+    def on_player_button(self, seat, engine_seat, button, kind):
+        seat_input = self.table.inputs[seat]
+        seat_input.update(self.session.match.round.legal_actions(engine_seat),
+                          self.session.match.variant.cols)
+        if not seat_input.legal:
+            if kind is EventKind.PRESSED:
+                self.table.notices.say(seat, screens.wait_words(self.session))
+            return None
+        action = seat_input.press(button, kind)
+        if action is not None:
+            self.session.play(engine_seat, action, seat)
+        return self._after_play()
+
+    def on_thought(self, thought):
+        self.session.play_thought(thought)
+        return self._after_play()
+
+    def _after_play(self) -> State | None:
+        return RoundOver(self.table) if self.session.match.round.over else None
+
+    def _bot_due(self):
+        self.session.bot_move()
+        return self._after_play()
+
+    def _peek_due(self):
+        self.session.end_peeks()
+        return self._after_play()
+
+    def sync_timers(self):
+        session, settings, now = self.session, self.table.settings, self.table.clock()
+        bot_seats = session.bot_seats()
+        # One bot acts per deadline (Session picks which). Bots starting together share
+        # bot_delay, so each still turns a card about every bot_delay seconds. While a bot
+        # thinks off the loop, its answer (on_thought) is the next move.
+        self.keep_timer("bot", bool(bot_seats) and not session.thinking(),
+                        lambda: now + settings.bot_delay / len(bot_seats), self._bot_due)
+        # Wake up when a seat that went away has been away long enough for a bot to stand in.
+        self.set_timer("takeover", session.takeover_due(), lambda: None)
+        rnd = session.match.round
+        peeking = rnd.phase == START and any(map(session.peeking, rnd.acting_seats))
+        self.keep_timer("peek", peeking, lambda: now + settings.peek_timeout, self._peek_due)
+
+    def shared_frame(self, size):
+        return screens.table(size, self.session, self.table.notices.table)
+
+
+class RoundOver(InMatch):
+    """Every round, the last too, ends with its reveal: ● goes on."""
+    name = TableState.ROUND_OVER
+    doing = "round over"
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.page = 0  # which page of the reveal the shared display shows
+
+    def on_player_button(self, seat, engine_seat, button, kind):
+        if kind is not EventKind.PRESSED:
+            return None
+        if button is Button.OK:
+            return self._go_on()
+        self.table.notices.say(seat, "● shows the result" if self.session.match.over
+                               else "● deals the next round")
+        return None
+
+    def _go_on(self) -> State | None:
+        """The next round, or after the last one the match result."""
+        if self.session.match.over:
+            return MatchOver(self.table)
+        return Playing(self.table) if self.session.next_round() else None
+
+    def _turn_page(self):
+        self.page += 1
+        return None
+
+    def sync_timers(self):
+        now, table = self.table.clock(), self.table
+        self.keep_timer("next", self.session.all_bots(),  # nobody to press ●
+                        lambda: now + table.settings.bot_delay, self._go_on)
+        size = table.shared_display.size if table.shared_display is not None else None
+        self.keep_timer("page", screens.reveal_pages(self.session, size) > 1,
+                        lambda: now + REVEAL_PAGE_SECONDS, self._turn_page)
+
+    def idle_prompt(self):
+        return "● result" if self.session.match.over else "● next round"
+
+    def shared_frame(self, size):
+        return screens.reveal(size, self.session, self.page)
+
+
+class MatchOver(InMatch):
+    name = TableState.MATCH_OVER
+
+    def on_player_button(self, seat, engine_seat, button, kind):
+        if kind is not EventKind.PRESSED:
+            return None
+        if button is Button.OK:
+            self.session.rematch()
+            return Playing(self.table)
+        if button is Button.BACK:
+            self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}
+            return Lobby(self.table)
+        self.table.notices.say(seat, "● new match · ✕ back to the lobby")
+        return None
+
+    def idle_prompt(self):
+        return "● new match · ✕ lobby"
+
+    def shared_frame(self, size):
+        return screens.result(size, self.session)
+
+    def status_words(self):
+        return f"{self.session.match.variant.name} · match over"
+
+
+class Paused(InMatch):
+    """After close(): every display says why, until the service starts again."""
+    name = TableState.PAUSED
+
+    def __init__(self, table, message: str):
+        super().__init__(table)
+        self.message = message
+
+    def seat_frame(self, seat, size):
+        title, text = self.seat_name(seat), self.message
+        return ("paused", title, text), lambda: screens.notice(size, title, text)
+
+    def shared_frame(self, size):
+        text = self.message
+        return ("paused", "golfbox", text), lambda: screens.notice(size, "golfbox", text)
+
+    def status_words(self):
+        return "paused"
