@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError
-from golfbox.table import service_cli
+from golfbox.commands import run as service_cli
 from golfbox.table.settings import settings_from_config
 
 SIM_TABLE = """

@@ -143,7 +143,8 @@ def test_the_lobby_keeps_its_menu_rows_inside_the_screen():
 
 
 def sim_table(tmp_path, **options):
-    from golfbox.table.sim_cli import SimTable, add_arguments, table_settings
+    from golfbox.commands.sim import add_arguments, table_settings
+    from golfbox.table.sim import SimTable
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -232,7 +233,7 @@ def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
     and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
     import threading
 
-    from golfbox.table.sim_cli import TerminalUI
+    from golfbox.table.sim_ui import TerminalUI
 
     table = sim_table(tmp_path, argv=["--players", "4"])
     try:

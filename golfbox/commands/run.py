@@ -3,7 +3,7 @@
     golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless]
 
 With no config file at the default path (a laptop), the simulated table runs
-instead: golfbox.table.sim_cli (the terminal simulator) when it is there and
+instead: golfbox.commands.sim (the terminal simulator) when it is there and
 this is a terminal, else a headless sim table that logs what happens.
 
 The journal is ``--journal``, else the config's ``[journal] path``, else
@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config, sim_config
 from golfbox.table.journal import Journal, JournalError, set_aside
 from golfbox.table.notify import Notifier, NotifyError
@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
     if not getattr(args, "headless", False) and sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            sim_cli = importlib.import_module("golfbox.table.sim_cli")
+            sim_cli = importlib.import_module("golfbox.commands.sim")
         except ModuleNotFoundError as exc:
-            if exc.name != "golfbox.table.sim_cli":
+            if exc.name != "golfbox.commands.sim":
                 raise
         else:
             return int(sim_cli.run(args) or 0)

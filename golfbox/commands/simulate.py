@@ -9,7 +9,7 @@ import sys
 import time
 
 from golfbox.bots import make_bot
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.engine.match import DEFAULT_ROUNDS
 from golfbox.engine.simulate import simulate
 from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.base import Button, EventKind
-from golfbox.table.sim_cli import SHARED, SimTable, add_match_arguments, dump_name, table_settings
+from golfbox.commands.sim import add_match_arguments, table_settings
+from golfbox.table.sim import SHARED, SimTable, dump_name
 
 LIT = (235, 240, 255)  # a lit OLED pixel, as in the simulator's window
 SHADES = 16  # grey levels kept in the GIF palette (the SSD1322 has 16)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.engine.notation import NotationError, check_cards_exist, parse_grid, suited_cards
 from golfbox.engine.scoring import round_scores
 from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args

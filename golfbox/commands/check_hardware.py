@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from golfbox.cli import UsageError  # imported here: cli imports this module lazily too
+    from golfbox.commands import UsageError  # imported here: cli imports this module lazily too
 
     if args.seconds is not None and args.seconds < 0:
         raise UsageError(f"--seconds: {args.seconds:g} is negative")
