@@ -35,3 +35,23 @@ def test_no_layer_below_the_commands_imports_them():
                         ("golfbox.cli.", "golfbox.commands.")):
                     wrong.append(f"{path.relative_to(GOLFBOX.parent)}:{line} imports {module}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_outside_the_engine_only_its_public_face_is_imported():
+    """golfbox.engine exports what others use (as python-chess's chess module does);
+    its modules are its own business."""
+    root = GOLFBOX.parent
+    wrong = []
+    for path in sorted([*GOLFBOX.rglob("*.py"), *(root / "bench").glob("*.py"),
+                        *(root / "tests").glob("*.py")]):
+        if path.is_relative_to(GOLFBOX / "engine"):
+            continue
+        for line, module in imported_modules(path):
+            if module.startswith("golfbox.engine.") and module.rsplit(".", 1)[0] != "golfbox.engine":
+                wrong.append(f"{path.relative_to(root)}:{line} imports {module}")
+            elif module.startswith("golfbox.engine.") and module.split(".")[2] in ENGINE_MODULES:
+                wrong.append(f"{path.relative_to(root)}:{line} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+ENGINE_MODULES = {p.stem for p in (GOLFBOX / "engine").glob("*.py")} - {"__init__"}

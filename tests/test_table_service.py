@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from golfbox.engine import Action, Match
-from golfbox.engine.views import START, TURN
+from golfbox.engine import Action, Match, START, TURN
 from golfbox.hal.base import Button, LinkEvent
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad

@@ -75,11 +75,8 @@ def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, auto_start: bool):
     """TableSettings from the command line; UsageError names whatever is wrong."""
-    from golfbox.bots import DEFAULT_BOT, make_bot
-    from golfbox.bots.base import BOTS
-
-    make_bot(DEFAULT_BOT, __import__("random").Random(0))  # registers every bot
-    from golfbox.engine.variants import RuleError, get_variant, make_rules, parse_rule_args
+    from golfbox.bots import BOTS, DEFAULT_BOT
+    from golfbox.engine import RuleError, get_variant, make_rules, parse_rule_args
     from golfbox.table.settings import TableSettings
 
     players = getattr(args, "players", 4)
