@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_CONFIG = "/etc/golfbox/config.toml"
 PI_JOURNAL = Path("/var/lib/golfbox/journal.sqlite3")
-JOURNAL_KEYS = ("path",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,16 +87,11 @@ def _load(path: Path) -> HardwareConfig:
 
 
 def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) -> Path:
-    for key in config.journal:
-        if key not in JOURNAL_KEYS:
-            raise UsageError(f"journal.{key}: unknown key (expected: {', '.join(JOURNAL_KEYS)})")
     if override:
         return Path(override)
-    configured = config.journal.get("path")
+    configured = config.journal.get("path")  # checked with the config (hal/config.py)
     if configured is not None:
-        if not isinstance(configured, str) or not configured:
-            raise UsageError(f"journal.path: expected a file path, got {configured!r}")
-        return Path(configured)
+        return Path(configured.strip())
     if os.environ.get("STATE_DIRECTORY"):  # systemd's StateDirectory= (the first one)
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "journal.sqlite3"
     if not laptop:
