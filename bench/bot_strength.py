@@ -30,8 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.bots import make_bot  # noqa: E402
-from golfbox.engine import Match, Round, get_variant, make_rules  # noqa: E402
-from golfbox.engine.variants import parse_rule_args  # noqa: E402
+from golfbox.engine import Match, Round, get_variant, make_rules, parse_rule_args  # noqa: E402
 
 
 def interval(samples: list[float]) -> tuple[float, float]:

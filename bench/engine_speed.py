@@ -3,7 +3,7 @@
     .venv/bin/python bench/engine_speed.py            # the README table
     .venv/bin/python bench/engine_speed.py --quick    # a smaller run
 
-Rounds are played through golfbox.engine.simulate.simulate, as `golfbox simulate`
+Rounds are played through golfbox.bots.simulate.simulate, as `golfbox simulate`
 plays them. Each figure is the best of several repeats measured in process CPU
 time, so another busy process on the machine does not count against it. The
 greedy bot's mean round score is reported against random and against itself.
@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.engine import VARIANTS, get_variant, make_rules  # noqa: E402
-from golfbox.engine import simulate as sim  # noqa: E402
+from golfbox.bots import simulate as sim  # noqa: E402
 
 
 def rounds_per_s(variant, players, bots, rounds, repeats, full_views=False):

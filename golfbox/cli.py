@@ -1,6 +1,6 @@
 """Command-line entry points.
 
-Each subcommand lives in the module of its layer and provides two functions:
+Each subcommand is a module of golfbox.commands with two functions:
 ``add_arguments(parser)`` and ``run(args) -> int``. They are imported only when
 chosen, so ``golfbox score`` never imports gpiozero, luma or pyserial.
 """
@@ -12,20 +12,18 @@ import importlib
 import logging
 import sys
 
+from golfbox.commands import UsageError
+
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("golfbox.table.service_cli", "run the table (simulated when there is no config)"),
-    "sim": ("golfbox.table.sim_cli", "play the whole table in a terminal"),
-    "demo": ("golfbox.table.demo_cli", "play a match with bots headlessly and write pictures"),
-    "score": ("golfbox.engine.score_cli", "score grids written as in docs/RULES.md"),
-    "simulate": ("golfbox.engine.simulate_cli", "play whole matches headlessly with bots"),
-    "check-hardware": ("golfbox.hal.check", "bring-up: test pattern on each display, print presses"),
-    "check-config": ("golfbox.table.check_config_cli", "validate a config file without touching hardware"),
+    "run": ("golfbox.commands.run", "run the table (simulated when there is no config)"),
+    "sim": ("golfbox.commands.sim", "play the whole table in a terminal"),
+    "demo": ("golfbox.commands.demo", "play a match with bots headlessly and write pictures"),
+    "score": ("golfbox.commands.score", "score grids written as in docs/RULES.md"),
+    "simulate": ("golfbox.commands.simulate", "play whole matches headlessly with bots"),
+    "check-hardware": ("golfbox.commands.check_hardware", "bring-up: test pattern on each display, print presses"),
+    "check-config": ("golfbox.commands.check_config", "validate a config file without touching hardware"),
 }
-
-
-class UsageError(Exception):
-    """Bad input from the command line: reported on one line, exit status 2."""
 
 
 def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | None]:

@@ -16,6 +16,10 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+from golfbox.hal.sim import SimDisplay, SimPad
+from golfbox.table.assemble import assemble_table
+from golfbox.table.journal import Journal
+from golfbox.table.settings import TableSettings
 from golfbox.table.timers import ManualClock
 
 
@@ -40,3 +44,50 @@ def ram_path(tmp_path) -> Path:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+class RecordingJournal(Journal):
+    """A real journal that also keeps what was recorded, to replay it in the engine."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.recorded: list[tuple[int | None, str]] = []
+
+    def record(self, match_id, seat, action):
+        seq = super().record(match_id, seat, action)
+        self.recorded.append((seat, action))
+        return seq
+
+
+class SimTestTable:
+    """A whole table on sim hardware, driven from the test's thread: press, hold, then look."""
+
+    def __init__(self, tmp_path, clock=None, journal=True, shared_size=(256, 64), **settings):
+        settings.setdefault("bot_delay", 0.0)
+        self.settings = TableSettings(**settings)
+        seats = range(self.settings.seats)
+        self.pad = SimPad(seats)
+        self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
+        self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
+        self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
+        self.clock = clock or ManualClock(1000.0)
+        self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
+                                    self.journal, clock=self.clock)
+
+    def press(self, seat, *buttons):
+        for button in buttons:
+            self.pad.press(seat, button)
+            self.service.run_until_idle()
+
+    def hold(self, seat, button):
+        self.pad.hold(seat, button)
+        self.service.run_until_idle()
+
+
+@pytest.fixture
+def sim_table(tmp_path, clock):
+    """sim_table(variant="6-card", seats=3, …): a SimTestTable with its journal in tmp_path
+    (a second one there resumes the first's match) and the test's clock."""
+    def make(clock=clock, **settings) -> SimTestTable:
+        return SimTestTable(tmp_path, clock=clock, **settings)
+    return make

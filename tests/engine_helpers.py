@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from golfbox.engine import Round, get_variant, make_rules, parse_card
-from golfbox.engine.cards import build_deck
-from golfbox.engine.notation import parse_grid
+from golfbox.engine import Round, build_deck, get_variant, make_rules, parse_card, parse_grid
 
 
 def cards(text: str) -> list[int]:

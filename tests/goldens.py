@@ -21,8 +21,7 @@ if str(ROOT) not in sys.path:  # runnable as a script from anywhere
 
 from PIL import Image  # noqa: E402
 
-from golfbox.engine import Action, Round, get_variant, make_rules  # noqa: E402
-from golfbox.engine.views import SeatView  # noqa: E402
+from golfbox.engine import Action, Round, SeatView, get_variant, make_rules  # noqa: E402
 from golfbox.hal.base import Button, EventKind  # noqa: E402
 from golfbox.render import (  # noqa: E402
     render_lobby,

@@ -79,7 +79,7 @@ def test_journal_flag_refuses_a_folder_and_a_device(tmp_path):
 
 def test_a_damaged_golfbox_journal_is_still_set_aside(tmp_path):
     from golfbox.table.journal import Journal
-    from golfbox.table.service_cli import open_journal
+    from golfbox.commands.run import open_journal
 
     path = tmp_path / "journal.sqlite3"
     with Journal(path) as journal:

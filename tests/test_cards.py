@@ -2,7 +2,7 @@ import random
 from collections import Counter
 from itertools import permutations
 
-from golfbox.engine.cards import shuffle
+from golfbox.engine import shuffle
 
 
 def test_shuffle_is_a_permutation_for_any_size():

@@ -151,7 +151,7 @@ def test_every_seat_s_buttons_are_listed_when_never_pressed_whatever_drives_them
 
 
 def test_an_spi_panel_is_not_called_ok_since_spi_has_no_acknowledge(capsys):
-    from golfbox.hal import check
+    from golfbox.commands import check_hardware as check
     from golfbox.hal.config import parse_config
     from golfbox.hal.sim import SimDisplay
 

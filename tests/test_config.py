@@ -58,7 +58,7 @@ def test_example_config_validates_with_the_reference_pins():
 
 def test_the_journal_file_has_one_name_everywhere():
     """config.example.toml, README and the service's default all say journal.sqlite3."""
-    from golfbox.table.service_cli import PI_JOURNAL
+    from golfbox.commands.run import PI_JOURNAL
 
     config = load_config(HARDWARE / "config.example.toml")
     assert Path(config.journal["path"]).name == PI_JOURNAL.name == "journal.sqlite3"
@@ -114,7 +114,7 @@ def test_sim_config_needs_no_file():
 
 
 def test_config_and_sim_do_not_import_hardware_packages():
-    code = ("import sys, golfbox.hal.config, golfbox.hal.sim, golfbox.hal.build, golfbox.hal.check;"
+    code = ("import sys, golfbox.hal.config, golfbox.hal.sim, golfbox.hal.build, golfbox.commands.check_hardware;"
             "golfbox.hal.config.load_config('hardware/config.example.toml');"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'luma', 'serial')];"
             "print(bad); raise SystemExit(bool(bad))")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageSequence
 
 from golfbox.cli import main
-from golfbox.table import demo_cli
+from golfbox.commands import demo as demo_cli
 
 
 def play_demo(out, *extra: str) -> None:

@@ -9,8 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golfbox.engine import Round, get_variant, make_rules
-from golfbox.engine.determinize import Determinizer, public_memory, unseen_cards
+from golfbox.engine import (Determinizer, Round, get_variant, make_rules, public_memory,
+                            unseen_cards)
 from test_engine_properties import RULESETS
 
 games = st.tuples(st.sampled_from(RULESETS), st.integers(2, 6), st.integers(0, 2**32))

@@ -69,7 +69,7 @@ def test_simulate_json_is_deterministic_for_a_seed():
 
 def test_simulate_summary_text(capsys):
     assert main(["simulate", "--variant", "polish-poker", "--players", "3", "--matches", "2",
-                 "--seed", "1", "--no-progress"]) == 0
+                 "--seed", "1", "--bots", "random", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "2 matches, 18 rounds" in out and "rounds/s" in out
 
@@ -87,7 +87,7 @@ def test_simulate_bad_input(args, message):
 
 def test_greedy_beats_random_in_every_variant():
     from golfbox.engine import get_variant, make_rules
-    from golfbox.engine.simulate import simulate
+    from golfbox.bots.simulate import simulate
 
     for name in ("4-card", "6-card", "polish-poker", "9-card"):
         variant = get_variant(name)

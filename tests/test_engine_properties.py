@@ -5,9 +5,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golfbox.engine import Action, IllegalAction, Round, get_variant, make_rules
-from golfbox.engine.actions import KINDS, KINDS_WITH_POS
-from golfbox.engine.scoring import round_scores
+from golfbox.engine import (Action, IllegalAction, KINDS, KINDS_WITH_POS, Round, get_variant,
+                            make_rules, round_scores)
 
 RULESETS = [
     ("4-card", {}), ("4-card", {"assist": True, "knock_penalty": 5}),

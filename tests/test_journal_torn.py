@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from golfbox.table.journal import Journal, JournalError
-from golfbox.table.service_cli import open_journal
+from golfbox.commands.run import open_journal
 
 ACTIONS = 60
 CASES = 150  # per family

@@ -3,8 +3,7 @@
 import random
 
 from golfbox.bots import make_bot
-from golfbox.engine import Action, Round, get_variant, make_rules
-from golfbox.engine.scoring import grid_score
+from golfbox.engine import Action, Round, get_variant, grid_score, make_rules
 from engine_helpers import stacked_round
 
 
@@ -73,7 +72,7 @@ def test_medium_scores_a_known_grid_by_the_real_rules_and_counts_cards():
     bot._unknown = None
     seen = round_.view(0)
     unknown = bot._unknown_value(seen)
-    from golfbox.engine.determinize import unseen_cards
+    from golfbox.engine import unseen_cards
 
     cards = unseen_cards(seen)
     assert unknown == sum(seen.variant.values[c >> 2] for c in cards) / len(cards)

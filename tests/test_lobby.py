@@ -9,7 +9,6 @@ from golfbox.hal.base import Button, EventKind
 from golfbox.table.lobby import Lobby
 from golfbox.table.settings import TableSettings
 
-from test_table_service import Table
 
 PRESSED, HELD = EventKind.PRESSED, EventKind.HELD
 
@@ -125,8 +124,8 @@ def test_only_a_joined_seat_changes_settings():
     assert menu.press(0, Button.RIGHT, PRESSED) == (False, "press ● to join first")
 
 
-def test_the_match_gets_the_chosen_rules_and_rounds_and_a_restart_keeps_them(tmp_path):
-    table = Table(tmp_path, variant="6-card", seats=2, seed=3)
+def test_the_match_gets_the_chosen_rules_and_rounds_and_a_restart_keeps_them(sim_table):
+    table = sim_table(variant="6-card", seats=2, seed=3)
     svc = table.service
     table.press(0, Button.OK)
     table.press(1, Button.OK)
@@ -142,14 +141,14 @@ def test_the_match_gets_the_chosen_rules_and_rounds_and_a_restart_keeps_them(tmp
                                 "rules": {"final_turn": True, "four_of_a_kind": -5}}
     assert shared.tobytes() != table.shared.image.tobytes()
     # A power cut: the journal's config brings the same rules back.
-    again = Table(tmp_path, variant="6-card", seats=2)
+    again = sim_table(variant="6-card", seats=2)
     assert again.service.match.rounds == 5 and again.service.match.rules == svc.match.rules
 
 
-def test_the_lobby_is_drawn_on_every_display(tmp_path):
+def test_the_lobby_is_drawn_on_every_display(sim_table):
     from golfbox.render import render_lobby
 
-    table = Table(tmp_path, seats=3)
+    table = sim_table(seats=3)
     table.press(0, Button.OK)
     table.press(0, Button.OK, Button.RIGHT)  # empty seats: hard bots
     svc = table.service

@@ -16,9 +16,8 @@ from PIL import Image, ImageDraw
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/ is not a package
 import goldens  # noqa: E402
 
-from golfbox.engine import Action, Round, get_variant, make_rules  # noqa: E402
-from golfbox.engine.cards import RANK_NAMES, build_deck  # noqa: E402
-from golfbox.engine.views import SeatView  # noqa: E402
+from golfbox.engine import (Action, RANK_NAMES, Round, SeatView, build_deck, get_variant,
+                            make_rules)  # noqa: E402
 from golfbox.render import (  # noqa: E402
     describe_last,
     glyphs,

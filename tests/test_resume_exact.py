@@ -21,8 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.engine import Action, Match
-from golfbox.engine.views import START
+from golfbox.engine import Action, Match, START
 from golfbox.table.journal import Journal
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableService, TableSettings

@@ -2,9 +2,7 @@
 
 import pytest
 
-from golfbox.engine import get_variant, make_rules
-from golfbox.engine.notation import parse_grid
-from golfbox.engine.scoring import grid_score, round_scores
+from golfbox.engine import get_variant, grid_score, make_rules, parse_grid, round_scores
 
 
 def score(variant_name, *grids, ender=None, **rules):

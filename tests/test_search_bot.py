@@ -4,8 +4,7 @@ import random
 
 from golfbox.bots import DEFAULT_BOT, LEVELS, make_bot
 from golfbox.bots.search import SearchBot
-from golfbox.engine import Round, get_variant, make_rules
-from golfbox.engine.determinize import Determinizer
+from golfbox.engine import Determinizer, Round, get_variant, make_rules
 from test_engine_properties import RULESETS
 
 

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from golfbox.cli import UsageError, main
+from golfbox.cli import main
+from golfbox.commands import UsageError
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import terminal
 from golfbox.table.terminal import (
@@ -440,19 +441,21 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
     pygame = pytest.importorskip("pygame")
     import argparse
 
-    from golfbox.table import sim_cli
+    from golfbox.commands import sim as sim_cli
+    from golfbox.table import sim_ui
+    from golfbox.table.sim import SimTable
 
     args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
     settings = sim_cli.table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
-    table = sim_cli.SimTable(settings)
+    table = SimTable(settings)
     try:
         try:
-            window = sim_cli.WindowUI(table, [0], threading.Event())
-        except UsageError as exc:
+            window = sim_ui.WindowUI(table, [0], threading.Event())
+        except sim_ui.WindowUnavailable as exc:
             pytest.skip(f"pygame cannot open a display here: {exc}")
         before = table.image("seat-0").tobytes()
         # Seat 1's panel in the window is its display's image, lit pixels coloured, unscaled.
-        seat_box = (sim_cli.WINDOW_GAP, sim_cli.WINDOW_GAP + 64 + 12 + sim_cli.WINDOW_GAP + 12)
+        seat_box = (sim_ui.WINDOW_GAP, sim_ui.WINDOW_GAP + 64 + 12 + sim_ui.WINDOW_GAP + 12)
         panel = window.compose().crop((*seat_box, seat_box[0] + 128, seat_box[1] + 64))
         assert panel.convert("1").tobytes() == table.image("seat-0").convert("1").tobytes()
 
@@ -469,7 +472,7 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
 def test_sim_bots_are_hard_unless_bot_says_otherwise():
     import argparse
 
-    from golfbox.table.sim_cli import table_settings
+    from golfbox.commands.sim import table_settings
 
     def settings(**extra):
         args = argparse.Namespace(variant="6-card", players=3, rule=[], rounds=1, seed=1, **extra)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from golfbox.cli import COMMANDS, build_parser
-from golfbox.engine.simulate_cli import ProgressBar
+from golfbox.commands.simulate import ProgressBar
 
 ROOT = Path(__file__).resolve().parents[1]
 

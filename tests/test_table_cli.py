@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError
-from golfbox.table import service_cli
+from golfbox.commands import run as service_cli
 from golfbox.table.settings import settings_from_config
 
 SIM_TABLE = """
@@ -38,7 +38,7 @@ driver = "sim"
     ({"bots": {"4": "random"}}, "game.bots.4: there is no seat 4 (seats 1 to 3)"),
     ({"bots": {"2": "genius"}}, "game.bots.2: unknown bot 'genius'"),
     ({"bots": 5}, "game.bots: 5 bots at a table of 3 seats"),
-    ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got 'fast'"),
+    ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got a string 'fast'"),
     ({"takeover_after": -1}, "game.takeover_after: -1"),
     ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),

@@ -6,55 +6,16 @@ import random
 
 import pytest
 
-from golfbox.engine import Action, Match
-from golfbox.engine.views import START, TURN
+from golfbox.engine import Action, Match, START, TURN
 from golfbox.hal.base import Button, LinkEvent
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
-from golfbox.table.journal import Journal
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableSettings
-from golfbox.table.timers import ManualClock
 
 
-class RecordingJournal(Journal):
-    """A real journal that also keeps what was recorded, to replay it in the engine."""
-
-    def __init__(self, path):
-        super().__init__(path)
-        self.recorded: list[tuple[int | None, str]] = []
-
-    def record(self, match_id, seat, action):
-        seq = super().record(match_id, seat, action)
-        self.recorded.append((seat, action))
-        return seq
-
-
-class Table:
-    def __init__(self, tmp_path, clock=None, journal=True, shared_size=(256, 64), **settings):
-        settings.setdefault("bot_delay", 0.0)
-        self.settings = TableSettings(**settings)
-        seats = range(self.settings.seats)
-        self.pad = SimPad(seats)
-        self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
-        self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
-        self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
-        self.clock = clock or ManualClock(1000.0)
-        self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
-                                    self.journal, clock=self.clock)
-
-    def press(self, seat, *buttons):
-        for button in buttons:
-            self.pad.press(seat, button)
-            self.service.run_until_idle()
-
-    def hold(self, seat, button):
-        self.pad.hold(seat, button)
-        self.service.run_until_idle()
-
-
-def replay(journal: RecordingJournal, variant, players, rules=None, rounds=1, seed=0) -> Match:
+def replay(journal, variant, players, rules=None, rounds=1, seed=0) -> Match:
     match = Match(variant, players, rules, rounds=rounds, seed=seed)
     for seat, action in journal.recorded:
         if seat is None:
@@ -65,8 +26,8 @@ def replay(journal: RecordingJournal, variant, players, rules=None, rounds=1, se
     return match
 
 
-def test_lobby_join_then_hold_to_start(tmp_path):
-    table = Table(tmp_path, seats=3)
+def test_lobby_join_then_hold_to_start(sim_table):
+    table = sim_table(seats=3)
     svc = table.service
     assert svc.state == "lobby"
     table.press(0, Button.OK)
@@ -89,8 +50,8 @@ def test_lobby_join_then_hold_to_start(tmp_path):
     assert svc.messages[2] == "not in this match: join when it ends"
 
 
-def test_whole_match_with_presses_and_a_bot_equals_the_engine(tmp_path):
-    table = Table(tmp_path, variant="6-card", rounds=2, seats=3, bots={2: "random"}, seed=123)
+def test_whole_match_with_presses_and_a_bot_equals_the_engine(sim_table):
+    table = sim_table(variant="6-card", rounds=2, seats=3, bots={2: "random"}, seed=123)
     svc = table.service
     table.press(0, Button.OK)
     table.press(1, Button.OK)
@@ -119,9 +80,9 @@ def test_whole_match_with_presses_and_a_bot_equals_the_engine(tmp_path):
     assert svc.state == "playing" and svc.match.seed != 123 and svc.match_id == 2
 
 
-def four_card_after_peek(tmp_path, **settings):
+def four_card_after_peek(sim_table, **settings):
     """A 4-card table of three people, past the peek: seat 1 (after the dealer) to move."""
-    table = Table(tmp_path, variant="4-card", seats=3, auto_start=True, seed=5, **settings)
+    table = sim_table(variant="4-card", seats=3, auto_start=True, seed=5, **settings)
     for seat in range(3):
         assert table.service.match.view(seat).peeking
         table.press(seat, Button.OK)
@@ -129,8 +90,8 @@ def four_card_after_peek(tmp_path, **settings):
     return table
 
 
-def test_a_press_out_of_turn_says_why_and_changes_nothing(tmp_path):
-    table = four_card_after_peek(tmp_path)
+def test_a_press_out_of_turn_says_why_and_changes_nothing(sim_table):
+    table = four_card_after_peek(sim_table)
     svc = table.service
     before = svc.match.view(None).table
     frames = {seat: d.changes for seat, d in table.displays.items()}
@@ -145,8 +106,8 @@ def test_a_press_out_of_turn_says_why_and_changes_nothing(tmp_path):
     assert svc.match.round.to_move == 2 and 2 not in svc.messages  # seat 3's turn: the wait is over
 
 
-def test_knock_asks_first_and_back_cancels(tmp_path):
-    table = four_card_after_peek(tmp_path)
+def test_knock_asks_first_and_back_cancels(sim_table):
+    table = four_card_after_peek(sim_table)
     svc = table.service
     table.hold(1, Button.BACK)
     assert svc.inputs[1].prompt == KNOCK_QUESTION
@@ -162,8 +123,8 @@ def test_knock_asks_first_and_back_cancels(tmp_path):
     assert table.journal.recorded[-1] == (1, "knock")
 
 
-def test_peek_shows_until_ready_or_timeout(tmp_path):
-    table = Table(tmp_path, variant="4-card", seats=2, auto_start=True, peek_timeout=10.0)
+def test_peek_shows_until_ready_or_timeout(sim_table):
+    table = sim_table(variant="4-card", seats=2, auto_start=True, peek_timeout=10.0)
     svc = table.service
     view = svc.match.view(1)
     assert view.peeking and view.own_grid[2] is not None and view.own_grid[0] is None
@@ -178,8 +139,8 @@ def test_peek_shows_until_ready_or_timeout(tmp_path):
     assert table.journal.recorded == [(0, "ready"), (1, "ready")]
 
 
-def test_bots_think_for_bot_delay_without_busy_waiting(tmp_path):
-    table = Table(tmp_path, variant="polish-poker", seats=2, bots={0: "random", 1: "random"},
+def test_bots_think_for_bot_delay_without_busy_waiting(sim_table):
+    table = sim_table(variant="polish-poker", seats=2, bots={0: "random", 1: "random"},
                   auto_start=True, bot_delay=1.5)
     svc = table.service
     assert not svc.step(0.0)
@@ -188,8 +149,8 @@ def test_bots_think_for_bot_delay_without_busy_waiting(tmp_path):
     assert not svc.step(0.0)
 
 
-def test_a_failing_display_does_not_stop_the_game(tmp_path):
-    table = Table(tmp_path, variant="6-card", rounds=1, seats=3, bots={1: "random", 2: "random"},
+def test_a_failing_display_does_not_stop_the_game(sim_table):
+    table = sim_table(variant="6-card", rounds=1, seats=3, bots={1: "random", 2: "random"},
                   auto_start=True)
     svc = table.service
     table.press(0, Button.OK)  # seat 1 turns up its first card
@@ -241,8 +202,8 @@ def svc_frame(svc, seat):
                               message=svc.messages.get(seat, ""), label=svc.settings.names.get(seat))
 
 
-def test_restart_resumes_the_same_screen(tmp_path):
-    table = Table(tmp_path, variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=9)
+def test_restart_resumes_the_same_screen(sim_table):
+    table = sim_table(variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=9)
     table.press(0, Button.OK)
     table.press(1, Button.OK)
     svc = table.service
@@ -250,15 +211,15 @@ def test_restart_resumes_the_same_screen(tmp_path):
     table.press(to_move, Button.OK)  # draws: a card in hand
     before = {seat: d.image.tobytes() for seat, d in table.displays.items()}
     # A power cut: nothing is closed. A new service opens the same journal.
-    again = Table(tmp_path, variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=1)
+    again = sim_table(variant="4-card", seats=3, bots={2: "random"}, auto_start=True, seed=1)
     assert again.service.match_id == svc.match_id and again.service.match.seed == 9
     assert again.service.match.view(None).table == svc.match.view(None).table
     assert again.service.match.view(to_move).held == svc.match.view(to_move).held is not None
     assert {seat: d.image.tobytes() for seat, d in again.displays.items()} == before
 
 
-def test_close_pauses_every_display(tmp_path):
-    table = Table(tmp_path, variant="4-card", seats=2, auto_start=True)
+def test_close_pauses_every_display(sim_table):
+    table = sim_table(variant="4-card", seats=2, auto_start=True)
     seat_frame = table.displays[0].image.tobytes()
     table.service.close()
     assert table.service.state == "paused"
@@ -267,10 +228,10 @@ def test_close_pauses_every_display(tmp_path):
         table.journal.unfinished()
 
 
-def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
+def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(sim_table):
     # Six players on a 128×64 shared panel: the reveal needs two pages.
     bots = {seat: "greedy" for seat in range(1, 6)}
-    table = Table(tmp_path, variant="6-card", seats=6, rounds=2, bots=bots, auto_start=True,
+    table = sim_table(variant="6-card", seats=6, rounds=2, bots=bots, auto_start=True,
                   shared_size=(128, 64))
     svc = table.service
     while svc.state == "playing":
@@ -288,8 +249,8 @@ def test_a_reveal_too_big_for_a_small_shared_display_turns_its_pages(tmp_path):
     assert svc.state == "playing" and svc.match.round_no == 2
 
 
-def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, tmp_path):
-    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, sim_table):
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=60.0)
     svc = table.service
     for seat in (0, 1):  # both turn up two cards
@@ -320,8 +281,8 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
         svc.match.view(None).table
 
 
-def test_a_failing_display_alone_gets_no_stand_in(clock, tmp_path):
-    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)
     svc = table.service
     svc.post(LinkEvent(0, False, "seat 1 display: I2C error"))  # its buttons still work
@@ -330,8 +291,8 @@ def test_a_failing_display_alone_gets_no_stand_in(clock, tmp_path):
     assert svc.actions_played == 0
 
 
-def test_takeover_after_zero_waits_for_ever(clock, tmp_path):
-    table = Table(tmp_path, clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+def test_takeover_after_zero_waits_for_ever(clock, sim_table):
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=0.0)
     svc = table.service
     svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))

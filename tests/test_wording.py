@@ -21,7 +21,6 @@ from golfbox.table.lobby import Lobby
 from golfbox.table.settings import TableSettings
 
 import goldens
-from test_table_service import Table
 
 BOT_NAMES = ["P1"] + [f"P{n} (HARD)" for n in range(2, 9)]
 
@@ -79,8 +78,8 @@ def test_each_total_is_drawn_right_after_its_own_name(size, players):
 # ----------------------------------------------------------------- item 6: one name per seat
 
 
-def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
-    table = Table(tmp_path, variant="6-card", seats=2, bots={1: "hard"}, auto_start=True,
+def test_a_seat_names_the_player_to_move_as_the_shared_display_does(sim_table):
+    table = sim_table(variant="6-card", seats=2, bots={1: "hard"}, auto_start=True,
                   seed=4, bot_delay=5.0)
     svc = table.service
     table.press(0, Button.OK, Button.RIGHT, Button.OK)  # seat 1 turns up two cards
@@ -97,8 +96,8 @@ def test_a_seat_names_the_player_to_move_as_the_shared_display_does(tmp_path):
     assert not shows(seat, "SEAT 2 PLAYS") and not shows(seat, "seat 2")
 
 
-def test_a_bot_seat_and_the_lobby_use_the_same_name(tmp_path):
-    table = Table(tmp_path, variant="6-card", seats=3, bots={2: "medium"})
+def test_a_bot_seat_and_the_lobby_use_the_same_name(sim_table):
+    table = sim_table(variant="6-card", seats=3, bots={2: "medium"})
     table.press(0, Button.OK)  # seat 1 joins
     assert shows(table.displays[2].image, "P3 (MEDIUM)")  # the bot's own seat, in the lobby
     assert shows(table.shared.image, "P1, P3 (MEDIUM)")
@@ -120,8 +119,8 @@ def test_the_empty_seats_line_never_contradicts_who_plays():
 
 
 @pytest.mark.parametrize("size", [(256, 64), (128, 64)])
-def test_the_lobby_lists_eight_players_whole(tmp_path, size):
-    table = Table(tmp_path, variant="9-card", seats=8, shared_size=size,
+def test_the_lobby_lists_eight_players_whole(size, sim_table):
+    table = sim_table(variant="9-card", seats=8, shared_size=size,
                   bots={s: "hard" for s in range(1, 8)})
     table.press(0, Button.OK)  # seat 1 joins
     for image in (table.shared.image, table.displays[0].image, table.displays[7].image):
@@ -143,7 +142,8 @@ def test_the_lobby_keeps_its_menu_rows_inside_the_screen():
 
 
 def sim_table(tmp_path, **options):
-    from golfbox.table.sim_cli import SimTable, add_arguments, table_settings
+    from golfbox.commands.sim import add_arguments, table_settings
+    from golfbox.table.sim import SimTable
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -232,7 +232,7 @@ def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
     and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
     import threading
 
-    from golfbox.table.sim_cli import TerminalUI
+    from golfbox.table.sim_ui import TerminalUI
 
     table = sim_table(tmp_path, argv=["--players", "4"])
     try:
@@ -254,10 +254,10 @@ def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
 # ----------------------------------------------------------------- item 7: the cursor stays
 
 
-def test_enter_right_enter_turns_up_the_first_two_cards(tmp_path):
+def test_enter_right_enter_turns_up_the_first_two_cards(sim_table):
     """The issue's example: ●, ▶, ● at the start turns up cards 0 and 1 (on the old
     main the cursor jumped to card 1 after the first ●, so ▶ took it to card 2)."""
-    table = Table(tmp_path, variant="6-card", seats=2, auto_start=True, seed=4)
+    table = sim_table(variant="6-card", seats=2, auto_start=True, seed=4)
     svc = table.service
     table.press(0, Button.OK)
     assert svc.match.round.face_up[0] == 1 << 0
@@ -267,11 +267,11 @@ def test_enter_right_enter_turns_up_the_first_two_cards(tmp_path):
     assert svc.match.round.face_up[0] == 1 << 0 | 1 << 1
 
 
-def test_turning_up_a_card_leaves_the_cursor_on_it_and_ok_moves_it_beside_it(tmp_path):
+def test_turning_up_a_card_leaves_the_cursor_on_it_and_ok_moves_it_beside_it(sim_table):
     """6-card start, cursor moved to card 4 and ● turns it up: the cursor stays on card 4;
     ● then moves it to the nearest card still face down (5, beside it), not to card 0,
     without turning anything up: ● acts only on what the cursor shows."""
-    table = Table(tmp_path, variant="6-card", seats=2, auto_start=True, seed=4)
+    table = sim_table(variant="6-card", seats=2, auto_start=True, seed=4)
     svc = table.service
     table.press(0, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.RIGHT, Button.OK)
     assert svc.match.round.face_up[0] == 1 << 4

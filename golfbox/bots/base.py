@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-import random
-from typing import Callable, Protocol
+from typing import Protocol
 
-from golfbox.engine.actions import Action
-from golfbox.engine.views import SeatView
+from golfbox.engine import Action, SeatView
 
 
 class Bot(Protocol):
@@ -15,24 +13,3 @@ class Bot(Protocol):
 
     def choose(self, view: SeatView) -> Action:
         """An action from ``view.legal``."""
-
-
-BOTS: dict[str, Callable[[random.Random], Bot]] = {}
-
-
-def register(name: str):
-    def wrap(cls):
-        BOTS[name] = cls
-        cls.name = name
-        return cls
-    return wrap
-
-
-def make_bot(name: str, rng: random.Random) -> Bot:
-    # Import the bot modules so they register themselves.
-    from golfbox.bots import greedy, levels, random_bot, search  # noqa: F401
-
-    try:
-        return BOTS[name](rng)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (one of: {', '.join(sorted(BOTS))})") from None

@@ -12,13 +12,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from golfbox.bots.base import register
-from golfbox.engine import actions as A
-from golfbox.engine.actions import Action
-from golfbox.engine.cards import JOKER
-from golfbox.engine.scoring import NINE_CARD_LINE_SCORES
-from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, Variant
-from golfbox.engine.views import FLIP_OPTION, HOLDING, START, SeatView
+from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER,
+                            NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START,
+                            SeatView, Variant, rank_of)
 
 TAKE_MARGIN = 2.5  # the discard must beat an average draw by this much to be taken
 PATIENCE_TURNS = 25  # after this many own turns in a round, force the round towards its end
@@ -39,18 +35,18 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
         for c in range(cols):
             top, bottom = grid[c], grid[cols + c]
             if top is not None and bottom is not None:
-                if top >> 2 == bottom >> 2 and not (rules.get("negative_pairs_keep")
-                                                    and values[top >> 2] < 0):
+                if rank_of(top) == rank_of(bottom) and not (rules.get("negative_pairs_keep")
+                                                    and values[rank_of(top)] < 0):
                     continue  # a pair cancels
-                total += values[top >> 2] + values[bottom >> 2]
+                total += values[rank_of(top)] + values[rank_of(bottom)]
             else:
-                total += sum(values[c >> 2] if c is not None else unknown for c in (top, bottom))
+                total += sum(values[rank_of(c)] if c is not None else unknown for c in (top, bottom))
         return total
     if variant.scoring == SCORE_LINES:
         cols, total = variant.cols, 0.0
         for r in range(variant.rows):
             line = grid[r * cols:(r + 1) * cols]
-            ranks = [c >> 2 for c in line if c is not None]
+            ranks = [rank_of(c) for c in line if c is not None]
             same = len(ranks) == cols and len(set(ranks)) == 1
             if same:
                 total += NINE_CARD_LINE_SCORES.get(ranks[0], 0)
@@ -59,11 +55,11 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
             if len(ranks) == cols - 1 and len(set(ranks)) == 1:
                 total -= 0.3 * sum(values[r_] for r_ in ranks)  # one card from a line: worth hoping
         return total
-    return sum(values[c >> 2] if c is not None else unknown for c in grid)
+    return sum(values[rank_of(c)] if c is not None else unknown for c in grid)
 
 
-@register("greedy")
 class GreedyBot:
+    name = "greedy"
     needs_view = True
 
     def __init__(self, rng: random.Random):

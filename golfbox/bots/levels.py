@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import random
 
-from golfbox.bots.base import register
 from golfbox.bots.greedy import PATIENCE_TURNS, GreedyBot, estimate
-from golfbox.engine import actions as A
-from golfbox.engine.actions import Action
-from golfbox.engine.determinize import public_memory, unseen_cards
-from golfbox.engine.scoring import FINISHER_PENALTY_PER_LOWER, grid_score
-from golfbox.engine.variants import SCORE_LINES
-from golfbox.engine.views import HOLDING, START, SeatView
+from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
+                            SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
+                            unseen_cards)
 
 KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept: this much below the mean
 KNOCK_MARGIN = 3.0  # medium knocks only this much below every other seat's estimate
@@ -29,6 +25,7 @@ EASY_SLIP = 0.2  # how often easy makes a loose move
 
 
 class MediumBot(GreedyBot):
+    name = "medium"
     needs_view = True
 
     def choose(self, view: SeatView) -> Action:
@@ -40,13 +37,13 @@ class MediumBot(GreedyBot):
         if self._unknown is None:
             unseen = unseen_cards(view)
             values = view.variant.values
-            self._unknown = (sum(values[c >> 2] for c in unseen) / len(unseen) if unseen
+            self._unknown = (sum(values[rank_of(c)] for c in unseen) / len(unseen) if unseen
                              else 0.0)
         return self._unknown
 
     def _estimate(self, view, grid, unknown) -> float:
         if None not in grid:
-            return grid_score(view.variant, view.rules, [c >> 2 for c in grid])
+            return grid_score(view.variant, view.rules, [rank_of(c) for c in grid])
         return estimate(view.variant, view.rules, grid, unknown)
 
     def _start_turn(self, view, grid, kinds, unknown) -> Action:
@@ -105,19 +102,17 @@ class MediumBot(GreedyBot):
         return min(self._opponent_estimates(view, self._unknown_value(view)))
 
 
-register("medium")(MediumBot)
-
-
-@register("easy")
 class EasyBot(MediumBot):
+    name = "easy"
+
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         if len(legal) > 1 and view.phase != START and self._rng.random() < EASY_SLIP:
             loose = [a for a in legal if a.kind != A.KNOCK]
             if view.phase == HOLDING:  # a card goes somewhere plausible, not anywhere
                 loose = [a for a in loose if a.kind == A.DISCARD or view.own_grid[a.pos] is None
-                         or view.variant.values[view.own_grid[a.pos] >> 2]
-                         > view.variant.values[view.held >> 2]] or loose
+                         or view.variant.values[rank_of(view.own_grid[a.pos])]
+                         > view.variant.values[rank_of(view.held)]] or loose
             return loose[int(self._rng.random() * len(loose))]
         # It forgets about half the face-down cards it has seen, anew each time.
         up, rnd = view.face_up[view.seat], self._rng.random

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from golfbox.engine import actions as A
-from golfbox.engine.actions import Action
-from golfbox.engine.cards import JOKER
-from golfbox.engine.round import _PHASE, Round
-from golfbox.engine.scoring import NINE_CARD_LINE_SCORES, grid_score
-from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, Rules, Variant
-from golfbox.engine.views import HOLDING, TURN
+from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_LINE_SCORES,
+                            Round, Rules, SCORE_COLUMN_PAIRS, SCORE_LINES, TURN, Variant,
+                            grid_score, rank_of)
+
+# A card's rank by table look-up: rank_of for every card, as fast as the engine's own decoding.
+RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
 
 TAKE_GAIN = 2.5  # the discard must beat an average draw by this much to be taken
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
@@ -28,7 +27,7 @@ KNOCK_MARGIN = 4.0  # knock when this much below every other seat's estimate
 @lru_cache(maxsize=None)
 def card_values(variant: Variant) -> tuple[int, ...]:
     """Value by card integer (rank * 4 + suit)."""
-    return tuple(variant.values[c >> 2] for c in range((JOKER + 1) * 4))
+    return tuple(variant.values[RANK[c]] for c in range((JOKER + 1) * 4))
 
 
 @lru_cache(maxsize=None)
@@ -63,15 +62,15 @@ class PlayoutPolicy:
 
     def column(self, a, b) -> float:
         values, mean = self.values, self.mean
-        if a is not None and b is not None and a >> 2 == b >> 2 and not (
+        if a is not None and b is not None and RANK[a] == RANK[b] and not (
                 self.keep_negative and values[a] < 0):
             return 0.0
         return (values[a] if a is not None else mean) + (values[b] if b is not None else mean)
 
     def line(self, cards) -> float:
         values, mean = self.values, self.mean
-        if None not in cards and len({c >> 2 for c in cards}) == 1:
-            return NINE_CARD_LINE_SCORES.get(cards[0] >> 2, 0)
+        if None not in cards and len({RANK[c] for c in cards}) == 1:
+            return NINE_CARD_LINE_SCORES.get(RANK[cards[0]], 0)
         return sum(values[c] if c is not None else mean for c in cards)
 
     def estimate(self, cells) -> float:
@@ -95,7 +94,7 @@ class PlayoutPolicy:
         value = values[card]
         if self.pairs:
             cols, keep_negative = self.cols, self.keep_negative
-            rank = card >> 2
+            rank = RANK[card]
             out = []
             for pos in range(size):
                 a = cells[pos]
@@ -103,11 +102,11 @@ class PlayoutPolicy:
                 vo = values[o] if o is not None else mean
                 if a is None:
                     before = mean + vo
-                elif o is not None and a >> 2 == o >> 2 and not (keep_negative and values[a] < 0):
+                elif o is not None and RANK[a] == RANK[o] and not (keep_negative and values[a] < 0):
                     before = 0.0
                 else:
                     before = values[a] + vo
-                if o is not None and o >> 2 == rank and not (keep_negative and value < 0):
+                if o is not None and RANK[o] == rank and not (keep_negative and value < 0):
                     out.append(before)
                 else:
                     out.append(before - value - vo)
@@ -148,7 +147,7 @@ class PlayoutPolicy:
         legal = r.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        phase = r._pub[_PHASE]
+        phase = r.phase
         if phase == HOLDING:
             g, pos = self.best_place(r, seat, self.cells(r, seat), r.held)
             if g <= KEEP_GAIN and legal[-1].kind == A.DISCARD:
@@ -166,7 +165,7 @@ class PlayoutPolicy:
             top = r.discard[-1] if r.discard else None
             # Only a low card, or one that can match a card of the grid, is worth a look.
             if top is not None and (self.values[top] <= self.low or any(
-                    c is not None and c >> 2 == top >> 2 for c in cells)):
+                    c is not None and RANK[c] == RANK[top] for c in cells)):
                 if self.best_place(r, seat, cells, top)[0] >= TAKE_GAIN:
                     return legal[1]
             return legal[0]
@@ -186,4 +185,4 @@ def final_scores(r: Round) -> tuple[int, ...]:
     if r.over:
         return r.scores
     variant, rules = r.variant, r.rules
-    return tuple(grid_score(variant, rules, [c >> 2 for c in g]) for g in r.grids)
+    return tuple(grid_score(variant, rules, [RANK[c] for c in g]) for g in r.grids)

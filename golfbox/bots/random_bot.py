@@ -2,14 +2,12 @@ from __future__ import annotations
 
 import random
 
-from golfbox.bots.base import register
-from golfbox.engine.actions import Action
-from golfbox.engine.views import SeatView
+from golfbox.engine import Action, SeatView
 
 
-@register("random")
 class RandomBot:
     """Uniform over the legal actions. Rounds still end: every variant's end can be reached."""
+    name = "random"
 
     needs_view = False  # it reads only view.legal
 

@@ -23,13 +23,10 @@ from __future__ import annotations
 import hashlib
 import random
 
-from golfbox.bots.base import register
 from golfbox.bots.greedy import GreedyBot
 from golfbox.bots.playout import PlayoutPolicy, final_scores, playout
-from golfbox.engine import actions as A
-from golfbox.engine.actions import Action
-from golfbox.engine.determinize import Determinizer
-from golfbox.engine.views import HOLDING, START, TURN, SeatView
+from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, START, SeatView,
+                            TURN)
 
 PLAYOUTS = 100  # play-outs per decision, shared by the actions by successive halving
 FIRST_ROUND = 8  # dealt rounds every action is tried in before the first halving
@@ -71,8 +68,8 @@ def hurry(view: SeatView, legal) -> tuple[Action, ...]:
     return legal
 
 
-@register("hard")
 class SearchBot:
+    name = "hard"
     needs_view = True
     thinks_long = True  # the table runs it off the loop that serves the buttons
 

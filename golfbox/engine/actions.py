@@ -6,24 +6,30 @@ Legal-action tuples are precomputed per grid size and face-down bitmask, so
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
-DRAW = "draw"  # take the top card of the stock into your hand
-TAKE = "take"  # take the top card of the discard pile into your hand
-PLACE = "place"  # put the card in hand at grid position ``pos``
-DISCARD = "discard"  # put the card drawn from the stock on the discard pile
-FLIP = "flip"  # turn up the face-down card at ``pos``
-PASS = "pass"  # polish-poker: turn nothing up after a discard
-KNOCK = "knock"  # end the round: everyone else has one more turn
-READY = "ready"  # done looking at the peeked cards
+class ActionKind(StrEnum):
+    """What a seat does. A StrEnum: each equals its word ("draw"), as journals write it."""
+    DRAW = "draw"  # take the top card of the stock into your hand
+    TAKE = "take"  # take the top card of the discard pile into your hand
+    PLACE = "place"  # put the card in hand at grid position ``pos``
+    DISCARD = "discard"  # put the card drawn from the stock on the discard pile
+    FLIP = "flip"  # turn up the face-down card at ``pos``
+    PASS = "pass"  # polish-poker: turn nothing up after a discard
+    KNOCK = "knock"  # end the round: everyone else has one more turn
+    READY = "ready"  # done looking at the peeked cards
+
+
+DRAW, TAKE, PLACE, DISCARD, FLIP, PASS, KNOCK, READY = ActionKind
 
 KINDS_WITH_POS = (PLACE, FLIP)
 KINDS = (DRAW, TAKE, PLACE, DISCARD, FLIP, PASS, KNOCK, READY)
 
 
 class Action(NamedTuple):
-    kind: str
+    kind: ActionKind
     pos: int = -1  # flat grid position (row * cols + col) for place/flip
 
     def __str__(self) -> str:
@@ -38,10 +44,10 @@ class Action(NamedTuple):
         if kind in KINDS_WITH_POS:
             if not pos.strip().isdigit():
                 raise ValueError(f"action {text!r} needs a grid position")
-            return cls(kind, int(pos))
+            return cls(ActionKind(kind), int(pos))
         if pos:
             raise ValueError(f"action {text!r} takes no position")
-        return cls(kind)
+        return cls(ActionKind(kind))
 
 
 DRAW_ACTION = Action(DRAW)

@@ -8,18 +8,23 @@ the round, so nothing hidden is reachable from it.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple
 
 from golfbox.engine.actions import Action
 from golfbox.engine.cards import Card
 from golfbox.engine.variants import Rules, Variant
 
-# Round phases.
-START = "start"  # seats turn up / peek at their starting cards, in any order
-TURN = "turn"  # the seat to move chooses draw, take, knock (or its first-turn flips)
-HOLDING = "holding"  # the seat to move holds a card: place it (or discard it)
-FLIP_OPTION = "flip_option"  # polish-poker, after a discard: flip one or pass
-OVER = "over"  # the round is scored
+class Phase(StrEnum):
+    """Where a round is. A StrEnum: each equals its word ("start")."""
+    START = "start"  # seats turn up / peek at their starting cards, in any order
+    TURN = "turn"  # the seat to move chooses draw, take, knock (or its first-turn flips)
+    HOLDING = "holding"  # the seat to move holds a card: place it (or discard it)
+    FLIP_OPTION = "flip_option"  # polish-poker, after a discard: flip one or pass
+    OVER = "over"  # the round is scored
+
+
+START, TURN, HOLDING, FLIP_OPTION, OVER = Phase
 
 STOCK = "stock"
 DISCARD_PILE = "discard"
@@ -40,7 +45,7 @@ class PublicTable(NamedTuple):
     round_no: int
     rounds: int
     dealer: int
-    phase: str
+    phase: Phase
     to_move: int | None
     grids: tuple[tuple[Card | None, ...], ...]  # face-up cards; None for face down
     face_up: tuple[int, ...]  # bitmask per seat

@@ -2,12 +2,12 @@
 
     hardware = build_hardware(load_config(path), events.put)
     hardware.seat_displays[0].show(frame)   # never raises: see resilient.py
-    hardware.poll()                          # on each tick of the table loop
     hardware.close()
 
 Pads are started at once and post ButtonEvents into the sink; displays post
 LinkEvents into the same sink when they fail or come back. Every gpio and sim
-seat display, and the shared one, is wrapped in a ResilientDisplay. Serial
+seat display, and the shared one, is wrapped in a ResilientDisplay (whose owner lends
+it timers to retry on: table/assemble.py). Serial
 seats come from golfbox.hal.serialnode's SerialNodeHub, which owns its links
 and reports unplugged nodes itself.
 """
@@ -38,12 +38,6 @@ class Hardware:
         """Seat displays in seat order, then the shared one."""
         found = [self.seat_displays[i] for i in sorted(self.seat_displays)]
         return found + ([self.shared_display] if self.shared_display else [])
-
-    def poll(self) -> None:
-        """Retry failed displays whose backoff has run out (call on each table tick)."""
-        for display in self.displays():
-            if isinstance(display, ResilientDisplay):
-                display.poll()
 
     def close(self) -> None:
         for pad in self.pads:

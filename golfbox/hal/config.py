@@ -24,17 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from golfbox.configfile import ConfigError, Section, check_int, subkey
 from golfbox.hal.base import Button
-
-
-class ConfigError(ValueError):
-    """A config file that cannot drive the hardware; the message names the key.
-
-    Always one line: a key or value quoted from the file may hold a newline or
-    another control character, which is shown escaped (``\\n``)."""
-
-    def __init__(self, message: str):
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
 
 
 # luma.oled drivers: name -> (default size, image mode our Display takes).
@@ -85,6 +76,7 @@ BUS_PINS: dict[str, tuple[int, ...]] = {
 }
 ID_EEPROM_PINS = (0, 1)  # the HAT ID EEPROM bus; the firmware probes it at boot
 HIGHEST_GPIO = 27
+GPIO = "GPIO (BCM) number"  # what a pin number means, in errors
 
 
 @dataclass(frozen=True)
@@ -204,7 +196,7 @@ def load_config(path: str | Path) -> HardwareConfig:
     pinmap: dict[str, Any] = {}
     pinmap_name = ""
     if "pinmap" in data:
-        pinmap_file = _str(data, "pinmap", "pinmap")
+        pinmap_file = Section(data, "").getstr("pinmap")
         try:
             pinmap_path = (path.parent / pinmap_file).resolve()
         except (OSError, ValueError) as exc:  # a NUL byte, a symlink loop
@@ -260,8 +252,9 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
                  pinmap_name: str = "pin map", path: Path | None = None) -> HardwareConfig:
     """Validate an already-parsed TOML document (``pinmap`` fills in left-out pins)."""
     pinmap = pinmap or {}
-    _known_keys(data, "", TOP_KEYS)
-    gpio = _parse_gpio(_table(data.get("gpio", {}), "gpio"))
+    top = Section(data, "")
+    top.check_known(TOP_KEYS)
+    gpio = _parse_gpio(top.section("gpio", {}))
     muxes = _parse_muxes(data.get("i2c_mux", pinmap.get("i2c_mux", [])))
     defaults = _PinmapDefaults(pinmap, pinmap_name, muxes)
 
@@ -276,8 +269,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
 
     shared = None
     if "shared_display" in data:
-        raw_shared = _table(data["shared_display"], "shared_display")
-        shared = _parse_display(raw_shared, "shared_display", "shared display",
+        shared = _parse_display(top.section("shared_display"), "shared display",
                                 defaults.shared_display(), seat=False, muxes=muxes)
 
     config = HardwareConfig(
@@ -285,10 +277,10 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
         shared_display=shared,
         gpio=gpio,
         i2c_muxes=muxes,
-        reserved_pins=_reserved_pins(_table(data.get("buses", {}), "buses"), seats, shared, muxes),
-        seat_nodes=_parse_seat_nodes(data.get("seat_nodes", {}), seats),
-        game=_table(data.get("game", {}), "game"),
-        journal=_table(data.get("journal", {}), "journal"),
+        reserved_pins=_reserved_pins(top.section("buses", {}), seats, shared, muxes),
+        seat_nodes=_parse_seat_nodes(top.section("seat_nodes", {}), seats),
+        game=top.section("game", {}).raw,
+        journal=_parse_journal(top.section("journal", {})),
         path=path,
     )
     _check_pins(config)
@@ -300,9 +292,9 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
 # ---------------------------------------------------------------- sections
 
 
-def _parse_gpio(raw: dict[str, Any]) -> GpioSettings:
-    _known_keys(raw, "gpio", {"pin_factory", "bounce_time", "hold_time"})
-    factory = _str(raw, "pin_factory", "gpio.pin_factory", None)
+def _parse_gpio(gpio: Section) -> GpioSettings:
+    gpio.check_known({"pin_factory", "bounce_time", "hold_time"})
+    factory = gpio.getstr("pin_factory", None)
     if factory is not None:
         # The names gpiozero registers (package metadata: gpiozero itself is not imported).
         from importlib.metadata import entry_points
@@ -311,8 +303,8 @@ def _parse_gpio(raw: dict[str, Any]) -> GpioSettings:
         if factory.lower() not in known:
             raise ConfigError(f"gpio.pin_factory: {factory!r} is not an installed gpiozero pin "
                               f"factory (installed: {', '.join(known) or 'none, is gpiozero installed?'})")
-    bounce = _number(raw, "bounce_time", "gpio.bounce_time", 0.02, lo=0.0, hi=0.5)
-    hold = _number(raw, "hold_time", "gpio.hold_time", 0.8, lo=0.1, hi=10.0)
+    bounce = gpio.getseconds("bounce_time", 0.02, minval=0.0, maxval=0.5)
+    hold = gpio.getseconds("hold_time", 0.8, minval=0.1, maxval=10.0)
     if bounce >= hold:
         raise ConfigError(f"gpio.bounce_time: {bounce} s must be shorter than gpio.hold_time ({hold} s)")
     return GpioSettings(pin_factory=factory, bounce_time=bounce, hold_time=hold)
@@ -324,20 +316,19 @@ def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
     muxes = []
     for i, entry in enumerate(raw):
         key = f"i2c_mux[{i}]"
-        entry = _table(entry, key)
-        _known_keys(entry, key, {"parent", "address", "buses", "reset"})
+        entry = Section(entry, key)
+        entry.check_known({"parent", "address", "buses", "reset"})
         buses = entry.get("buses", [])
         if not isinstance(buses, list) or len(buses) > 8:
             raise ConfigError(f"{key}.buses: expected a list of 1 to 8 bus numbers (channel 0 first)")
         for j, bus in enumerate(buses):
-            _check_int(bus, f"{key}.buses[{j}]", lo=0, hi=255)
+            check_int(bus, f"{key}.buses[{j}]", 0, 255)
         mux = I2CMux(
             key=key,
-            parent=_int(entry, "parent", f"{key}.parent", 1, lo=0, hi=255),
-            address=_int(entry, "address", f"{key}.address", 0x70, lo=0x70, hi=0x77),
+            parent=entry.getint("parent", 1, minval=0, maxval=255),
+            address=entry.getint("address", 0x70, minval=0x70, maxval=0x77),
             buses=tuple(buses),
-            reset=_int(entry, "reset", f"{key}.reset", None, lo=0, hi=HIGHEST_GPIO,
-                       what="GPIO (BCM) number"),
+            reset=entry.getint("reset", None, minval=0, maxval=HIGHEST_GPIO, what=GPIO),
         )
         for other in muxes:
             if (other.parent, other.address) == (mux.parent, mux.address):
@@ -352,9 +343,10 @@ SEAT_KEYS = {"backend", "buttons", "display", "node"}
 
 def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     key = f"seats[{index}]"
-    raw = _table(raw, key)
-    _known_keys(raw, key, SEAT_KEYS)
-    backend = _choice(raw, "backend", f"{key}.backend", SEAT_BACKENDS, "gpio")
+    seat = Section(raw, key)
+    seat.check_known(SEAT_KEYS)
+    raw = seat.raw
+    backend = seat.getchoice("backend", SEAT_BACKENDS, "gpio")
     name = f"seat {index + 1} display"
 
     if backend == "serial":
@@ -364,7 +356,7 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
         if "node" not in raw:
             raise ConfigError(f"{key}.node: missing: the seat node's id in hex, as its waiting "
                               "screen shows it (e.g. node = \"e6614103e7452d2f\")")
-        node = _str(raw, "node", f"{key}.node")
+        node = seat.getstr("node")
         if not node or len(node) > 32 or any(c not in "0123456789abcdefABCDEF" for c in node):
             raise ConfigError(f"{key}.node: expected the node id in hex, like \"e6614103e7452d2f\", "
                               f"got {node!r}")
@@ -375,27 +367,24 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     if backend == "sim":
         if "buttons" in raw:
             raise ConfigError(f"{key}.buttons: a sim seat has no pins; remove it or use backend = \"gpio\"")
-        display_raw = _table(raw.get("display", {"driver": "sim"}), f"{key}.display")
-        display = _parse_display(display_raw, f"{key}.display", name, {}, seat=True,
-                                 muxes=defaults.muxes)
+        display = _parse_display(seat.section("display", {"driver": "sim"}), name, {},
+                                 seat=True, muxes=defaults.muxes)
         return SeatConfig(index=index, backend=backend, display=display)
 
     buttons_raw, buttons_key = defaults.buttons(raw, index)
-    buttons_raw = _table(buttons_raw, buttons_key)
-    _known_keys(buttons_raw, buttons_key, {b.value for b in Button})
+    pins = Section(buttons_raw, buttons_key)
+    pins.check_known({b.value for b in Button})
     buttons, button_keys = {}, {}
     for button in Button:
-        button_keys[button] = key_of_button = _subkey(buttons_key, button.value)
-        if button.value not in buttons_raw:
+        button_keys[button] = key_of_button = pins.key(button.value)
+        if button.value not in pins:
             raise ConfigError(f"{key_of_button}: missing (a seat has the four buttons "
                               "left, right, ok, back)")
-        buttons[button] = _int(buttons_raw, button.value, key_of_button,
-                               lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number")
+        buttons[button] = pins.getint(button.value, minval=0, maxval=HIGHEST_GPIO, what=GPIO)
     if "display" not in raw:
         raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
-    display_raw = _table(raw["display"], f"{key}.display")
-    display = _parse_display(display_raw, f"{key}.display", name,
-                             defaults.seat_display(index), seat=True, muxes=defaults.muxes)
+    display = _parse_display(seat.section("display"), name, defaults.seat_display(index),
+                             seat=True, muxes=defaults.muxes)
     return SeatConfig(index=index, backend=backend, buttons=buttons, button_keys=button_keys,
                       display=display)
 
@@ -404,12 +393,13 @@ DISPLAY_KEYS = {"driver", "i2c", "spi", "width", "height", "rotate", "contrast",
                 "page_diff", "scale"}
 
 
-def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[str, Any],
+def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
                    *, seat: bool, muxes: tuple[I2CMux, ...] = ()) -> DisplayConfig:
-    _known_keys(raw, key, DISPLAY_KEYS)
+    display.check_known(DISPLAY_KEYS)
+    raw, key = display.raw, display.name
     if "driver" not in raw:
         raise ConfigError(f"{key}.driver: missing (one of {', '.join(_driver_names())})")
-    driver = _str(raw, "driver", f"{key}.driver")
+    driver = display.getstr("driver")
     if driver not in LUMA_DRIVERS and driver not in VIRTUAL_DRIVERS:
         raise ConfigError(f"{key}.driver: unknown driver {driver!r} (known: {', '.join(_driver_names())})")
 
@@ -417,9 +407,9 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
         (default_w, default_h), mode = LUMA_DRIVERS[driver]
     else:
         (default_w, default_h), mode = (SEAT_SIZE, "1") if seat else (SHARED_SIZE, "L")
-    width = _int(raw, "width", f"{key}.width", default_w, lo=8, hi=1024)
-    height = _int(raw, "height", f"{key}.height", default_h, lo=8, hi=1024)
-    rotate = _int(raw, "rotate", f"{key}.rotate", 0, lo=0, hi=3, what="number of quarter turns")
+    width = display.getint("width", default_w, minval=8, maxval=1024)
+    height = display.getint("height", default_h, minval=8, maxval=1024)
+    rotate = display.getint("rotate", 0, minval=0, maxval=3, what="number of quarter turns")
     logical = (width, height) if rotate % 2 == 0 else (height, width)
     if seat and logical != SEAT_SIZE:
         raise ConfigError(f"{key}: a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
@@ -438,11 +428,11 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
         else:
             raise ConfigError(f"{key}: give exactly one of i2c = {{ bus, address }} or "
                               "spi = { port, device, dc, rst }")
-        bus_raw = _table(bus_raw, bus_key)
+        bus = Section(bus_raw, bus_key)
         if bus_kind == "i2c":
-            i2c = _parse_i2c(bus_raw, bus_key, muxes)
+            i2c = _parse_i2c(bus, muxes)
         else:
-            spi = _parse_spi(bus_raw, bus_key, driver)
+            spi = _parse_spi(bus, driver)
     else:
         for k in ("i2c", "spi"):
             if k in raw:
@@ -451,59 +441,59 @@ def _parse_display(raw: dict[str, Any], key: str, name: str, bus_defaults: dict[
     return DisplayConfig(
         key=key, name=name, driver=driver, width=width, height=height, mode=mode,
         rotate=rotate,
-        contrast=_int(raw, "contrast", f"{key}.contrast", None, lo=0, hi=255),
-        persist=_bool(raw, "persist", f"{key}.persist", True),
-        page_diff=_bool(raw, "page_diff", f"{key}.page_diff", True),
+        contrast=display.getint("contrast", None, minval=0, maxval=255),
+        persist=display.getbool("persist", True),
+        page_diff=display.getbool("page_diff", True),
         i2c=i2c, spi=spi, bus_key=bus_key,
-        scale=_int(raw, "scale", f"{key}.scale", 2, lo=1, hi=8),
+        scale=display.getint("scale", 2, minval=1, maxval=8),
     )
 
 
-def _parse_i2c(raw: dict[str, Any], key: str, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
-    _known_keys(raw, key, {"bus", "address", "mux", "channel"})
-    address = _int(raw, "address", _subkey(key, "address"), lo=0x03, hi=0x77,
-                   what="7-bit I2C address")
-    if "bus" in raw:
+def _parse_i2c(i2c: Section, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
+    i2c.check_known({"bus", "address", "mux", "channel"})
+    key = i2c.name
+    address = i2c.getint("address", minval=0x03, maxval=0x77, what="7-bit I2C address")
+    if "bus" in i2c:
         for extra in ("mux", "channel"):
-            if extra in raw:
-                raise ConfigError(f"{_subkey(key, extra)}: give either bus = N or "
+            if extra in i2c:
+                raise ConfigError(f"{i2c.key(extra)}: give either bus = N or "
                                   "mux = 0x70, channel = N, not both")
-        return I2CLocation(bus=_int(raw, "bus", _subkey(key, "bus"), lo=0, hi=255,
-                                    what="/dev/i2c-N bus number"), address=address)
-    if "mux" not in raw or "channel" not in raw:
+        return I2CLocation(bus=i2c.getint("bus", minval=0, maxval=255,
+                                          what="/dev/i2c-N bus number"), address=address)
+    if "mux" not in i2c or "channel" not in i2c:
         raise ConfigError(f"{key}: give bus = N, or mux = 0x70 and channel = N (a TCA9548A "
                           "channel, whose bus number the kernel picks at boot)")
-    mux_address = _int(raw, "mux", _subkey(key, "mux"), lo=0x70, hi=0x77, what="TCA9548A address")
-    channel = _int(raw, "channel", _subkey(key, "channel"), lo=0, hi=7, what="mux channel")
+    mux_address = i2c.getint("mux", minval=0x70, maxval=0x77, what="TCA9548A address")
+    channel = i2c.getint("channel", minval=0, maxval=7, what="mux channel")
     found = [m for m in muxes if m.address == mux_address]
     if not found:
-        raise ConfigError(f"{_subkey(key, 'mux')}: no [[i2c_mux]] has address 0x{mux_address:02X} "
+        raise ConfigError(f"{i2c.key('mux')}: no [[i2c_mux]] has address 0x{mux_address:02X} "
                           "(add one: parent = 1, address = 0x70)")
     if len(found) > 1:
-        raise ConfigError(f"{_subkey(key, 'mux')}: muxes at 0x{mux_address:02X} on buses "
+        raise ConfigError(f"{i2c.key('mux')}: muxes at 0x{mux_address:02X} on buses "
                           f"{', '.join(str(m.parent) for m in found)}: name the bus by number instead")
     return I2CLocation(bus=None, address=address, mux=mux_address, channel=channel,
                        parent=found[0].parent)
 
 
-def _parse_spi(raw: dict[str, Any], key: str, driver: str = "") -> SpiLocation:
-    _known_keys(raw, key, {"port", "device", "dc", "rst", "speed_hz"})
-    speed = _int(raw, "speed_hz", _subkey(key, "speed_hz"), SPI_DEFAULT_HZ, lo=1)
+def _parse_spi(spi: Section, driver: str = "") -> SpiLocation:
+    spi.check_known({"port", "device", "dc", "rst", "speed_hz"})
+    speed = spi.getint("speed_hz", SPI_DEFAULT_HZ, minval=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
-        raise ConfigError(f"{_subkey(key, 'speed_hz')}: {speed} is not a speed luma allows ({allowed})")
+        raise ConfigError(f"{spi.key('speed_hz')}: {speed} is not a speed luma allows ({allowed})")
     if speed > SPI_MAX_HZ.get(driver, speed):
         fastest = max(s for s in SPI_SPEEDS_HZ if s <= SPI_MAX_HZ[driver])
-        raise ConfigError(f"{_subkey(key, 'speed_hz')}: {speed / 1e6:g} MHz is faster than the "
+        raise ConfigError(f"{spi.key('speed_hz')}: {speed / 1e6:g} MHz is faster than the "
                           f"{driver}'s serial interface takes ({SPI_MAX_HZ[driver] / 1e6:g} MHz); "
                           f"use {fastest}")
-    if "dc" not in raw:
-        raise ConfigError(f"{_subkey(key, 'dc')}: missing (the GPIO wired to the display's D/C pin)")
+    if "dc" not in spi:
+        raise ConfigError(f"{spi.key('dc')}: missing (the GPIO wired to the display's D/C pin)")
     return SpiLocation(
-        port=_int(raw, "port", _subkey(key, "port"), 0, lo=0, hi=1),
-        device=_int(raw, "device", _subkey(key, "device"), 0, lo=0, hi=2),
-        dc=_int(raw, "dc", _subkey(key, "dc"), lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
-        rst=_int(raw, "rst", _subkey(key, "rst"), None, lo=0, hi=HIGHEST_GPIO, what="GPIO (BCM) number"),
+        port=spi.getint("port", 0, minval=0, maxval=1),
+        device=spi.getint("device", 0, minval=0, maxval=2),
+        dc=spi.getint("dc", minval=0, maxval=HIGHEST_GPIO, what=GPIO),
+        rst=spi.getint("rst", None, minval=0, maxval=HIGHEST_GPIO, what=GPIO),
         speed_hz=speed,
     )
 
@@ -556,9 +546,9 @@ class _PinmapDefaults:
         return {kind: table[kind], "_key": f"{key}.{kind} (from {self.name})"}
 
 
-def _parse_seat_nodes(raw: Any, seats: tuple[SeatConfig, ...]) -> dict[str, Any]:
+def _parse_seat_nodes(section: Section, seats: tuple[SeatConfig, ...]) -> dict[str, Any]:
     """[seat_nodes] is golfbox.hal.serialnode's; its own parser checks it (no pyserial needed)."""
-    table = _table(raw, "seat_nodes")
+    table = section.raw
     if "seats" in table:
         raise ConfigError("seat_nodes.seats: give each serial seat its node in its [[seats]] "
                           "table instead (backend = \"serial\", node = \"…\")")
@@ -572,21 +562,28 @@ def _parse_seat_nodes(raw: Any, seats: tuple[SeatConfig, ...]) -> dict[str, Any]
     if table or owner:
         from golfbox.hal.serialnode import SerialNodeConfig
 
-        try:
-            SerialNodeConfig.from_mapping(table, where="seat_nodes")
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        SerialNodeConfig.from_section(section)
     return dict(table)
+
+
+JOURNAL_KEYS = ("path",)
+
+
+def _parse_journal(journal: Section) -> dict[str, Any]:
+    """[journal] path = "…": where the matches are kept (the run command picks a default)."""
+    journal.check_known(JOURNAL_KEYS)
+    journal.getstr("path", None, nonempty=True)
+    return dict(journal.raw)
 
 
 # ---------------------------------------------------------------- cross-checks
 
 
-def _reserved_pins(buses_raw: dict[str, Any], seats: tuple[SeatConfig, ...],
+def _reserved_pins(buses: Section, seats: tuple[SeatConfig, ...],
                    shared: DisplayConfig | None, muxes: tuple[I2CMux, ...]) -> dict[int, str]:
     """Pins owned by an enabled bus: named in [buses], or used by a display or mux."""
-    _known_keys(buses_raw, "buses", set(BUS_PINS))
-    enabled = {name for name in BUS_PINS if _bool(buses_raw, name, f"buses.{name}", False)}
+    buses.check_known(set(BUS_PINS))
+    enabled = {name for name in BUS_PINS if buses.getbool(name, False)}
     one_cs = "spi0_1cs" in enabled  # SPI0 with one chip select: GPIO 7 stays free
     displays = [s.display for s in seats if s.display] + ([shared] if shared else [])
     mux_parents = {m.parent for m in muxes}
@@ -624,9 +621,9 @@ def _check_pins(config: HardwareConfig) -> None:
         [config.shared_display] if config.shared_display else [])
     for d in displays:
         if d.spi:
-            claim(d.spi.dc, _subkey(d.bus_key, "dc"))
+            claim(d.spi.dc, subkey(d.bus_key, "dc"))
             if d.spi.rst is not None:
-                claim(d.spi.rst, _subkey(d.bus_key, "rst"))
+                claim(d.spi.rst, subkey(d.bus_key, "rst"))
     for mux in config.i2c_muxes:
         if mux.reset is not None:
             claim(mux.reset, f"{mux.key}.reset")
@@ -682,97 +679,5 @@ def _check_spi(config: HardwareConfig) -> None:
             used[spot] = d.bus_key
 
 
-# ---------------------------------------------------------------- typed getters
-
-_MISSING: Any = object()
-
-
 def _driver_names() -> list[str]:
     return [*LUMA_DRIVERS, *VIRTUAL_DRIVERS]
-
-
-def _table(value: Any, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{key}: expected a table, got {_type_name(value)}")
-    return value
-
-
-def _subkey(key: str, name: str) -> str:
-    """'seats[0].buttons (from pinmap.toml)' + 'ok' -> 'seats[0].buttons.ok (from pinmap.toml)'."""
-    base, sep, note = key.partition(" (")
-    return f"{base}.{name}{sep}{note}"
-
-
-def _known_keys(table: dict[str, Any], key: str, allowed: set[str]) -> None:
-    for name in table:
-        if name not in allowed:
-            where = _subkey(key, name) if key else name
-            raise ConfigError(f"{where}: unknown key (expected one of: {', '.join(sorted(allowed))})")
-
-
-def _type_name(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
-
-
-def _get(table: dict[str, Any], name: str, key: str, default: Any) -> Any:
-    if name in table:
-        return table[name]
-    if default is _MISSING:
-        raise ConfigError(f"{key}: missing")
-    return default
-
-
-def _check_int(value: Any, key: str, lo: int | None = None, hi: int | None = None,
-               what: str = "integer") -> int:
-    # A plain integer is named once ("expected an integer"), a GPIO number gets its meaning.
-    plain = what == "integer"
-    if isinstance(value, bool) or not isinstance(value, int):
-        meaning = "" if plain else f" ({what})"
-        raise ConfigError(f"{key}: expected an integer{meaning}, got {_type_name(value)} {value!r}")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        meaning = "" if plain else f" for a {what}"
-        raise ConfigError(f"{key}: {value} is out of range{meaning} ({span})")
-    return value
-
-
-def _int(table: dict[str, Any], name: str, key: str, default: Any = _MISSING, *,
-         lo: int | None = None, hi: int | None = None, what: str = "integer") -> Any:
-    value = _get(table, name, key, default)
-    if value is default and name not in table:
-        return value
-    return _check_int(value, key, lo, hi, what)
-
-
-def _number(table: dict[str, Any], name: str, key: str, default: Any = _MISSING, *,
-            lo: float, hi: float) -> float:
-    value = _get(table, name, key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{key}: expected a number of seconds, got {_type_name(value)} {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{key}: {value} is out of range ({lo}..{hi} s)")
-    return float(value)
-
-
-def _str(table: dict[str, Any], name: str, key: str, default: Any = _MISSING) -> Any:
-    value = _get(table, name, key, default)
-    if value is default and name not in table:
-        return value
-    if not isinstance(value, str):
-        raise ConfigError(f"{key}: expected a string, got {_type_name(value)} {value!r}")
-    return value
-
-
-def _bool(table: dict[str, Any], name: str, key: str, default: Any = _MISSING) -> bool:
-    value = _get(table, name, key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(f"{key}: expected true or false, got {_type_name(value)} {value!r}")
-    return value
-
-
-def _choice(table: dict[str, Any], name: str, key: str, choices: tuple[str, ...], default: str) -> str:
-    value = _str(table, name, key, default)
-    if value not in choices:
-        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(choices)}")
-    return value

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from PIL import Image
 
+from golfbox.configfile import ConfigError, Section
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
 from golfbox.hal.pages import pack_pages
@@ -39,8 +40,7 @@ MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
 
 
-class SerialNodeConfigError(ValueError):
-    """A [seat_nodes] setting that cannot work; the message names the key."""
+SerialNodeConfigError = ConfigError  # a [seat_nodes] setting that cannot work; names the key
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,11 @@ class SerialNodeConfig:
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
-        """Build from a TOML table like::
+        return cls.from_section(Section(dict(table), where))
+
+    @classmethod
+    def from_section(cls, section: Section) -> "SerialNodeConfig":
+        """Build from the config's table::
 
             [seat_nodes]
             usb_ids = ["2e8a:0005"]
@@ -77,36 +81,30 @@ class SerialNodeConfig:
             [seat_nodes.seats]
             5 = "e6614103e7452d2f"   # seat number as the players see it (1-based)
         """
-        known = {"seats", "usb_ids", "ports"}
-        for key in table:
-            if key not in known:
-                raise SerialNodeConfigError(f"{where}.{key}: unknown key (expected one of {sorted(known)})")
+        section.check_known(("seats", "usb_ids", "ports"))
         seats: dict[int, str] = {}
-        raw_seats = table.get("seats", {})
-        if not isinstance(raw_seats, Mapping):
-            raise SerialNodeConfigError(f"{where}.seats: expected a table of seat number = node id")
-        for key, node_id in raw_seats.items():
-            name = f"{where}.seats.{key}"
+        by_seat = section.section("seats", {})
+        for key, node_id in by_seat.raw.items():
+            name = by_seat.key(key)
             try:
                 seat_number = int(key)
             except ValueError:
-                raise SerialNodeConfigError(f"{name}: the key must be a seat number such as 5") from None
+                raise ConfigError(f"{name}: the key must be a seat number such as 5") from None
             if not 1 <= seat_number <= 254:
-                raise SerialNodeConfigError(f"{name}: seat numbers start at 1")
+                raise ConfigError(f"{name}: seat numbers start at 1")
             if not isinstance(node_id, str) or not _is_hex(node_id):
-                raise SerialNodeConfigError(f"{name}: expected the node id in hex, like \"e6614103e7452d2f\"")
+                raise ConfigError(f"{name}: expected the node id in hex, like \"e6614103e7452d2f\"")
             if node_id.lower() in seats.values():
-                raise SerialNodeConfigError(f"{name}: node {node_id} is already given to another seat")
+                raise ConfigError(f"{name}: node {node_id} is already given to another seat")
             seats[seat_number - 1] = node_id.lower()
         usb_ids = []
-        for index, text in enumerate(table.get("usb_ids", ["2e8a:0005"])):
-            vid, _, pid = str(text).partition(":")
+        for index, text in enumerate(section.getlist("usb_ids", ["2e8a:0005"], example='["2e8a:0005"]')):
+            vid, _, pid = text.partition(":")
             if not (_is_hex(vid) and _is_hex(pid)) or len(vid) > 4 or len(pid) > 4:
-                raise SerialNodeConfigError(f"{where}.usb_ids[{index}]: expected \"vid:pid\" in hex, got {text!r}")
+                raise ConfigError(f"{section.key('usb_ids')}[{index}]: expected \"vid:pid\" in hex, "
+                                  f"got {text!r}")
             usb_ids.append((int(vid, 16), int(pid, 16)))
-        ports = table.get("ports", [])
-        if not isinstance(ports, list) or not all(isinstance(p, str) for p in ports):
-            raise SerialNodeConfigError(f"{where}.ports: expected a list of device paths or glob patterns")
+        ports = section.getlist("ports", [], example='["/dev/ttyACM*"] (device paths or glob patterns)')
         return cls(seats=seats, usb_ids=tuple(usb_ids), ports=tuple(ports))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from golfbox.engine.cards import JOKER, RANK_NAMES, SUIT_SYMBOLS, rank_of, suit_of
+from golfbox.engine import JOKER, RANK_NAMES, SUIT_SYMBOLS, rank_of, suit_of
 from golfbox.render import glyphs
 
 Box = tuple[int, int, int, int]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from golfbox.engine.views import OVER, START, SeatView
+from golfbox.engine import OVER, START, SeatView
 
 
 def seat_name(seat: int, names: Sequence[str] | None) -> str:

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from golfbox.engine.views import OVER, START, SeatView
+from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
 from golfbox.render.names import seat_name, wait_words

@@ -11,7 +11,7 @@ from typing import NamedTuple, Sequence
 
 from PIL import Image, ImageDraw
 
-from golfbox.engine.views import OVER, START, SeatView
+from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot, draw_small_face
 from golfbox.render.names import seat_name
@@ -50,24 +50,24 @@ def describe_last(view: SeatView, names: Sequence[str] | None = None) -> str:
         return ""
     who = seat_name(last.seat, names)
     kind, card = last.action.kind, last.revealed
-    if kind == "draw":
+    if kind == ActionKind.DRAW:
         return f"{who} drew from the stock"
-    if kind == "take":
+    if kind == ActionKind.TAKE:
         return f"{who} took {card_words(card)} from the discard"
-    if kind == "discard":
+    if kind == ActionKind.DISCARD:
         return f"{who} discarded {card_words(card)}"
-    if kind == "place":
+    if kind == ActionKind.PLACE:
         placed = view.grids[last.seat][last.action.pos]
         if placed is None:  # placed face down (4-card): only the card it replaced is public
             return f"{who} placed a card, {card_words(card)} out"
         return f"{who} placed {card_words(placed)}, {card_words(card)} out"
-    if kind == "flip":
+    if kind == ActionKind.FLIP:
         return f"{who} turned up {card_words(card)}"
-    if kind == "knock":
+    if kind == ActionKind.KNOCK:
         return f"{who} knocked"
-    if kind == "pass":
+    if kind == ActionKind.PASS:
         return f"{who} turned nothing up"
-    if kind == "ready":
+    if kind == ActionKind.READY:
         return f"{who} is ready"
     return f"{who}: {kind}"
 

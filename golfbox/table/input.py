@@ -20,8 +20,7 @@ cursor home.
 
 from __future__ import annotations
 
-from golfbox.engine import Action
-from golfbox.engine.actions import DISCARD, DRAW, FLIP, KNOCK, PASS, PLACE, READY, TAKE
+from golfbox.engine import Action, DISCARD, DRAW, FLIP, KNOCK, PASS, PLACE, READY, TAKE
 from golfbox.hal.base import Button, EventKind
 
 # Where the cursor sits for an action without a grid position (render_seat's names).

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from golfbox.bots import DEFAULT_BOT, make_bot
-from golfbox.engine import Action, Match
-from golfbox.engine.actions import READY
+from golfbox.engine import Action, Match, READY
 from golfbox.hal.base import LinkEvent
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Player

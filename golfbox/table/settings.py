@@ -19,13 +19,13 @@ from 0 inside the program (as in ButtonEvent.seat)::
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.bots import BOTS, DEFAULT_BOT
+from golfbox.configfile import ConfigError, Section, check_str
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
-from golfbox.hal.config import MAX_SEATS, ConfigError
+from golfbox.hal.config import MAX_SEATS
 
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "names", "seed")
@@ -60,45 +60,35 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
 
     Raises ConfigError naming the key: ``game.bots.5: there is no seat 5 (4 seats)``.
     """
-    for key in game:
-        if key not in GAME_KEYS:
-            raise ConfigError(f"game.{key}: unknown key (expected one of: {', '.join(GAME_KEYS)})")
+    game = Section(dict(game), "game")
+    game.check_known(GAME_KEYS)
     settings = TableSettings(seats=seats)
-    if "seats" in game:
-        settings.seats = _int(game, "seats", 2, MAX_SEATS)
-        if settings.seats > seats:
-            raise ConfigError(f"game.seats: {settings.seats} seats, but only {seats} are wired ([[seats]])")
-    if "variant" in game:
-        settings.variant = _str(game, "variant")
+    settings.seats = game.getint("seats", seats, minval=2, maxval=MAX_SEATS)
+    if settings.seats > seats:
+        raise ConfigError(f"game.seats: {settings.seats} seats, but only {seats} are wired ([[seats]])")
+    settings.variant = game.getstr("variant", settings.variant, nonempty=True)
     try:
         variant = get_variant(settings.variant)
     except RuleError as exc:
         raise ConfigError(f"game.variant: {exc}") from None
-    rules = game.get("rules", {})
-    if not isinstance(rules, dict):
-        raise ConfigError(f"game.rules: expected a table, e.g. rules = {{ final_turn = true }}")
+    rules = game.section("rules", {}).raw
     try:
         make_rules(variant, rules)
     except RuleError as exc:
         raise ConfigError(f"game.rules: {exc}") from None
     settings.rules = dict(rules)
-    if "rounds" in game:
-        settings.rounds = _int(game, "rounds", 1, 99)
-    settings.bots = _bots(game.get("bots", {}), settings.seats)
-    if "bot_delay" in game:
-        settings.bot_delay = _seconds(game, "bot_delay", 0.0, 30.0)
-    if "peek_timeout" in game:
-        settings.peek_timeout = _seconds(game, "peek_timeout", 0.5, 600.0)
-    if "takeover_after" in game:
-        settings.takeover_after = _seconds(game, "takeover_after", 0.0, 86400.0)
-    if "auto_start" in game:
-        if not isinstance(game["auto_start"], bool):
-            raise ConfigError(f"game.auto_start: expected true or false, got {game['auto_start']!r}")
-        settings.auto_start = game["auto_start"]
-    settings.names = {seat: _str_value(name, f"game.names.{seat + 1}")
-                      for seat, name in _by_seat(game.get("names", {}), "names", settings.seats).items()}
-    if "seed" in game:
-        settings.seed = _int(game, "seed", 0, 2**64 - 1)
+    settings.rounds = game.getint("rounds", settings.rounds, minval=1, maxval=99)
+    settings.bots = _bots(game, settings.seats)
+    settings.bot_delay = game.getseconds("bot_delay", settings.bot_delay, minval=0.0, maxval=30.0)
+    settings.peek_timeout = game.getseconds("peek_timeout", settings.peek_timeout,
+                                            minval=0.5, maxval=600.0)
+    settings.takeover_after = game.getseconds("takeover_after", settings.takeover_after,
+                                              minval=0.0, maxval=86400.0)
+    settings.auto_start = game.getbool("auto_start", settings.auto_start)
+    names = _by_seat(game, "names", settings.seats)
+    settings.names = {seat: check_str(name, names.key(str(seat + 1)), nonempty=True)
+                      for seat, name in _seat_items(names)}
+    settings.seed = game.getint("seed", None, minval=0, maxval=2**64 - 1)
     if settings.auto_start:
         check_players(settings.variant, settings.seats)
     return settings
@@ -112,57 +102,34 @@ def check_players(variant_name: str, players: int) -> None:
                           f"{variant.max_players} players, the table has {players} seats")
 
 
-def _bots(raw: Any, seats: int) -> dict[int, str]:
+def _bots(game: Section, seats: int) -> dict[int, str]:
+    raw = game.get("bots", {})
     if isinstance(raw, int) and not isinstance(raw, bool):
         if not 0 <= raw <= seats:
             raise ConfigError(f"game.bots: {raw} bots at a table of {seats} seats")
         return {seat: DEFAULT_BOT for seat in range(seats - raw, seats)}
+    by_seat = _by_seat(game, "bots", seats)
     bots = {}
-    for seat, name in _by_seat(raw, "bots", seats).items():
-        name = _str_value(name, f"game.bots.{seat + 1}")
-        try:
-            make_bot(name, random.Random(0))
-        except ValueError as exc:
-            raise ConfigError(f"game.bots.{seat + 1}: {exc}") from None
+    for seat, name in _seat_items(by_seat):
+        key = by_seat.key(str(seat + 1))
+        name = check_str(name, key, nonempty=True)
+        if name not in BOTS:
+            raise ConfigError(f"{key}: unknown bot {name!r} (one of: {', '.join(sorted(BOTS))})")
         bots[seat] = name
     return bots
 
 
-def _by_seat(raw: Any, key: str, seats: int) -> dict[int, Any]:
-    """{ "1" = x, "3" = y } (1-based seat numbers) -> {0: x, 2: y}."""
-    if not isinstance(raw, dict):
+def _by_seat(game: Section, key: str, seats: int) -> Section:
+    """A table by 1-based seat number, { 1 = x, 3 = y }, every number a seat of the table."""
+    if not isinstance(game.get(key, {}), dict):
         raise ConfigError(f"game.{key}: expected a table by seat number, e.g. {key} = {{ 1 = ... }}")
-    out = {}
-    for number, value in raw.items():
+    table = game.section(key, {})
+    for number in table.raw:
         if not str(number).isdigit() or not 1 <= int(number) <= seats:
-            raise ConfigError(f"game.{key}.{number}: there is no seat {number} (seats 1 to {seats})")
-        out[int(number) - 1] = value
-    return out
+            raise ConfigError(f"{table.key(number)}: there is no seat {number} (seats 1 to {seats})")
+    return table
 
 
-def _int(game: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
-    value = game[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"game.{key}: expected a whole number, got {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"game.{key}: {value} is out of range ({lo}..{hi})")
-    return value
-
-
-def _seconds(game: Mapping[str, Any], key: str, lo: float, hi: float) -> float:
-    value = game[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"game.{key}: expected a number of seconds, got {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"game.{key}: {value} is out of range ({lo}..{hi} s)")
-    return float(value)
-
-
-def _str(game: Mapping[str, Any], key: str) -> str:
-    return _str_value(game[key], f"game.{key}")
-
-
-def _str_value(value: Any, key: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{key}: expected a non-empty string, got {value!r}")
-    return value.strip()
+def _seat_items(table: Section) -> list[tuple[int, Any]]:
+    """(0-based seat, value) of a table checked by _by_seat."""
+    return [(int(number) - 1, value) for number, value in table.raw.items()]

@@ -18,8 +18,7 @@ import random
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Callable, NamedTuple
 
-from golfbox.engine.actions import Action
-from golfbox.engine.views import SeatView
+from golfbox.engine import Action, SeatView
 
 log = logging.getLogger(__name__)
 

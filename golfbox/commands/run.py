@@ -3,7 +3,7 @@
     golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless]
 
 With no config file at the default path (a laptop), the simulated table runs
-instead: golfbox.table.sim_cli (the terminal simulator) when it is there and
+instead: golfbox.commands.sim (the terminal simulator) when it is there and
 this is a terminal, else a headless sim table that logs what happens.
 
 The journal is ``--journal``, else the config's ``[journal] path``, else
@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config, sim_config
 from golfbox.table.journal import Journal, JournalError, set_aside
 from golfbox.table.notify import Notifier, NotifyError
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_CONFIG = "/etc/golfbox/config.toml"
 PI_JOURNAL = Path("/var/lib/golfbox/journal.sqlite3")
-JOURNAL_KEYS = ("path",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
     # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
     if not getattr(args, "headless", False) and sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            sim_cli = importlib.import_module("golfbox.table.sim_cli")
+            sim_cli = importlib.import_module("golfbox.commands.sim")
         except ModuleNotFoundError as exc:
-            if exc.name != "golfbox.table.sim_cli":
+            if exc.name != "golfbox.commands.sim":
                 raise
         else:
             return int(sim_cli.run(args) or 0)
@@ -88,16 +87,11 @@ def _load(path: Path) -> HardwareConfig:
 
 
 def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) -> Path:
-    for key in config.journal:
-        if key not in JOURNAL_KEYS:
-            raise UsageError(f"journal.{key}: unknown key (expected: {', '.join(JOURNAL_KEYS)})")
     if override:
         return Path(override)
-    configured = config.journal.get("path")
+    configured = config.journal.get("path")  # checked with the config (hal/config.py)
     if configured is not None:
-        if not isinstance(configured, str) or not configured:
-            raise UsageError(f"journal.path: expected a file path, got {configured!r}")
-        return Path(configured)
+        return Path(configured.strip())
     if os.environ.get("STATE_DIRECTORY"):  # systemd's StateDirectory= (the first one)
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "journal.sqlite3"
     if not laptop:

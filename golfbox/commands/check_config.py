@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from golfbox.cli import UsageError
+from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config
-from golfbox.table.service_cli import DEFAULT_CONFIG, journal_path
+from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.table.settings import settings_from_config
 
 

@@ -15,9 +15,13 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from golfbox.cli import UsageError
+from golfbox.bots import DEFAULT_BOT
+from golfbox.commands import UsageError
+from golfbox.commands.sim import add_match_arguments, table_settings
+from golfbox.engine import ActionKind
 from golfbox.hal.base import Button, EventKind
-from golfbox.table.sim_cli import SHARED, SimTable, add_match_arguments, dump_name, table_settings
+from golfbox.table.sim import SHARED, SimTable, dump_name
+from golfbox.table.timers import ManualClock
 
 LIT = (235, 240, 255)  # a lit OLED pixel, as in the simulator's window
 SHADES = 16  # grey levels kept in the GIF palette (the SSD1322 has 16)
@@ -30,18 +34,10 @@ IDLE_STEP = 0.25  # virtual seconds the clock moves when the table waits on a ti
 MAX_VIRTUAL_SECONDS = 6 * 3600  # a match that has not ended by then never will
 
 
-class VirtualClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Recorder:
     """Every image each display was sent, when, and the shared display's round ends."""
 
-    def __init__(self, clock: VirtualClock):
+    def __init__(self, clock: ManualClock):
         self.clock = clock
         self.frames: dict[str, list[tuple[float, Image.Image]]] = {}
         self.round_ends: dict[str, Image.Image] = {}  # "round N" / "match result" -> shared image
@@ -64,7 +60,7 @@ class Autopilot:
 
     SEAT = 0
 
-    def __init__(self, table: SimTable, clock: VirtualClock, bot_name: str, seed: int | None):
+    def __init__(self, table: SimTable, clock: ManualClock, bot_name: str, seed: int | None):
         from golfbox.bots import make_bot
 
         self.table = table
@@ -86,11 +82,14 @@ class Autopilot:
         if service.state != "playing" or not view.legal:
             return False
         action = self.bot.choose(view)
-        # The pad's cursor walks view.legal in order and starts on its first entry.
+        # The pad's cursor walks view.legal in order: from its first entry (✕ goes there).
+        cursor = service.inputs[self.SEAT]
+        if cursor.index or cursor.resting is not None:
+            self.press(Button.BACK)
         for _ in range(view.legal.index(action)):
             self.press(Button.RIGHT)
         self.press(Button.OK)
-        if action.kind == "knock":
+        if action.kind == ActionKind.KNOCK:
             self.press(Button.OK)  # "knock? ● yes"
         return True
 
@@ -112,12 +111,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"--out {out}: {exc.strerror}") from None
 
-    clock = VirtualClock()
+    clock = ManualClock(0.0)
     recorder = Recorder(clock)
     table = SimTable(settings, clock=clock, on_change=recorder)
     recorder.table = table
     try:
-        play_match(table, clock, Autopilot(table, clock, settings.bots.get(1, "random"), settings.seed))
+        play_match(table, clock, Autopilot(table, clock, settings.bots.get(1, DEFAULT_BOT), settings.seed))
     finally:
         table.on_change = None  # the pictures end with the match, not the "paused" notice
         table.close()
@@ -139,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_match(table: SimTable, clock: VirtualClock, autopilot: Autopilot) -> None:
+def play_match(table: SimTable, clock: ManualClock, autopilot: Autopilot) -> None:
     """Drive the service on this thread until the match is over, moving time only when idle."""
     service = table.service
     while clock.now < MAX_VIRTUAL_SECONDS:

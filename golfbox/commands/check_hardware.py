@@ -16,12 +16,13 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
+from golfbox.hal.resilient import ResilientDisplay
+from golfbox.table.timers import Timers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from golfbox.cli import UsageError  # imported here: cli imports this module lazily too
+    from golfbox.commands import UsageError  # imported here: cli imports this module lazily too
 
     if args.seconds is not None and args.seconds < 0:
         raise UsageError(f"--seconds: {args.seconds:g} is negative")
@@ -161,13 +162,18 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
            targets: list[_Target], seen: set[tuple[int, Button]]) -> None:
     """Print events until ``seconds`` pass (or forever); note each button seen."""
     by_seat = {t.seat: t for t in targets if t.seat is not None}
+    timers = Timers()  # a panel that failed is tried again on these (ResilientDisplay)
+    for display in hardware.displays():
+        if isinstance(display, ResilientDisplay):
+            display.call_at = timers.call_at
     deadline = None if seconds is None else time.monotonic() + seconds
     while deadline is None or time.monotonic() < deadline:
         wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
         try:
             event = events.get(timeout=wait)
         except queue.Empty:
-            hardware.poll()
+            while timers.fire_due(time.monotonic()):
+                pass
             continue
         if isinstance(event, LinkEvent):
             print(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")

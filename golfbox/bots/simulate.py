@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from golfbox.bots import Bot, make_bot
-from golfbox.engine.match import Match
-from golfbox.engine.round import Round
-from golfbox.engine.variants import Rules, Variant
+from golfbox.engine import Match, Round, Rules, Variant
 
 
 def play_round(round_: Round, bots: Sequence[Bot], full_views: bool = False) -> None:

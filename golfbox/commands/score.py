@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from golfbox.cli import UsageError
-from golfbox.engine.notation import NotationError, check_cards_exist, parse_grid, suited_cards
-from golfbox.engine.scoring import round_scores
-from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args
+from golfbox.commands import UsageError
+from golfbox.engine import (NotationError, RuleError, VARIANTS, check_cards_exist, get_variant,
+                            make_rules, parse_grid, parse_rule_args, round_scores, suited_cards)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

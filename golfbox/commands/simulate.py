@@ -8,11 +8,11 @@ import random
 import sys
 import time
 
-from golfbox.bots import make_bot
-from golfbox.cli import UsageError
-from golfbox.engine.match import DEFAULT_ROUNDS
-from golfbox.engine.simulate import simulate
-from golfbox.engine.variants import VARIANTS, RuleError, get_variant, make_rules, parse_rule_args
+from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.commands import UsageError
+from golfbox.engine import (DEFAULT_ROUNDS, RuleError, VARIANTS, get_variant, make_rules,
+                            parse_rule_args)
+from golfbox.bots.simulate import simulate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,8 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="matches to play (Ctrl-C stops early and prints what was played)")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
     parser.add_argument("--seed", type=int, help="the same seed gives the same results")
-    parser.add_argument("--bots", default="random",
-                        help="bot per seat, comma separated (one name: every seat), e.g. greedy,random")
+    parser.add_argument("--bots", default=DEFAULT_BOT,
+                        help=f"bot per seat, comma separated (one name: every seat), e.g. easy,hard "
+                             f"(default {DEFAULT_BOT}; random is the fastest)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="a house rule, e.g. --rule final_turn=on (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

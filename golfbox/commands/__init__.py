@@ -1,0 +1,7 @@
+"""The command line's subcommands, one module each: ``add_arguments(parser)`` and
+``run(args) -> int``. Only this package and golfbox.cli know about the command line;
+the layers below (engine, bots, render, hal, table) never import it."""
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported on one line, exit status 2."""

@@ -1,0 +1,175 @@
+"""``golfbox sim``: the whole table on a laptop, in a terminal (or a window).
+
+The table is built exactly as on the Pi (build_hardware + assemble_table) from a
+config in which every seat and the shared display are simulated. The
+terminal only draws the images the sim displays were sent and turns key
+presses into the button events a pad would post.
+
+It journals like the Pi: ``--journal``, else
+``$XDG_STATE_HOME/golfbox/journal.sqlite3`` (~/.local/state/golfbox/…). After
+q, a crash or a closed terminal, the next start resumes the unfinished match;
+``--new`` abandons it and deals a new one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from PIL import Image
+
+from golfbox.commands import UsageError
+from golfbox.table import sim_ui, terminal
+from golfbox.table.sim import FrameDump, SimTable, fit_to_journal
+from golfbox.table.terminal import MAX_HUMANS
+
+# ---------------------------------------------------------------- arguments
+
+
+def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds: int) -> None:
+    """Options shared by ``sim`` and ``demo``: what match to play."""
+    parser.add_argument("--players", type=int, default=players, metavar="N",
+                        help=f"seats at the table (default {players})")
+    parser.add_argument("--variant", default="6-card", metavar="V",
+                        help="4-card, 6-card, polish-poker or 9-card (default 6-card)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a house rule, e.g. --rule final_turn=on (repeatable)")
+    parser.add_argument("--rounds", type=int, default=rounds, metavar="R",
+                        help=f"rounds in the match (default {rounds})")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="shuffle from this seed (replayable); default: real randomness")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot in the seats nobody plays (default greedy)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_match_arguments(parser, players=4, rounds=9)
+    parser.add_argument("--humans", type=int, default=1, metavar="H",
+                        help=f"seats played from this keyboard, seats 1..H (0-{MAX_HUMANS}, default 1)")
+    parser.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
+                        help="how long a bot thinks before it moves (default 1.0)")
+    parser.add_argument("--lobby", action="store_true",
+                        help="start in the lobby as the Pi does (● joins, hold ● deals) "
+                             "instead of dealing at once")
+    parser.add_argument("--window", action="store_true",
+                        help="draw in a pygame window (luma.emulator) instead of the terminal")
+    parser.add_argument("--cells", choices=tuple(terminal.CELL_MODES), default="auto",
+                        help="how pixels become characters: halfblock (1×2 pixels a cell, needs "
+                             "256×68), braille (2×4, needs 128×36) or auto, the first that fits "
+                             "(default auto)")
+    parser.add_argument("--dump-frames", metavar="DIR", default=None,
+                        help="keep the latest picture of each display as DIR/shared.png, DIR/seat1.png …")
+    add_journal_arguments(parser)
+
+
+def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
+    """--journal and --new, for ``sim`` (``run`` has its own --journal)."""
+    parser.add_argument("--journal", metavar="PATH", default=None,
+                        help="the journal file (default ~/.local/state/golfbox/journal.sqlite3, "
+                             "under $XDG_STATE_HOME if set); an unfinished match in it resumes")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new match instead of resuming the unfinished one in the journal")
+
+
+def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, auto_start: bool):
+    """TableSettings from the command line; UsageError names whatever is wrong."""
+    from golfbox.bots import BOTS, DEFAULT_BOT
+    from golfbox.engine import RuleError, get_variant, make_rules, parse_rule_args
+    from golfbox.table.settings import TableSettings
+
+    players = getattr(args, "players", 4)
+    try:
+        variant = get_variant(getattr(args, "variant", "6-card"))
+        variant.check_players(players)
+        rules = parse_rule_args(getattr(args, "rule", []) or [])
+        make_rules(variant, rules)  # validate now, with the rule's name in the message
+    except RuleError as exc:
+        raise UsageError(str(exc)) from None
+    rounds = getattr(args, "rounds", 9)
+    if rounds < 1:
+        raise UsageError(f"--rounds {rounds}: a match has at least one round")
+    if not 0 <= humans <= players:
+        raise UsageError(f"--humans {humans}: the table has {players} players (--players)")
+    if humans > MAX_HUMANS:
+        raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
+    if bot_delay < 0:
+        raise UsageError(f"--bot-delay {bot_delay}: must be 0 or more seconds")
+    bot = getattr(args, "bot", None) or DEFAULT_BOT
+    if bot not in BOTS:
+        raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
+    return TableSettings(
+        variant=variant.name, rules=rules, rounds=rounds, seats=players,
+        bots={seat: bot for seat in range(humans, players)},
+        bot_delay=bot_delay, auto_start=auto_start, seed=getattr(args, "seed", None),
+    )
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def run(args: argparse.Namespace) -> int:
+    # ``golfbox run`` with no config comes here with its own args: every option has a default.
+    humans = getattr(args, "humans", 1)
+    window = getattr(args, "window", False)
+    settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
+                              auto_start=not getattr(args, "lobby", False))
+    dump_dir = getattr(args, "dump_frames", None)
+    dump = FrameDump(dump_dir) if dump_dir else None
+    if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the simulator needs a terminal (or use --window)")
+    journal = open_sim_journal(getattr(args, "journal", None), settings.seats,
+                               new=getattr(args, "new", False))
+
+    changed = threading.Event()
+
+    def on_change(key: str, image: Image.Image) -> None:
+        if dump is not None:
+            dump.write(key, image)
+        changed.set()
+
+    human_seats = fit_to_journal(settings, journal, list(range(humans)), MAX_HUMANS)
+    table = SimTable(settings, on_change=on_change, journal=journal)
+    # SIGTERM (kill) and SIGHUP (the terminal window closed) quit like q: the
+    # KeyboardInterrupt unwinds through curses.wrapper, which restores the terminal.
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        table.start()
+        if window:
+            try:
+                ui = sim_ui.WindowUI(table, human_seats, changed)
+            except sim_ui.WindowUnavailable as exc:
+                raise UsageError(str(exc)) from None
+            ui.loop()
+        else:
+            cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
+            sim_ui.run_terminal(table, human_seats, changed, cells)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C quits like q; curses.wrapper has restored the terminal
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        table.on_change = None  # the dumps keep the game, not the "paused" notice
+        table.close()
+    if table.error is not None:
+        print(f"golfbox sim: the table stopped: {table.error!r}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def open_sim_journal(path: str | None, seats: int, *, new: bool):
+    """The laptop's journal (as ``golfbox run`` picks it); UsageError for a file that is not one."""
+    from golfbox.hal.config import sim_config
+    from golfbox.commands.run import journal_path, open_journal, start_afresh
+
+    journal = open_journal(journal_path(path, sim_config(seats), laptop=True))
+    if new:
+        start_afresh(journal)
+    return journal
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+

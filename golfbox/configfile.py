@@ -1,0 +1,148 @@
+"""Reading a config file's tables, in the manner of Klipper's ``config.getint('x', 9, minval=1)``.
+
+One ``Section`` per TOML table, with typed getters that name the key in every
+error (``seats[0].display.width: 4 is out of range (8..1024)``), and one error
+type. The hardware config (hal/config.py), the game settings
+(table/settings.py), the seat nodes and the journal all read through it.
+
+A key may carry a note on where it came from, kept at the end of every
+message: ``seats[3].buttons (from pinmap.toml)`` + ``back`` →
+``seats[3].buttons.back (from pinmap.toml)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+MISSING = object()  # a getter's default: the key must be there
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used as it is; the message names the key.
+
+    Always one line: a key or value quoted from the file may hold a newline or
+    another control character, which is shown escaped (``\\n``)."""
+
+    def __init__(self, message: str):
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
+
+
+def type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def subkey(key: str, name: str) -> str:
+    """'seats[0].buttons (from pinmap.toml)' + 'ok' -> 'seats[0].buttons.ok (from pinmap.toml)'."""
+    if not key:
+        return name
+    base, sep, note = key.partition(" (")
+    return f"{base}.{name}{sep}{note}"
+
+
+def check_int(value: Any, key: str, minval: int | None = None, maxval: int | None = None,
+              what: str = "") -> int:
+    """``value`` as an integer in range; ``what`` names its meaning ("GPIO (BCM) number")."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        meaning = f" ({what})" if what else ""
+        raise ConfigError(f"{key}: expected an integer{meaning}, got {type_name(value)} {value!r}")
+    if (minval is not None and value < minval) or (maxval is not None and value > maxval):
+        span = f"{minval}..{maxval}" if maxval is not None else f">= {minval}"
+        meaning = f" for a {what}" if what else ""
+        raise ConfigError(f"{key}: {value} is out of range{meaning} ({span})")
+    return value
+
+
+class Section:
+    """One table of a config file, read by key."""
+
+    def __init__(self, raw: Any, name: str):
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{name}: expected a table, got {type_name(raw)}")
+        self.raw, self.name = raw, name
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.raw
+
+    def key(self, name: str) -> str:
+        """The full name of one of this table's keys, as errors show it."""
+        return subkey(self.name, name)
+
+    def check_known(self, allowed: Iterable[str]) -> None:
+        """Every key of the table is one of ``allowed``."""
+        allowed = tuple(allowed)
+        for name in self.raw:
+            if name not in allowed:
+                shown = sorted(allowed) if isinstance(allowed, (set, frozenset)) else allowed
+                raise ConfigError(f"{self.key(name)}: unknown key (expected one of: "
+                                  f"{', '.join(shown)})")
+
+    def get(self, name: str, default: Any = MISSING) -> Any:
+        """The raw value (a getter below checks its type)."""
+        if name in self.raw:
+            return self.raw[name]
+        if default is MISSING:
+            raise ConfigError(f"{self.key(name)}: missing")
+        return default
+
+    def section(self, name: str, default: Any = MISSING) -> "Section":
+        """A table inside this one."""
+        return Section(self.get(name, default), self.key(name))
+
+    def getint(self, name: str, default: Any = MISSING, *, minval: int | None = None,
+               maxval: int | None = None, what: str = "") -> Any:
+        if name not in self.raw and default is not MISSING:
+            return default
+        return check_int(self.get(name), self.key(name), minval, maxval, what)
+
+    def getseconds(self, name: str, default: Any = MISSING, *, minval: float,
+                   maxval: float) -> Any:
+        if name not in self.raw and default is not MISSING:
+            return default
+        value, key = self.get(name), self.key(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{key}: expected a number of seconds, got {type_name(value)} {value!r}")
+        if not minval <= value <= maxval:
+            raise ConfigError(f"{key}: {value} is out of range ({minval}..{maxval} s)")
+        return float(value)
+
+    def getstr(self, name: str, default: Any = MISSING, *, nonempty: bool = False) -> Any:
+        if name not in self.raw and default is not MISSING:
+            return default
+        return check_str(self.get(name), self.key(name), nonempty=nonempty)
+
+    def getbool(self, name: str, default: Any = MISSING) -> Any:
+        if name not in self.raw and default is not MISSING:
+            return default
+        value = self.get(name)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{self.key(name)}: expected true or false, got "
+                              f"{type_name(value)} {value!r}")
+        return value
+
+    def getchoice(self, name: str, choices: Iterable[str], default: Any = MISSING) -> Any:
+        value = self.getstr(name, default)
+        choices = tuple(choices)
+        if value not in choices and not (value is default and name not in self.raw):
+            raise ConfigError(f"{self.key(name)}: {value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def getlist(self, name: str, default: Any = MISSING, *, of: type = str,
+                example: str = "") -> Any:
+        """A list whose items are all ``of`` (strings by default)."""
+        if name not in self.raw and default is not MISSING:
+            return default
+        value = self.get(name)
+        if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool)
+                                                  for v in value):
+            hint = f", e.g. {example}" if example else ""
+            raise ConfigError(f"{self.key(name)}: expected a list of {type_name(of())[2:]}s"
+                              f"{hint}, got {type_name(value)} {value!r}")
+        return value
+
+
+def check_str(value: Any, key: str, *, nonempty: bool = False) -> str:
+    if not isinstance(value, str) or (nonempty and not value.strip()):
+        what = "a non-empty string" if nonempty else "a string"
+        raise ConfigError(f"{key}: expected {what}, got {type_name(value)} {value!r}")
+    return value.strip() if nonempty else value

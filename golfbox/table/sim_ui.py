@@ -1,0 +1,327 @@
+"""The simulator's front ends, together: the terminal (curses) and a window (pygame
+through luma.emulator). Both draw what the sim displays were sent and turn keys into
+presses on the SimTable; neither knows a rule of the game."""
+
+from __future__ import annotations
+
+import curses
+import locale
+import logging
+import os
+import threading
+import time
+
+from PIL import Image
+
+from golfbox.table import terminal
+from golfbox.table.sim import SHARED, SimTable, seat_key
+from golfbox.table.terminal import SEAT_KEYS, TooSmall
+
+
+class WindowUnavailable(Exception):
+    """--window cannot open: pygame or luma.emulator missing, or no display."""
+
+def press_key(table, keys_of, key) -> None:
+    """The button (and press or hold) that ``key`` stands for, on the seat it belongs to."""
+    for seat, keys in keys_of.items():
+        found = keys.lookup(key)
+        if found is not None:
+            table.press(seat, *found)
+            return
+
+
+def run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
+                  cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]) -> None:
+    locale.setlocale(locale.LC_ALL, "")
+    os.environ.setdefault("ESCDELAY", "25")  # Esc-prefixed keys (Shift+arrows) without a lag
+    # The log would scribble over the curses screen: keep only errors, and after exit.
+    root = logging.getLogger()
+    saved_level = root.level
+    root.setLevel(logging.CRITICAL)
+    try:
+        curses.wrapper(lambda screen: TerminalUI(screen, table, humans, changed, cells).loop())
+    finally:
+        root.setLevel(saved_level)
+
+
+# ---------------------------------------------------------------- curses front end
+
+
+class TerminalUI:
+    def __init__(self, screen, table: SimTable, humans: list[int], changed: threading.Event,
+                 cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]):
+        self.screen = screen
+        self.cells = cells  # the drawings to try on every redraw, finest first
+        self.table = table
+        self.humans = humans
+        self.changed = changed
+        self.keys_of = {seat: SEAT_KEYS[i] for i, seat in enumerate(humans)}
+        # Tab walks the seats: the humans first, then the bots.
+        bots = [s for s in range(table.settings.seats) if s not in humans]
+        self.seat_order = humans + bots
+        self.first_shown = 0
+        self.next_first = 0  # where Tab moves first_shown: the layout drawn last says
+        self.show_help = False
+        self.pressed = False  # the first screen says "resumed" until a key is pressed
+        self.pairs: dict[tuple[int, int], int] = {}
+        self._init_colours()
+
+    def _init_colours(self) -> None:
+        curses.curs_set(0)
+        if not curses.has_colors():
+            return
+        curses.start_color()
+        # An OLED is black with lit pixels: black, dim, mid, full.
+        if curses.COLORS >= 256:
+            shades = [curses.COLOR_BLACK, 240, 248, 231]
+        else:
+            shades = [curses.COLOR_BLACK, curses.COLOR_WHITE, curses.COLOR_WHITE, curses.COLOR_WHITE]
+        pair = 1
+        for fg in range(terminal.LEVELS):
+            for bg in range(terminal.LEVELS):
+                if pair < curses.COLOR_PAIRS:
+                    curses.init_pair(pair, shades[fg], shades[bg])
+                    self.pairs[fg, bg] = pair
+                pair += 1
+
+    def loop(self) -> None:
+        self.screen.timeout(50)
+        self.screen.keypad(True)
+        self.draw()
+        while True:
+            if self.table.error is not None or not self.table.running:
+                return
+            try:
+                key = self.screen.get_wch()
+            except curses.error:  # no key within the timeout
+                key = None
+            except KeyboardInterrupt:
+                return
+            if key is not None and not self.handle(key):
+                return
+            if key is not None or self.changed.is_set():
+                self.changed.clear()
+                self.draw()
+
+    def handle(self, key: str | int) -> bool:
+        """Act on one key; False means quit."""
+        if key != curses.KEY_RESIZE:
+            self.pressed = True
+        if key == curses.KEY_RESIZE:
+            curses.update_lines_cols()
+            return True
+        if key in terminal.QUIT_KEYS:
+            return False
+        if self.show_help:
+            self.show_help = False  # any other key closes the help
+            return True
+        if key in terminal.HELP_KEYS:
+            self.show_help = True
+        elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
+            self.first_shown = self.next_first  # the seats the top line's "Tab:" names
+        else:
+            press_key(self.table, self.keys_of, key)
+        return True
+
+    # ---- drawing
+
+    def draw(self) -> None:
+        screen = self.screen
+        screen.erase()
+        rows, cols = screen.getmaxyx()
+        shared = self.table.sim_display(SHARED).size if self.table.hardware.shared_display else None
+        seat_size = self.table.sim_display(seat_key(0)).size
+        # Planned on every redraw, so a resize switches between half-blocks and Braille.
+        layout = terminal.plan_layout(cols, rows, shared, seat_size, self.seat_order,
+                                      self.first_shown, frozenset(self.humans), self.cells)
+        if isinstance(layout, TooSmall):
+            self._too_small(rows, cols, layout, shared, seat_size)
+        else:
+            self.next_first = layout.next_first
+            self._status(cols, layout)
+            for panel in layout.panels:
+                self._panel(panel, layout.cell)
+        if self.show_help:
+            self._box(terminal.help_lines(self.humans), rows, cols)
+        screen.refresh()
+
+    def _put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        rows, cols = self.screen.getmaxyx()
+        if 0 <= y < rows and 0 <= x < cols:
+            try:
+                self.screen.addstr(y, x, text[:cols - x], attr)
+            except curses.error:  # writing the bottom-right cell moves the cursor off-screen
+                pass
+
+    def _status(self, cols: int, layout: terminal.Layout) -> None:
+        left = f" golfbox sim · {self.table.status()}"
+        if self.table.resumed is not None and not self.pressed:
+            left += " · resumed the unfinished match (golfbox sim --new starts afresh)"
+        hidden = terminal.tab_hint(layout)
+        # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
+        drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""
+        right = f"{hidden}{drawing}? help  q quit "
+        self._put(0, 0, left.ljust(cols), curses.A_REVERSE)
+        self._put(0, max(len(left) + 1, cols - len(right)), right, curses.A_REVERSE)
+
+    def _panel(self, panel: terminal.Panel, cell: terminal.CellGeometry = terminal.HALFBLOCK) -> None:
+        key = panel.display
+        sim = self.table.sim_display(key)
+        width, height = terminal.cells_for(sim.size, cell)
+        if key == SHARED:
+            label = f"table · shared display {sim.size[0]}×{sim.size[1]}"
+        else:
+            seat = int(key.split("-")[1])
+            who = "you" if seat in self.keys_of else f"bot ({self.table.settings.bots.get(seat, '?')})"
+            label = f"seat {seat + 1} · {who}"
+        self._put(panel.top, panel.left, label[:width], curses.A_BOLD)
+        top = panel.top + terminal.LABEL_ROWS
+        if sim.image is None:
+            self._put(top, panel.left, "(nothing shown yet)")
+        else:
+            for dy, runs in enumerate(terminal.cell_runs(sim.image, cell)):
+                x = panel.left
+                for run in runs:
+                    self._put(top + dy, x, run.text, self._colour(run.fg, run.bg))
+                    x += len(run.text)
+        if panel.hint_row:  # cut to the panel's width (a Braille seat is 64 columns) like the label
+            seat = int(key.split("-")[1])
+            self._put(top + height, panel.left, self.keys_of[seat].hint[:width], curses.A_DIM)
+
+    def _colour(self, fg: int, bg: int) -> int:
+        if (fg, bg) in self.pairs:
+            return curses.color_pair(self.pairs[fg, bg])
+        return curses.A_NORMAL  # no colours: lit pixels are the terminal's foreground
+
+    def _too_small(self, rows: int, cols: int, need: TooSmall, shared, seat_size) -> None:
+        """Name the smallest size (plan_layout's last drawing), and the sharper one's if it was tried."""
+        if need.cell == terminal.BRAILLE:
+            how = ["to show the shared display and a seat, every pixel a Braille dot."]
+            if terminal.HALFBLOCK in self.cells:
+                half = terminal.minimum_size(shared, seat_size, terminal.HALFBLOCK)
+                how.append(f"At {half[0]}×{half[1]} each pixel is half a cell, with its own grey shade.")
+        else:
+            how = ["to show the shared display and a seat pixel for pixel."]
+        lines = [
+            "golfbox sim: the terminal is too small",
+            f"it is {cols}×{rows}; the table needs at least {need.need_cols}×{need.need_rows} "
+            "(columns × rows)",
+            *how,
+            "Make the window bigger or the font smaller (often Ctrl+-),",
+            "or run: golfbox sim --window",
+            "",
+            "q quits",
+        ]
+        for i, line in enumerate(lines):
+            self._put(i, 0, line)
+
+    def _box(self, lines: list[str], rows: int, cols: int) -> None:
+        width = min(cols, max(len(line) for line in lines) + 4)
+        height = min(rows, len(lines) + 2)
+        top, left = max(0, (rows - height) // 2), max(0, (cols - width) // 2)
+        for i in range(height):
+            if i in (0, height - 1):
+                text = "+" + "-" * (width - 2) + "+"
+            else:
+                text = "| " + lines[i - 1].ljust(width - 4)[:width - 4] + " |"
+            self._put(top + i, left, text, curses.A_REVERSE)
+
+
+# ---------------------------------------------------------------- pygame window (--window)
+
+WINDOW_SCALE = 3
+WINDOW_GAP = 6  # pixels (before scaling) between pictures and around labels
+LIT = (235, 240, 255)  # an OLED's lit pixel, a cold white
+
+
+class WindowUI:
+    """The same pictures in one pygame window through luma.emulator, the same keys."""
+
+    def __init__(self, table: SimTable, humans: list[int], changed: threading.Event):
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        try:
+            import pygame
+            from luma.emulator.device import pygame as window_device
+        except ImportError as exc:
+            raise WindowUnavailable(f"--window needs luma.emulator and pygame ({exc}); "
+                             "pip install 'golfbox[window]'") from None
+        self.pygame = pygame
+        self.table = table
+        self.changed = changed
+        self.keys_of = {seat: SEAT_KEYS[i] for i, seat in enumerate(humans)}
+        self.canvas = self.compose()
+        try:
+            self.device = window_device(width=self.canvas.width, height=self.canvas.height,
+                                        mode="RGB", transform="identity", scale=WINDOW_SCALE)
+            self.device.display(self.canvas)
+        except pygame.error as exc:
+            raise WindowUnavailable(f"--window: pygame cannot open a window ({exc}); "
+                             "run without --window to play in the terminal") from None
+        pygame.display.set_caption("golfbox sim (keys as in the terminal; ? prints them)")
+
+    def compose(self) -> Image.Image:
+        """Shared display on top, every seat below in rows of four, each with its label."""
+        from PIL import ImageDraw, ImageOps
+
+        seats = sorted(self.table.hardware.seat_displays)
+        seat_w, seat_h = self.table.sim_display(seat_key(0)).size
+        per_row = min(4, len(seats))
+        label_h = 12
+        width = max(256, per_row * (seat_w + WINDOW_GAP) - WINDOW_GAP) + 2 * WINDOW_GAP
+        shared_h = 64 + label_h + WINDOW_GAP if self.table.hardware.shared_display else 0
+        seat_rows = (len(seats) + per_row - 1) // per_row
+        height = WINDOW_GAP + shared_h + seat_rows * (seat_h + label_h + WINDOW_GAP)
+        canvas = Image.new("RGB", (width, height), (40, 40, 46))
+        draw = ImageDraw.Draw(canvas)
+
+        def paste(key: str, label: str, x: int, y: int) -> None:
+            draw.text((x, y), label, fill=(200, 200, 200))
+            image = self.table.image(key)
+            size = self.table.sim_display(key).size
+            if image is None:
+                image = Image.new("L", size, 0)
+            canvas.paste(ImageOps.colorize(image.convert("L"), (0, 0, 0), LIT), (x, y + label_h))
+
+        y = WINDOW_GAP
+        if self.table.hardware.shared_display:
+            paste(SHARED, "table", WINDOW_GAP, y)
+            y += shared_h
+        for i, seat in enumerate(seats):
+            row, col = divmod(i, per_row)
+            who = "you" if seat in self.keys_of else "bot"
+            paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
+                  y + row * (seat_h + label_h + WINDOW_GAP))
+        return canvas
+
+    def loop(self) -> None:
+        pygame = self.pygame
+        while self.table.error is None and self.table.running:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    return
+                if event.type == pygame.KEYDOWN and not self.handle(event):
+                    return
+            if self.changed.is_set():
+                self.changed.clear()
+                self.device.display(self.compose())
+            time.sleep(0.02)
+
+    def handle(self, event) -> bool:
+        """A pygame key as the terminal would have read it; False means quit."""
+        pygame = self.pygame
+        shift = bool(event.mod & pygame.KMOD_SHIFT)
+        special = {
+            pygame.K_LEFT: curses.KEY_SLEFT if shift else curses.KEY_LEFT,
+            pygame.K_RIGHT: curses.KEY_SRIGHT if shift else curses.KEY_RIGHT,
+            pygame.K_DOWN: curses.KEY_SF if shift else curses.KEY_DOWN,
+            pygame.K_UP: curses.KEY_SR if shift else curses.KEY_UP,
+            pygame.K_RETURN: "\n", pygame.K_BACKSPACE: "\x7f",
+        }
+        key = special.get(event.key, event.unicode)
+        if key in terminal.QUIT_KEYS or event.key == pygame.K_ESCAPE:
+            return False
+        if key in terminal.HELP_KEYS:
+            print("\n".join(terminal.help_lines(sorted(self.keys_of))))
+        press_key(self.table, self.keys_of, key)
+        return True
+
