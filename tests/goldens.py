@@ -278,8 +278,26 @@ def _knocked_table() -> Image.Image:
     return render_table(r.view(None), names=NAMES[:4])
 
 
+def rules_screens() -> dict[str, Callable[[], Image.Image]]:
+    """Every page of every variant's rules (default house rules), on a seat (128×64) and on
+    the wide shared display (256×64, named after the seat turning the pages)."""
+    from golfbox.engine import VARIANTS, make_rules
+    from golfbox.render.rules import render_rules, rules_pages
+
+    screens: dict[str, Callable[[], Image.Image]] = {}
+    for name, variant in VARIANTS.items():
+        pages = rules_pages(variant, make_rules(variant, {}))
+        tag = name.replace("-", "")
+        for page in range(len(pages)):
+            screens[f"rules_{tag}_{page + 1}_seat"] = \
+                lambda pages=pages, page=page: render_rules((128, 64), pages, page)
+            screens[f"rules_{tag}_{page + 1}_wide"] = \
+                lambda pages=pages, page=page: render_rules((256, 64), pages, page, reader="P2")
+    return screens
+
+
 def all_screens() -> dict[str, Callable[[], Image.Image]]:
-    return {**seat_screens(), **table_screens()}
+    return {**seat_screens(), **table_screens(), **rules_screens()}
 
 
 # ----------------------------------------------------------------- files
@@ -319,6 +337,8 @@ DOC_PICTURES = {
     "notice_unplugged": "notice",
     "lobby": "lobby",
     "lobby_seat": "seat_lobby",
+    "rules_9card_5_seat": "rules_seat",
+    "rules_6card_4_wide": "rules_wide",
 }
 
 

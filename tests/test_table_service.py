@@ -34,8 +34,10 @@ def test_lobby_join_then_hold_to_start(sim_table):
     table.hold(0, Button.OK)  # alone: not enough players
     assert svc.state == "lobby"
     assert "needs 2 players" in svc.messages[0]
-    table.press(2, Button.RIGHT)  # not joined: cannot change the game
-    assert svc.messages[2] == "press ● to join first"
+    table.press(2, Button.RIGHT)  # not joined: cannot change the game, ◀▶ read the rules
+    assert svc.current.reading == {2: 0} and svc.lobby.variant == "6-card"
+    table.press(2, Button.BACK)
+    assert svc.current.reading == {}
     table.press(1, Button.OK)
     table.press(1, Button.LEFT)  # the game: 6-card → 4-card
     table.press(1, Button.OK, Button.RIGHT)  # next setting, empty seats: hard bots

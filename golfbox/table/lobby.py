@@ -5,7 +5,8 @@ On any seat's pad:
     ●        join (your seat plays as a person; it replaces a configured bot);
              once joined, ● moves to the next setting
     ✕        leave
-    ◀ ▶      (a joined seat) change the setting under the cursor
+    ◀ ▶      (a joined seat) change the setting under the cursor; on "rules", read them
+             (a seat not joined reads them at once)
     hold ●   (a joined seat) start the match
 
 The settings, one line each on the shared display: the game (variant), who
@@ -88,6 +89,7 @@ class Lobby:
         for spec in get_variant(self.variant).rule_specs:
             lines.append(SettingLine(spec.name, spec.name.replace("_", " "),
                                      spec.describe(values[spec.name])))
+        lines.append(SettingLine("rules", "rules", "◀▶ read"))
         return lines
 
     def _fill_line(self) -> SettingLine:
@@ -108,7 +110,7 @@ class Lobby:
         """The game in one line: '6-card · 9 rounds · final turn on'."""
         words = [self.variant, f"{self.rounds} round{'s' if self.rounds != 1 else ''}"]
         changed = self.rules()
-        words += [str(line).replace(":", "") for line in self.lines()[3:] if line.key in changed]
+        words += [str(line).replace(":", "") for line in self.lines()[3:-1] if line.key in changed]
         return " · ".join(words)
 
     def players(self) -> list[Player]:
@@ -145,7 +147,7 @@ class Lobby:
     def prompt(self, seat: int) -> str:
         if seat in self.joined:
             return "◀▶ change · ● next setting · hold ● start · ✕ leave"
-        return "● join"
+        return "● join · ◀▶ rules"
 
     # ---- presses
 
@@ -167,7 +169,7 @@ class Lobby:
         elif seat not in self.joined:
             if button is Button.OK:
                 self.joined.add(seat)
-            else:
+            else:  # the table shows the rules for ◀ ▶ (states.ReadsRules)
                 return False, "press ● to join first"
         elif button is Button.OK:
             self.cursor = (self.cursor + 1) % len(self.lines())
@@ -179,6 +181,8 @@ class Lobby:
     def _step(self, direction: int) -> None:
         """Change the setting under the cursor to its previous or next value."""
         key = self.selected.key
+        if key == "rules":
+            return  # the table opens the rules (states.ReadsRules)
         if key == "variant":
             names = list(VARIANTS)
             self.variant = names[(names.index(self.variant) + direction) % len(names)]

@@ -9,6 +9,7 @@ The states (table/states.py) choose which of these each display shows.
 from __future__ import annotations
 
 from golfbox import render as draw
+from golfbox.render import rules as draw_rules
 from golfbox.hal.base import Display
 from golfbox.table.input import SeatInput
 from golfbox.table.lobby import Lobby
@@ -99,6 +100,16 @@ def result(size: tuple[int, int], session: Session) -> Frame:
     totals, winners = tuple(match.totals), tuple(match.winners)
     return (("result", totals, winners, session.match_id),
             lambda: draw.render_match_result(totals, winners, names, size))
+
+
+def rules_pages(variant, rules) -> list:
+    return draw_rules.rules_pages(variant, rules)
+
+
+def rules(size: tuple[int, int], pages: list, page: int, reader: str, message: str) -> Frame:
+    """A page of the rules (``reader``: whose page, on the shared display)."""
+    source = ("rules", tuple(pages), page, reader, message)
+    return source, lambda: draw_rules.render_rules(size, pages, page, reader, message)
 
 
 def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:

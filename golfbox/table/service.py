@@ -77,10 +77,7 @@ class TableService:
     messages = property(lambda self: self.notices.seats)
     table_message = property(lambda self: self.notices.table)
 
-    @property
-    def state(self) -> states.TableState:
-        """The current state's name ("lobby", "playing", "round_over", …)."""
-        return self.current.name
+    state = property(lambda self: self.current.name, doc='"lobby", "playing", "round_over", …')
 
     def go(self, state: states.State | None) -> None:
         """Enter ``state`` (None: stay where we are)."""

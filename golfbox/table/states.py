@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
-from golfbox.engine import START
+from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import screens
 from golfbox.table.input import SeatInput
@@ -119,11 +119,81 @@ class State:
         self._timers.clear()
 
 
-class Lobby(State):
+class ReadsRules(State):
+    """A state in which any seat may page through the rules: ◀ ▶ turn the pages on the
+    seat's own display and on the shared one, ✕ goes back."""
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.reading: dict[int, int] = {}  # seat -> the page it shows
+        self.shared_reader: int | None = None  # whose page the shared display shows
+
+    def game_rules(self):
+        """(variant, rules) of the game the pages describe."""
+        return self.session.match.variant, self.session.match.rules
+
+    def pages(self):
+        return screens.rules_pages(*self.game_rules())
+
+    def open_rules(self, seat: int) -> None:
+        self.reading[seat] = 0
+        self.shared_reader = seat
+
+    def read(self, seat: int, button: Button, kind: EventKind) -> bool:
+        """A press of a seat that is reading the rules; False if it is not reading."""
+        if seat not in self.reading:
+            return False
+        if kind is not EventKind.PRESSED:
+            return True
+        if button is Button.BACK:
+            del self.reading[seat]
+            if self.shared_reader == seat:
+                self.shared_reader = next(iter(self.reading), None)
+        elif button in (Button.LEFT, Button.RIGHT):
+            step = 1 if button is Button.RIGHT else -1
+            self.reading[seat] = (self.reading[seat] + step) % len(self.pages())
+            self.shared_reader = seat
+        else:
+            self.table.notices.say(seat, "✕ back to the game")
+        return True
+
+    def press_or_read(self, seat: int, button: Button, kind: EventKind) -> bool:
+        """A press the rules take: a reader's, or ◀ ▶ that open them. False: the state's."""
+        if self.read(seat, button, kind):
+            return True
+        if kind is EventKind.PRESSED and button in (Button.LEFT, Button.RIGHT):
+            self.open_rules(seat)
+            return True
+        return False
+
+    def rules_seat_frame(self, seat: int, size) -> screens.Frame | None:
+        if seat not in self.reading:
+            return None
+        message = self.table.notices.seats.get(seat, "")
+        return screens.rules(size, self.pages(), self.reading[seat], "", message)
+
+    def rules_shared_frame(self, size) -> screens.Frame | None:
+        seat = self.shared_reader
+        if seat is None:
+            return None
+        return screens.rules(size, self.pages(), self.reading[seat], self.seat_name(seat), "")
+
+
+class Lobby(ReadsRules):
     name = TableState.LOBBY
+
+    def game_rules(self):
+        lobby = self.table.lobby
+        variant = get_variant(lobby.variant)
+        return variant, make_rules(variant, lobby.rules())
 
     def on_button(self, seat, button, kind):
         lobby = self.table.lobby
+        if (seat not in lobby.joined or lobby.selected.key == "rules") and \
+                self.press_or_read(seat, button, kind):
+            return None
+        if self.read(seat, button, kind):
+            return None
         start, message = lobby.press(seat, button, kind)
         self.table.notices.say(seat, message)
         if not start:
@@ -132,12 +202,18 @@ class Lobby(State):
         return Playing(self.table)
 
     def seat_frame(self, seat, size):
+        frame = self.rules_seat_frame(seat, size)
+        if frame is not None:
+            return frame
         lobby = self.table.lobby
         title = f"{self.seat_name(seat)}: {'you play' if seat in lobby.joined else 'press ● to join'}"
         message = self.table.notices.seats.get(seat, "")
         return screens.lobby(size, lobby, title, message or lobby.prompt(seat))
 
     def shared_frame(self, size):
+        frame = self.rules_shared_frame(size)
+        if frame is not None:
+            return frame
         message = self.table.notices.table
         footer = self.table.lobby.problem() or "hold ● on your pad to start"
         return screens.lobby(size, self.table.lobby, "golfbox: press ● to join",
@@ -243,10 +319,16 @@ class Playing(InMatch):
         return screens.table(size, self.session, self.table.notices.table)
 
 
-class RoundOver(InMatch):
-    """Every round, the last too, ends with its reveal: ● goes on."""
+class RoundOver(ReadsRules, InMatch):
+    """Every round, the last too, ends with its reveal: ● goes on, ◀ ▶ show the rules."""
     name = TableState.ROUND_OVER
     doing = "round over"
+
+    def on_button(self, seat, button, kind):
+        return None if self.press_or_read(seat, button, kind) else super().on_button(seat, button, kind)
+
+    def seat_frame(self, seat, size):
+        return self.rules_seat_frame(seat, size) or super().seat_frame(seat, size)
 
     def __init__(self, table):
         super().__init__(table)
@@ -280,14 +362,20 @@ class RoundOver(InMatch):
                         lambda: now + REVEAL_PAGE_SECONDS, self._turn_page)
 
     def idle_prompt(self):
-        return "● result" if self.session.match.over else "● next round"
+        return ("● result" if self.session.match.over else "● next round") + " · ◀▶ rules"
 
     def shared_frame(self, size):
-        return screens.reveal(size, self.session, self.page)
+        return self.rules_shared_frame(size) or screens.reveal(size, self.session, self.page)
 
 
-class MatchOver(InMatch):
+class MatchOver(ReadsRules, InMatch):
     name = TableState.MATCH_OVER
+
+    def on_button(self, seat, button, kind):
+        return None if self.press_or_read(seat, button, kind) else super().on_button(seat, button, kind)
+
+    def seat_frame(self, seat, size):
+        return self.rules_seat_frame(seat, size) or super().seat_frame(seat, size)
 
     def on_player_button(self, seat, engine_seat, button, kind):
         if kind is not EventKind.PRESSED:
@@ -298,14 +386,13 @@ class MatchOver(InMatch):
         if button is Button.BACK:
             self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}
             return Lobby(self.table)
-        self.table.notices.say(seat, "● new match · ✕ back to the lobby")
         return None
 
     def idle_prompt(self):
-        return "● new match · ✕ lobby"
+        return "● new match · ✕ lobby · ◀▶ rules"
 
     def shared_frame(self, size):
-        return screens.result(size, self.session)
+        return self.rules_shared_frame(size) or screens.result(size, self.session)
 
     def status_words(self):
         return f"{self.session.match.variant.name} · match over"

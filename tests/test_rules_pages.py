@@ -1,0 +1,87 @@
+"""The rules on the table: pages that fit, follow the house rules, and are paged with ◀ ▶ ✕."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from golfbox.engine import VARIANTS, make_rules
+from golfbox.hal.base import Button
+from golfbox.render.rules import page_fits, rules_pages
+
+
+def every_house_rule_setting(variant):
+    specs = variant.rule_specs
+    for values in itertools.product(*[spec.choices(spec.default) for spec in specs]):
+        yield make_rules(variant, {s.name: "off" if v is None else v for s, v in zip(specs, values)})
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_page_fits_whole_on_both_panels_whatever_the_house_rules(name):
+    variant = VARIANTS[name]
+    for rules in every_house_rule_setting(variant):
+        for page in rules_pages(variant, rules):
+            assert page_fits(page, (128, 64)) and page_fits(page, (256, 64)), (rules, page)
+
+
+def test_the_pages_say_the_house_rules_as_set():
+    six = VARIANTS["6-card"]
+    plain = " ".join(text for _, text in rules_pages(six, make_rules(six, {})))
+    house = " ".join(text for _, text in rules_pages(six, make_rules(six, {
+        "final_turn": True, "peek_row": True, "four_of_a_kind": -10})))
+    assert "the round ends at once" in plain and "others play once more" in house
+    assert "turns 2 cards of their choice" in plain and "nearest row" in house
+    assert "score -10 together" in house
+    poker = VARIANTS["polish-poker"]
+    assert "adds 10" in " ".join(t for _, t in rules_pages(poker, make_rules(poker, {})))
+    assert "doubles" in " ".join(t for _, t in rules_pages(poker, make_rules(
+        poker, {"knock_penalty": "double"})))
+    nine = VARIANTS["9-card"]
+    assert "rows and columns" in " ".join(t for _, t in rules_pages(nine, make_rules(
+        nine, {"lines": "rows+columns"})))
+
+
+def test_a_seat_pages_the_rules_from_the_lobby_and_leaves_with_back(sim_table):
+    table = sim_table(variant="9-card", seats=3)
+    svc = table.service
+    table.press(1, Button.RIGHT)  # seat 2 has not joined: ◀ ▶ open the rules
+    pages = len(svc.current.pages())
+    assert svc.current.reading == {1: 0}
+    seat, shared = table.displays[1].image, table.shared.image
+    table.press(1, Button.RIGHT, Button.RIGHT)
+    assert svc.current.reading == {1: 2}
+    assert table.displays[1].image.tobytes() != seat.tobytes()
+    assert table.shared.image.tobytes() != shared.tobytes()  # the shared display follows
+    table.press(1, Button.LEFT, Button.LEFT, Button.LEFT)
+    assert svc.current.reading == {1: pages - 1}  # round the pages
+    table.press(1, Button.BACK)
+    assert svc.current.reading == {} and 1 not in svc.lobby.joined
+    # A joined seat reads them from the menu's last line, "rules: ◀▶ read".
+    table.press(0, Button.OK)
+    while svc.lobby.selected.key != "rules":
+        table.press(0, Button.OK)
+    table.press(0, Button.LEFT)
+    assert svc.current.reading == {0: 0}  # the press that opens them shows the first page
+    assert svc.lobby.variant == "9-card"  # nothing changed
+    table.press(0, Button.BACK)
+    assert svc.current.reading == {} and 0 in svc.lobby.joined
+
+
+def test_the_rules_of_the_game_played_can_be_read_after_a_round(sim_table, clock):
+    table = sim_table(variant="6-card", rounds=2, seats=2, bots={1: "random"}, auto_start=True,
+                      rules={"final_turn": True}, seed=3)
+    svc = table.service
+    while svc.state == "playing":
+        table.press(0, Button.OK)
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert svc.state == "round_over"
+    table.press(0, Button.RIGHT)
+    texts = " ".join(text for _, text in svc.current.pages())
+    assert "others play once more" in texts  # the match's own house rules
+    assert svc.current.reading == {0: 0}
+    table.press(0, Button.OK)  # ● while reading does not deal: ✕ first
+    assert svc.state == "round_over" and svc.messages[0] == "✕ back to the game"
+    table.press(0, Button.BACK, Button.OK)
+    assert svc.state == "playing" and svc.match.round_no == 2
