@@ -77,3 +77,71 @@ def test_medium_scores_a_known_grid_by_the_real_rules_and_counts_cards():
     cards = unseen_cards(seen)
     assert unknown == sum(seen.variant.values[c >> 2] for c in cards) / len(cards)
     assert len(cards) == 52 - 1  # only the discard's top is seen before any flip
+
+
+# ---------------------------------------------------------------- hints for learners
+
+
+def test_hints_hold_ok_moves_the_cursor_to_what_hard_would_do(sim_table, clock):
+    """With the house option hints, ● waits for the pad's hold time: a press still plays
+    what is under the cursor, a hold shows what `hard` would do instead, and plays nothing."""
+    from golfbox.bots import make_bot
+    from golfbox.hal.base import Button
+    import random
+
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=11,
+                      hints=True, hold_time=0.8)
+    svc = table.service
+    assert svc.match_config.get("hints") is True
+    svc.run_until_idle()
+    before = svc.actions_played  # the bot has turned up its cards
+    table.press(0, Button.OK)  # turn up a card: it waits for a possible hold
+    assert svc.actions_played == before
+    clock.advance(1.1)
+    svc.run_until_idle()
+    assert svc.actions_played == before + 1
+    table.press(0, Button.RIGHT, Button.OK)
+    clock.advance(1.1)
+    svc.run_until_idle()
+    while svc.match.round.to_move != 0:  # the bot's first turn
+        clock.advance(1.0)
+        svc.run_until_idle()
+    played = svc.actions_played
+    view = svc.match.view(0)
+    table.hold(0, Button.OK)  # a hold: the hint, no move
+    clock.advance(5.0)
+    svc.run_until_idle()
+    assert svc.actions_played == played
+    seed = f"{svc.match.seed}:hint:0:{played}"
+    expected = make_bot("hard", random.Random(seed)).choose(view)
+    assert svc.inputs[0].choice == expected
+    assert svc.messages[0].startswith("hint: ")
+    table.press(0, Button.OK)  # and ● plays it
+    clock.advance(1.1)
+    svc.run_until_idle()
+    assert table.journal.recorded[played] == (0, str(expected))
+
+
+def test_without_hints_ok_plays_at_once_and_a_hold_does_nothing_more(sim_table):
+    from golfbox.hal.base import Button
+
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=11)
+    table.service.run_until_idle()
+    before = table.service.actions_played
+    table.press(0, Button.OK)
+    assert table.service.actions_played == before + 1
+
+
+def test_the_lobby_and_the_config_turn_hints_on():
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.settings import TableSettings, settings_from_config
+
+    assert settings_from_config({"hints": True}, 4).hints
+    lobby = Lobby(TableSettings(seats=2))
+    assert not lobby.hints
+    while lobby.selected.key != "hints":
+        lobby.cursor += 1
+    lobby.joined.add(0)
+    from golfbox.hal.base import Button, EventKind
+    lobby.press(0, Button.RIGHT, EventKind.PRESSED)
+    assert lobby.hints and "hints on" in lobby.describe()

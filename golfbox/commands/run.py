@@ -131,6 +131,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     started = time.monotonic() if started is None else started
     try:
         settings = settings_from_config(config.game, len(config.seats))
+        settings.hold_time = config.gpio.hold_time  # how long ● waits for a hold (hints)
         notifier = Notifier.from_environment()
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None

@@ -74,6 +74,7 @@ class Lobby:
             name: dict(make_rules(name, settings.rules if name == settings.variant else {}))
             for name in VARIANTS
         }
+        self.hints = settings.hints
         self.cursor = 0  # which line ◀▶ changes
         self._cursor_moved_by: int | None = None  # the seat whose last press moved the cursor
 
@@ -89,6 +90,7 @@ class Lobby:
         for spec in get_variant(self.variant).rule_specs:
             lines.append(SettingLine(spec.name, spec.name.replace("_", " "),
                                      spec.describe(values[spec.name])))
+        lines.append(SettingLine("hints", "hints", "on" if self.hints else "off"))
         lines.append(SettingLine("rules", "rules", "◀▶ read"))
         return lines
 
@@ -110,7 +112,9 @@ class Lobby:
         """The game in one line: '6-card · 9 rounds · final turn on'."""
         words = [self.variant, f"{self.rounds} round{'s' if self.rounds != 1 else ''}"]
         changed = self.rules()
-        words += [str(line).replace(":", "") for line in self.lines()[3:-1] if line.key in changed]
+        words += [str(line).replace(":", "") for line in self.lines()[3:] if line.key in changed]
+        if self.hints:
+            words.append("hints on")
         return " · ".join(words)
 
     def players(self) -> list[Player]:
@@ -183,6 +187,9 @@ class Lobby:
         key = self.selected.key
         if key == "rules":
             return  # the table opens the rules (states.ReadsRules)
+        if key == "hints":
+            self.hints = not self.hints
+            return
         if key == "variant":
             names = list(VARIANTS)
             self.variant = names[(names.index(self.variant) + direction) % len(names)]

@@ -66,7 +66,8 @@ class Session:
 
     # ------------------------------------------------------------------ the match
 
-    def start_match(self, players: list[Player], variant: str, rules: dict, rounds: int) -> None:
+    def start_match(self, players: list[Player], variant: str, rules: dict, rounds: int,
+                    hints: bool = False) -> None:
         if self.settings.seed is not None and not self._seed_used:
             seed = self.settings.seed
         else:
@@ -74,6 +75,8 @@ class Session:
         self._seed_used = True
         match = Match(variant, len(players), rules, rounds=rounds, seed=seed)
         self.match_config = {"variant": variant, "rules": rules, "rounds": rounds}
+        if hints:  # the house option for learners (not a rule: the game is the same)
+            self.match_config["hints"] = True
         if self.journal is not None:
             self.match_id = self.journal.start_match(self.match_config, seed,
                                                      [p.to_json() for p in players])
@@ -85,7 +88,8 @@ class Session:
     def rematch(self) -> None:
         """A new match with the same players and settings."""
         config = self.match_config
-        self.start_match(self.players, config["variant"], config["rules"], config["rounds"])
+        self.start_match(self.players, config["variant"], config["rules"], config["rounds"],
+                         config.get("hints", False))
 
     def resume(self, saved: MatchLog) -> bool:
         """Replay an unfinished match: the same seed and the same actions give the same table."""
@@ -111,6 +115,8 @@ class Session:
         self.match_id = saved.id
         self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
                              "rounds": config["rounds"]}
+        if config.get("hints"):
+            self.match_config["hints"] = True
         self._use(match, players)
         self.actions_played = len(saved.actions)
         for round_no, scores in enumerate(match.history, start=1):
@@ -182,6 +188,11 @@ class Session:
                 self.play(engine_seat, Action(READY))
 
     # ------------------------------------------------------------------ seats and names
+
+    @property
+    def hints(self) -> bool:
+        """Does holding ● show a seat what ``hard`` would do (the house option ``hints``)?"""
+        return bool(self.match_config.get("hints"))
 
     def name(self, seat: int) -> str:
         """A physical seat's name: its player's in this match, else the configured one."""

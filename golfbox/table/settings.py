@@ -13,6 +13,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
     takeover_after = 120.0      # seconds a seat whose node is unplugged waits before a bot
                                 # plays for it (until it is back); 0: wait for ever
     auto_start = false          # true: skip the lobby and play at once
+    hints = false               # true: holding ● shows what the hard bot would do (for learners)
     names = { 1 = "Ann", 2 = "Bob" }
     seed = 1234                 # replay a known deal (default: a fresh random seed per match)
 """
@@ -28,7 +29,7 @@ from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS
 
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
-             "takeover_after", "auto_start", "names", "seed")
+             "takeover_after", "auto_start", "hints", "names", "seed")
 
 
 @dataclass
@@ -42,6 +43,8 @@ class TableSettings:
     peek_timeout: float = 10.0
     takeover_after: float = 120.0  # 0: a seat that went away is waited for, for ever
     auto_start: bool = False
+    hints: bool = False  # holding ● moves a person's cursor to what `hard` would do
+    hold_time: float = 0.8  # the pads' long press (gpio.hold_time): ● waits this long with hints
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
 
@@ -85,6 +88,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     settings.takeover_after = game.getseconds("takeover_after", settings.takeover_after,
                                               minval=0.0, maxval=86400.0)
     settings.auto_start = game.getbool("auto_start", settings.auto_start)
+    settings.hints = game.getbool("hints", settings.hints)
     names = _by_seat(game, "names", settings.seats)
     settings.names = {seat: check_str(name, names.key(str(seat + 1)), nonempty=True)
                       for seat, name in _seat_items(names)}

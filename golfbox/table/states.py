@@ -11,13 +11,15 @@ A state's timers are its own: leaving it cancels them.
 
 from __future__ import annotations
 
+import random
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
+from golfbox.bots import make_bot
 from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import screens
-from golfbox.table.input import SeatInput
+from golfbox.table.input import VERB_OF_KIND, SeatInput
 from golfbox.table.thinker import Thought
 from golfbox.table.timers import Timer
 
@@ -49,7 +51,7 @@ def opening(table: "TableService") -> "State":
         # Every seat plays: the configured bots, and people in all the others.
         table.lobby.joined = set(range(settings.seats)) - set(settings.bots)
         session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
-                            settings.rounds)
+                            settings.rounds, settings.hints)
         return Playing(table)
     return Lobby(table)
 
@@ -198,7 +200,8 @@ class Lobby(ReadsRules):
         self.table.notices.say(seat, message)
         if not start:
             return None
-        self.session.start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds)
+        self.session.start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds,
+                                 lobby.hints)
         return Playing(self.table)
 
     def seat_frame(self, seat, size):
@@ -244,7 +247,8 @@ class InMatch(State):
                 self.table.notices.say(seat, "a bot plays this seat" if engine_seat is not None
                                        else "not in this match: join when it ends")
             return None
-        if kind is EventKind.HELD and button is not Button.BACK:
+        if kind is EventKind.HELD and button is not Button.BACK and not (
+                button is Button.OK and session.hints):
             return None  # a held ●, ◀ or ▶ was already handled as its press
         return self.on_player_button(seat, engine_seat, button, kind)
 
@@ -281,12 +285,60 @@ class Playing(InMatch):
             if kind is EventKind.PRESSED:
                 self.table.notices.say(seat, screens.wait_words(self.session))
             return None
-        action = seat_input.press(button, kind)
+        if self.session.hints:
+            if button is Button.OK and self._hint_gesture(seat, kind):
+                return None
+            self.set_timer(f"ok {seat}", None, lambda: None)  # another button: ● changed its mind
+        return self._press(seat, button, kind)
+
+    def _press(self, seat: int, button: Button, kind: EventKind) -> State | None:
+        action = self.table.inputs[seat].press(button, kind)
         if action is not None:
-            self.session.play(engine_seat, action, seat)
+            self.session.play(self.session.engine_seat[seat], action, seat)
         return self._after_play()
 
+    # With hints on, ● waits for the pad's hold time before it acts: a hold asks for a
+    # hint instead (a pad sends PRESSED at once, HELD only after its hold time).
+    HINT_MARGIN = 0.25  # seconds beyond the hold time, for the HELD event to arrive
+
+    def _hint_gesture(self, seat: int, kind: EventKind) -> bool:
+        """● with hints on: a press waits, a hold asks for a hint. True if handled here."""
+        seat_input, waiting = self.table.inputs[seat], f"ok {seat}"
+        if seat_input.resting is not None or seat_input.confirming_knock:
+            return False  # ● only moves the cursor, or answers the question: at once
+        if kind is EventKind.PRESSED:
+            when = self.table.clock() + self.table.settings.hold_time + self.HINT_MARGIN
+            self.set_timer(waiting, when, lambda: self._press(seat, Button.OK, EventKind.PRESSED))
+            return True
+        if waiting in self._timers:  # held: the press does not act
+            self.set_timer(waiting, None, lambda: None)
+            self._ask_hint(seat)
+        return True
+
+    def _ask_hint(self, seat: int) -> None:
+        session = self.session
+        key = ("hint", seat, session.actions_played)
+        seed = f"{session.match.seed}:hint:{seat}:{session.actions_played}"
+        view = session.match.view(session.engine_seat[seat])
+        self.table.notices.say(seat, "hint: thinking…")
+        if session.thinker is not None:  # hard thinks off the loop, as a bot does
+            session.thinker.think(key, "hard", seed, view)
+        else:
+            self._show_hint(key, make_bot("hard", random.Random(seed)).choose(view))
+
+    def _show_hint(self, key: tuple, action) -> None:
+        _, seat, played = key
+        seat_input = self.table.inputs[seat]
+        if played != self.session.actions_played or action not in seat_input.legal:
+            self.table.notices.seats.pop(seat, None)
+            return  # the table moved on, or the worker failed: no hint to show
+        seat_input.index, seat_input.resting = seat_input.legal.index(action), None
+        self.table.notices.say(seat, f"hint: {VERB_OF_KIND[action.kind]}")
+
     def on_thought(self, thought):
+        if thought.key[0] == "hint":
+            self._show_hint(thought.key, thought.action)
+            return None
         self.session.play_thought(thought)
         return self._after_play()
 
