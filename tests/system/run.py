@@ -133,9 +133,11 @@ def tracked_files() -> list[str]:
     return sorted(p for p in out.decode().split("\0") if p and (REPO / p).is_file())
 
 
-def make_payload(path: Path, wheels: Path) -> None:
-    """A tar the VM reads straight off its second disk: golfbox/ and wheels/."""
+def make_payload(path: Path, wheels: Path, module: Path | None = None) -> None:
+    """A tar the VM reads straight off its second disk: golfbox/, wheels/ and extra/."""
     with tarfile.open(path, "w") as tar:
+        if module is not None:
+            tar.add(module, arcname=f"extra/{module.name}")
         for name in tracked_files():
             tar.add(REPO / name, arcname=f"golfbox/{name}")
         for wheel in sorted(wheels.iterdir()):
@@ -550,6 +552,93 @@ def actions_so_far_latest(vm: VM) -> int:
     return len(game_record(journal_of(vm), latest=True)["entries"])
 
 
+# -- buttons through a real kernel GPIO chip (gpio-sim) ------------------------------
+
+
+def kernel_version(vmlinuz: Path) -> str:
+    """The release of a bzImage ("6.1.0-56-amd64"): its header points at the version string."""
+    data = vmlinuz.read_bytes()
+    offset = int.from_bytes(data[0x20E:0x210], "little") + 0x200
+    return data[offset:data.index(b"\0", offset)].decode().split()[0]
+
+
+def gpio_sim_module(image: Path) -> Path | None:
+    """gpio-sim built for the image's kernel (tests/system/gpio_sim_module.sh), cached;
+    None, and the reason printed, when it cannot be built here."""
+    release = kernel_version(image / "vmlinuz")
+    out = CACHE / f"gpio-sim-{release}"
+    if not (out / "gpio-sim-oot.ko").exists():
+        headers = Path(f"/usr/src/linux-headers-{release}")
+        if not headers.exists():
+            subprocess.run(["apt-get", "install", "-y", "-q", f"linux-headers-{release}", "linux-source-6.1"],
+                           check=False, stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        result = subprocess.run([str(HERE / "gpio_sim_module.sh"), str(out)], capture_output=True, text=True,
+                                env=dict(os.environ, HEADERS=str(headers)))
+        if result.returncode != 0:
+            print(f"  gpio-sim could not be built for {release}:\n{result.stderr[-2000:]}", flush=True)
+            return None
+    return out / "gpio-sim-oot.ko"
+
+
+GPIO_BUTTONS = {"left": 17, "right": 27, "ok": 22, "back": 4}  # hardware/pinmap.toml's seat 1
+# gpiozero's lgpio factory asks the board's revision first: a Pi 4B's, for a board with none.
+FAKE_CPUINFO = "processor\t: 0\nHardware\t: BCM2835\nRevision\t: c03114\nModel\t\t: golfbox system test\n"
+
+
+def pull(vm: VM, line: int, level: str) -> None:
+    vm.sh(f"echo pull-{level} > $(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{line})/pull")
+
+
+def press_line(vm: VM, line: int, bounces: int = 4) -> None:
+    """A press as a real contact makes it: a few bounces, then low until released."""
+    script = " ; ".join([f"echo pull-down > $P ; echo pull-up > $P"] * bounces + ["echo pull-down > $P",
+                        "sleep 0.15", "echo pull-up > $P"])
+    vm.sh(f"P=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{line})/pull ; {script}")
+
+
+def check_gpio_sim(vm: VM, report: Report) -> None:
+    if vm.sh("test -e /root/extra/gpio-sim-oot.ko", check=False).rc != 0:
+        raise CheckFailed("no gpio-sim module for the VM's kernel (see the build error above)")
+    vm.sh("modprobe configfs; insmod /root/extra/gpio-sim-oot.ko && mountpoint -q /sys/kernel/config "
+          "|| mount -t configfs none /sys/kernel/config")
+    chip = "/sys/kernel/config/gpio-sim/golfbox"
+    vm.sh(f"mkdir {chip} {chip}/bank0 && echo 28 > {chip}/bank0/num_lines && echo 1 > {chip}/live "
+          "&& udevadm settle")
+    dev = "/dev/" + vm.sh(f"cat {chip}/bank0/chip_name").out.strip()
+    owner = vm.sh(f"stat -c %G {dev}").out.strip()
+    expect(owner == "gpio", f"{dev} belongs to group {owner}, not gpio")
+    for line in GPIO_BUTTONS.values():
+        pull(vm, line, "up")  # released (the buttons pull to ground)
+    vm.write_file("/etc/golfbox-test-cpuinfo", FAKE_CPUINFO)
+    buttons = ", ".join(f"{name} = {line}" for name, line in GPIO_BUTTONS.items())
+    seats = (f'[[seats]]\nbackend = "gpio"\nbuttons = {{ {buttons} }}\ndisplay = {{ driver = "sim" }}\n'
+             + '[[seats]]\nbackend = "sim"\n' * 3)
+    config = table_config({"variant": "9-card", "rounds": 9, "bot_delay": 0.1, "seed": 5}, seats=seats,
+                          extra='\n[gpio]\npin_factory = "lgpio"\nbounce_time = 0.05\n').replace("bots = 4", "bots = 3")
+    state = fresh_table(vm, config, "[Service]\nBindReadOnlyPaths=/etc/golfbox-test-cpuinfo:/proc/cpuinfo\n")
+    pid = state["MainPID"]
+    holders = vm.sh(f"ls -l /proc/{pid}/fd | grep -c {dev}", check=False).out.strip()
+    expect(int(holders or 0) >= 1, f"the service has not opened {dev} (lgpio's chip)")
+    started = time.monotonic()
+    played = seat_actions(vm)
+    # 9-card: a first turn starts with three cards turned up, then a normal turn.
+    deadline = time.monotonic() + 120
+    presses = 0
+    while seat_actions(vm) < played + 4 and time.monotonic() < deadline:
+        press_line(vm, GPIO_BUTTONS["ok"])
+        presses += 1
+        time.sleep(0.3)
+    now = seat_actions(vm)
+    expect(now >= played + 4, f"{presses} bouncing presses on line {GPIO_BUTTONS['ok']} of {dev} played "
+           f"{now - played} actions for seat 1 (4 expected)")
+    # Each bouncing press is one press: the journal has no more of seat 1's actions than presses.
+    expect(now - played <= presses, f"{presses} presses played {now - played} actions: bounces counted")
+    report.ok(f"buttons through a real kernel GPIO chip: gpio-sim lines pulled by the test reach the game "
+              f"through gpiozero's lgpio factory (LG_WD, the unit's sandbox)",
+              f"{dev}, {presses} presses with 4 bounces each → {now - played} actions, "
+              f"{time.monotonic() - started:.1f} s")
+
+
 def check_uninstall(vm: VM, report: Report) -> None:
     vm.sh(f"cd {SRC} && systemd/uninstall.sh")
     expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
@@ -569,6 +658,10 @@ def check_uninstall(vm: VM, report: Report) -> None:
 
 
 # -- main ------------------------------------------------------------------------------
+
+
+def wanted_gpio(only: str) -> bool:
+    return not only or "gpio" in only.split(",")
 
 
 def main() -> int:
@@ -595,7 +688,8 @@ def main() -> int:
     failed = None
     failures: list[Exception] = []  # with --keep-going
     try:
-        make_payload(workdir / "payload.tar", wheels)
+        module = gpio_sim_module(image) if wanted_gpio(args.only) else None
+        make_payload(workdir / "payload.tar", wheels, module)
         vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
             "-chardev", f"socket,id=seatnode,path={workdir / 'node.sock'},server=on,wait=off"))
         vm.start()
@@ -608,6 +702,7 @@ def main() -> int:
                  ("power", lambda: check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))),
                  ("node", lambda: check_seat_node(vm, report, workdir)),
                  ("panel", lambda: check_failing_panel(vm, report)),
+                 ("gpio", lambda: check_gpio_sim(vm, report)),
                  ("uninstall", lambda: check_uninstall(vm, report))]
         for name, step in steps:
             if name not in ("install", "running", "uninstall") and not wanted(name):
