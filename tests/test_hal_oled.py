@@ -369,6 +369,46 @@ def test_a_panel_that_never_answers_leaks_neither_files_nor_memory():
     assert grown < 64 * 1024, f"{grown} bytes more after {FAILED_OPENS} failed opens"
 
 
+class SMBusOnlyWire:
+    """A luma serial interface on an SMBus-only adapter (the kernel's i2c-stub, a cheap
+    USB bridge): commands go through as SMBus block writes, frames need plain I2C
+    transfers and fail (EOPNOTSUPP). It holds a file descriptor, as smbus2's SMBus does,
+    closed only by cleanup(): smbus2 closes nothing when it is garbage collected."""
+
+    open_now = 0
+
+    def __init__(self):
+        self.fd = os.open(os.devnull, os.O_RDONLY)
+        SMBusOnlyWire.open_now += 1
+
+    def command(self, *cmd):
+        pass
+
+    def data(self, data):
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+
+    def cleanup(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+            SMBusOnlyWire.open_now -= 1
+
+
+def test_a_panel_that_takes_commands_but_no_frames_closes_every_bus_it_opens():
+    """Found by the system test (i2c-stub in a VM: 140 → 645 open files over 500 retries).
+    luma's init sequence ends with a blank frame, so reopening the bus failed while it
+    replayed that sequence, and the bus just opened was never closed."""
+    SMBusOnlyWire.open_now = 0
+    display = ResilientDisplay(open_oled(seat_display_config(), SMBusOnlyWire), 0, None,
+                               first_retry=0.0, max_retry=0.0)
+    display.show(scene(text="x"))
+    assert not display.healthy
+    for _ in range(100):
+        display.poll()
+    assert display.failed_tries == 101
+    assert SMBusOnlyWire.open_now == 0, f"{SMBusOnlyWire.open_now} buses left open"
+
+
 # ---------------------------------------------------------------- what luma needs
 
 

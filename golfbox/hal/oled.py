@@ -84,14 +84,20 @@ class PanelWire:
         self.recording, self.init_sequence = True, []
 
     def attach(self, inner: Any) -> None:
-        """Open: the recorded init sequence goes out first (raises on a bus error)."""
+        """Open: the recorded init sequence goes out first (raises on a bus error, with
+        the bus closed again: no device exists yet for the caller to release)."""
+        self.detach()  # never two buses open for one panel
         self.recording = False
         self.inner = inner
-        for is_command, payload in self.init_sequence:
-            if is_command:
-                self.command(*payload)
-            else:
-                self.data(payload)
+        try:
+            for is_command, payload in self.init_sequence:
+                if is_command:
+                    self.command(*payload)
+                else:
+                    self.data(payload)  # luma's init ends with a blank frame
+        except BaseException:
+            self.detach()
+            raise
 
     def detach(self) -> None:
         """Close the real bus, whatever state it is in; the device stays."""

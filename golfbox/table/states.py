@@ -6,7 +6,8 @@ what every display shows; a handler returns the next state, or None to stay.
                          └──● ── MatchOver ──✕──▶ Lobby
     any state ──close()──▶ Paused
 
-A state's timers are its own: leaving it cancels them.
+In the lobby, after a round and after the match, ◀ ▶ on a seat open the rules
+(ReadsRules). A state's timers are its own: leaving it cancels them.
 """
 
 from __future__ import annotations

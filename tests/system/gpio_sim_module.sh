@@ -14,7 +14,7 @@
 # into run.py yet (see the README's system test section).
 set -euo pipefail
 out=${1:?usage: gpio_sim_module.sh OUT_DIR}
-headers=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)
+headers=${HEADERS:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)}
 source_tar=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
 if [ -z "$headers" ] || [ -z "$source_tar" ]; then
     [ "$(id -u)" = 0 ] || { echo "gpio-sim: run as root to apt-get install linux-source-6.1 linux-headers-amd64" >&2; exit 2; }

@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import os
+import platform
 import random
 import re
 import shutil
@@ -100,7 +101,17 @@ def image_dir() -> Path:
 
 
 def wheels_dir() -> Path:
-    """Wheels for golfbox[pi] and its build, for the VM's Python 3.11, downloaded here once."""
+    """Wheels for golfbox[pi] and its build, for the VM's Python 3.11, made here once.
+
+    ``pip wheel`` on the host, not ``pip download --only-binary``: spidev (luma's SPI)
+    is published as source only, so it is built here, for the VM. That is right because
+    the host runs the same Python (3.11) on the same architecture as the VM's Debian
+    bookworm, with the same glibc or an older one; the test refuses any other Python.
+    """
+    if sys.version_info[:2] != (3, 11) or platform.machine() != "x86_64":
+        raise SystemExit(f"system test: the VM runs Python 3.11 on x86_64; this host runs "
+                         f"{platform.python_version()} on {platform.machine()}, so the wheels "
+                         "it would build (spidev) would not fit")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     wanted = (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["pi"]
               + project["build-system"]["requires"] + ["wheel"])
@@ -108,9 +119,8 @@ def wheels_dir() -> Path:
     out = CACHE / f"wheels-{key}"
     if not (out / ".complete").exists():
         shutil.rmtree(out, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(out),
-                        "--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64",
-                        "--platform", "manylinux_2_28_x86_64", "--implementation", "cp", *wanted], check=True)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(out),
+                        *wanted], check=True)
         (out / ".complete").touch()
     return out
 
@@ -123,9 +133,11 @@ def tracked_files() -> list[str]:
     return sorted(p for p in out.decode().split("\0") if p and (REPO / p).is_file())
 
 
-def make_payload(path: Path, wheels: Path) -> None:
-    """A tar the VM reads straight off its second disk: golfbox/ and wheels/."""
+def make_payload(path: Path, wheels: Path, module: Path | None = None) -> None:
+    """A tar the VM reads straight off its second disk: golfbox/, wheels/ and extra/."""
     with tarfile.open(path, "w") as tar:
+        if module is not None:
+            tar.add(module, arcname=f"extra/{module.name}")
         for name in tracked_files():
             tar.add(REPO / name, arcname=f"golfbox/{name}")
         for wheel in sorted(wheels.iterdir()):
@@ -540,6 +552,93 @@ def actions_so_far_latest(vm: VM) -> int:
     return len(game_record(journal_of(vm), latest=True)["entries"])
 
 
+# -- buttons through a real kernel GPIO chip (gpio-sim) ------------------------------
+
+
+def kernel_version(vmlinuz: Path) -> str:
+    """The release of a bzImage ("6.1.0-56-amd64"): its header points at the version string."""
+    data = vmlinuz.read_bytes()
+    offset = int.from_bytes(data[0x20E:0x210], "little") + 0x200
+    return data[offset:data.index(b"\0", offset)].decode().split()[0]
+
+
+def gpio_sim_module(image: Path) -> Path | None:
+    """gpio-sim built for the image's kernel (tests/system/gpio_sim_module.sh), cached;
+    None, and the reason printed, when it cannot be built here."""
+    release = kernel_version(image / "vmlinuz")
+    out = CACHE / f"gpio-sim-{release}"
+    if not (out / "gpio-sim-oot.ko").exists():
+        headers = Path(f"/usr/src/linux-headers-{release}")
+        if not headers.exists():
+            subprocess.run(["apt-get", "install", "-y", "-q", f"linux-headers-{release}", "linux-source-6.1"],
+                           check=False, stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        result = subprocess.run([str(HERE / "gpio_sim_module.sh"), str(out)], capture_output=True, text=True,
+                                env=dict(os.environ, HEADERS=str(headers)))
+        if result.returncode != 0:
+            print(f"  gpio-sim could not be built for {release}:\n{result.stderr[-2000:]}", flush=True)
+            return None
+    return out / "gpio-sim-oot.ko"
+
+
+GPIO_BUTTONS = {"left": 17, "right": 27, "ok": 22, "back": 4}  # hardware/pinmap.toml's seat 1
+# gpiozero's lgpio factory asks the board's revision first: a Pi 4B's, for a board with none.
+FAKE_CPUINFO = "processor\t: 0\nHardware\t: BCM2835\nRevision\t: c03114\nModel\t\t: golfbox system test\n"
+
+
+def pull(vm: VM, line: int, level: str) -> None:
+    vm.sh(f"echo pull-{level} > $(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{line})/pull")
+
+
+def press_line(vm: VM, line: int, bounces: int = 4) -> None:
+    """A press as a real contact makes it: a few bounces, then low until released."""
+    script = " ; ".join(["echo pull-down > $P ; echo pull-up > $P"] * bounces + ["echo pull-down > $P",
+                        "sleep 0.15", "echo pull-up > $P"])
+    vm.sh(f"P=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{line})/pull ; {script}")
+
+
+def check_gpio_sim(vm: VM, report: Report) -> None:
+    if vm.sh("test -e /root/extra/gpio-sim-oot.ko", check=False).rc != 0:
+        raise CheckFailed("no gpio-sim module for the VM's kernel (see the build error above)")
+    vm.sh("modprobe configfs; insmod /root/extra/gpio-sim-oot.ko && mountpoint -q /sys/kernel/config "
+          "|| mount -t configfs none /sys/kernel/config")
+    chip = "/sys/kernel/config/gpio-sim/golfbox"
+    vm.sh(f"mkdir {chip} {chip}/bank0 && echo 28 > {chip}/bank0/num_lines && echo 1 > {chip}/live "
+          "&& udevadm settle")
+    dev = "/dev/" + vm.sh(f"cat {chip}/bank0/chip_name").out.strip()
+    owner = vm.sh(f"stat -c %G {dev}").out.strip()
+    expect(owner == "gpio", f"{dev} belongs to group {owner}, not gpio")
+    for line in GPIO_BUTTONS.values():
+        pull(vm, line, "up")  # released (the buttons pull to ground)
+    vm.write_file("/etc/golfbox-test-cpuinfo", FAKE_CPUINFO)
+    buttons = ", ".join(f"{name} = {line}" for name, line in GPIO_BUTTONS.items())
+    seats = (f'[[seats]]\nbackend = "gpio"\nbuttons = {{ {buttons} }}\ndisplay = {{ driver = "sim" }}\n'
+             + '[[seats]]\nbackend = "sim"\n' * 3)
+    config = table_config({"variant": "9-card", "rounds": 9, "bot_delay": 0.1, "seed": 5}, seats=seats,
+                          extra='\n[gpio]\npin_factory = "lgpio"\nbounce_time = 0.05\n').replace("bots = 4", "bots = 3")
+    state = fresh_table(vm, config, "[Service]\nBindReadOnlyPaths=/etc/golfbox-test-cpuinfo:/proc/cpuinfo\n")
+    pid = state["MainPID"]
+    holders = vm.sh(f"ls -l /proc/{pid}/fd | grep -c {dev}", check=False).out.strip()
+    expect(int(holders or 0) >= 1, f"the service has not opened {dev} (lgpio's chip)")
+    started = time.monotonic()
+    # 9-card: seat 1's first turn turns up three cards, then draws and places one: five
+    # actions. A bouncing ● counted twice would show as two actions from one press (draw,
+    # then place at once); on a card just turned up a second ● only moves the cursor.
+    deltas, deadline = [], time.monotonic() + 180
+    while sum(deltas) < 5 and time.monotonic() < deadline:
+        before = seat_actions(vm)
+        press_line(vm, GPIO_BUTTONS["ok"])
+        time.sleep(1.0)  # the service answers within milliseconds; the VM is slow
+        deltas.append(seat_actions(vm) - before)
+    expect(sum(deltas) >= 5, f"{len(deltas)} bouncing presses on line {GPIO_BUTTONS['ok']} of {dev} "
+           f"played {sum(deltas)} actions for seat 1 (5 expected)")
+    expect(max(deltas) == 1, f"one bouncing press played {max(deltas)} actions: bounces counted as presses "
+           f"(actions per press: {deltas})")
+    report.ok("buttons through a real kernel GPIO chip: gpio-sim lines pulled by the test reach the game "
+              "through gpiozero's lgpio factory (LG_WD, the unit's sandbox), one action per bouncing press",
+              f"{dev}, {len(deltas)} presses with 4 bounces each → actions {deltas}, "
+              f"{time.monotonic() - started:.1f} s")
+
+
 def check_uninstall(vm: VM, report: Report) -> None:
     vm.sh(f"cd {SRC} && systemd/uninstall.sh")
     expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
@@ -559,6 +658,10 @@ def check_uninstall(vm: VM, report: Report) -> None:
 
 
 # -- main ------------------------------------------------------------------------------
+
+
+def wanted_gpio(only: str) -> bool:
+    return not only or "gpio" in only.split(",")
 
 
 def main() -> int:
@@ -585,7 +688,8 @@ def main() -> int:
     failed = None
     failures: list[Exception] = []  # with --keep-going
     try:
-        make_payload(workdir / "payload.tar", wheels)
+        module = gpio_sim_module(image) if wanted_gpio(args.only) else None
+        make_payload(workdir / "payload.tar", wheels, module)
         vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
             "-chardev", f"socket,id=seatnode,path={workdir / 'node.sock'},server=on,wait=off"))
         vm.start()
@@ -598,6 +702,7 @@ def main() -> int:
                  ("power", lambda: check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))),
                  ("node", lambda: check_seat_node(vm, report, workdir)),
                  ("panel", lambda: check_failing_panel(vm, report)),
+                 ("gpio", lambda: check_gpio_sim(vm, report)),
                  ("uninstall", lambda: check_uninstall(vm, report))]
         for name, step in steps:
             if name not in ("install", "running", "uninstall") and not wanted(name):
