@@ -311,7 +311,7 @@ class Playing(InMatch):
             when = self.table.clock() + self.table.settings.hold_time + self.HINT_MARGIN
             self.set_timer(waiting, when, lambda: self._press(seat, Button.OK, EventKind.PRESSED))
             return True
-        if waiting in self._timers:  # held: the press does not act
+        if waiting in self._timers and self._timers[waiting].active:  # held: the press does not act
             self.set_timer(waiting, None, lambda: None)
             self._ask_hint(seat)
         return True

@@ -52,11 +52,19 @@ WATCHDOG_SEC, ABORT_SEC, RESTART_SEC = 10, 2, 2  # the unit's WatchdogSec=, Time
 GAME = {"variant": "9-card", "rounds": 9, "seed": 20261123, "bot_delay": 0.1}
 
 
-def table_config(game: dict, seats: str = "", extra: str = "") -> str:
+# `medium` bots: every bot is a pure function of the journal, and medium decides in
+# microseconds where `hard` searches for ~0.5 s under TCG (the match the power cuts
+# fall in then ends minutes sooner).
+BOT = "medium"
+
+
+def table_config(game: dict, seats: str = "", extra: str = "", people: int = 0) -> str:
+    """Four seats, bots in all but the first ``people``."""
     game_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in game.items())
     sim_seats = "[[seats]]\nbackend = \"sim\"\n" * 4
+    bots = ", ".join(f'{seat} = "{BOT}"' for seat in range(people + 1, 5))
     return (f"# the system test's table\n{seats or sim_seats}\n[shared_display]\ndriver = \"sim\"\n\n"
-            f"[game]\nbots = 4\nauto_start = true\n{game_lines}\n{extra}")
+            f"[game]\nbots = {{ {bots} }}\nauto_start = true\n{game_lines}\n{extra}")
 
 
 class CheckFailed(Exception):
@@ -469,7 +477,7 @@ def check_seat_node(vm: VM, report: Report, workdir: Path) -> None:
     config = table_config(
         {"variant": "9-card", "rounds": 9, "bot_delay": 0.1, "takeover_after": 0},
         seats=f'[[seats]]\nbackend = "serial"\nnode = "{NODE_ID}"\n' + '[[seats]]\nbackend = "sim"\n' * 3,
-        extra='\n[seat_nodes]\nusb_ids = ["0403:6001"]\n').replace("bots = 4", "bots = 3")
+        extra='\n[seat_nodes]\nusb_ids = ["0403:6001"]\n', people=1)
     node = HostNode(workdir, workdir / "node.sock")
     try:
         plug_node(vm)
@@ -614,7 +622,7 @@ def check_gpio_sim(vm: VM, report: Report) -> None:
     seats = (f'[[seats]]\nbackend = "gpio"\nbuttons = {{ {buttons} }}\ndisplay = {{ driver = "sim" }}\n'
              + '[[seats]]\nbackend = "sim"\n' * 3)
     config = table_config({"variant": "9-card", "rounds": 9, "bot_delay": 0.1, "seed": 5}, seats=seats,
-                          extra='\n[gpio]\npin_factory = "lgpio"\nbounce_time = 0.05\n').replace("bots = 4", "bots = 3")
+                          extra='\n[gpio]\npin_factory = "lgpio"\nbounce_time = 0.05\n', people=1)
     state = fresh_table(vm, config, "[Service]\nBindReadOnlyPaths=/etc/golfbox-test-cpuinfo:/proc/cpuinfo\n")
     pid = state["MainPID"]
     holders = vm.sh(f"ls -l /proc/{pid}/fd | grep -c {dev}", check=False).out.strip()
