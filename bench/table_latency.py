@@ -32,29 +32,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golfbox.hal.base import Button, ButtonEvent  # noqa: E402
-from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
+from golfbox.hal.base import Button, ButtonEvent, EventKind  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
-from golfbox.table.assemble import assemble_table  # noqa: E402
-from golfbox.table.service import TableSettings  # noqa: E402
+from golfbox.table.settings import TableSettings  # noqa: E402
+from golfbox.table.sim import SimTable, seat_key  # noqa: E402
 
 
 def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> dict[str, list[float]]:
     arrived = threading.Event()
-    waiting_for: list[SimDisplay | None] = [None]
+    waiting_for: list[str | None] = [None]
 
-    def on_change(display: SimDisplay) -> None:
-        if display is waiting_for[0]:
+    def on_change(key: str, image) -> None:
+        if key == waiting_for[0]:
             arrived.set()
 
-    pad = SimPad(range(seats))
-    displays = {s: SimDisplay(f"seat {s + 1}", on_change=on_change) for s in range(seats)}
-    shared = SimDisplay("shared", (256, 64), "L")
     bots = {seat: "hard" for seat in range(seats - hard_bots, seats)}
     settings = TableSettings(variant="6-card", rounds=99, seats=seats, auto_start=True, bot_delay=0.0,
                              bots=bots)
-    journal = Journal(directory / "latency.sqlite3")
-    service = assemble_table(settings, [pad], displays, shared, journal, think_off_loop=bool(bots))
+    # The table golfbox sim runs (sim pads and displays, hard bots thinking off the loop).
+    sim = SimTable(settings, on_change=on_change, journal=Journal(directory / "latency.sqlite3"))
+    service = sim.service
     # Out-of-turn presses: timed until the loop has handled them (wrapping its handler).
     handled = threading.Event()
     handle = service._handle
@@ -65,15 +62,13 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
             handled.set()
 
     service._handle = handle_and_tell
-    stop = threading.Event()
-    server = threading.Thread(target=service.run, args=(stop,), daemon=True)
-    server.start()
+    sim.start()
 
     def timed(seat: int, button: Button) -> float | None:
         arrived.clear()
-        waiting_for[0] = displays[seat]
+        waiting_for[0] = seat_key(seat)
         started = time.perf_counter()
-        pad.press(seat, button)
+        sim.press(seat, button, EventKind.PRESSED)
         if not arrived.wait(2.0):
             return None
         return time.perf_counter() - started
@@ -95,7 +90,7 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
                 step += 1
                 handled.clear()
                 started = time.perf_counter()
-                pad.press(step % (seats - hard_bots), Button.LEFT)
+                sim.press(step % (seats - hard_bots), Button.LEFT, EventKind.PRESSED)
                 if handled.wait(2.0):
                     samples["wait"].append(time.perf_counter() - started)
                 continue
@@ -108,10 +103,7 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
             if took is not None:
                 samples["act"].append(took)
     finally:
-        stop.set()
-        service.wake()
-        server.join()
-        service.close()
+        sim.close()
     return samples
 
 

@@ -16,49 +16,41 @@ import argparse
 import resource
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golfbox.hal.sim import SimDisplay, SimPad  # noqa: E402
 from golfbox.table.journal import Journal  # noqa: E402
-from golfbox.table.assemble import assemble_table  # noqa: E402
-from golfbox.table.service import TableService, TableSettings  # noqa: E402
+from golfbox.table.settings import TableSettings  # noqa: E402
+from golfbox.table.sim import SimTable  # noqa: E402
 
 
-def table(directory: Path, seats: int, bots: dict[int, str], name: str) -> TableService:
+def table(directory: Path, seats: int, bots: dict[int, str], name: str) -> SimTable:
+    """The simulated table golfbox sim runs: sim pads, sim displays, a journal."""
     settings = TableSettings(variant="6-card", seats=seats, bots=bots, auto_start=True,
                              bot_delay=0.0, peek_timeout=600.0)
-    displays = {s: SimDisplay(f"seat {s + 1}") for s in range(seats)}
-    return assemble_table(settings, [SimPad(range(seats))], displays,
-                        SimDisplay("shared", (256, 64), "L"), Journal(directory / name))
+    return SimTable(settings, journal=Journal(directory / name))
 
 
 def idle_cpu(directory: Path, seconds: float) -> float:
     """Share of one core used while the table waits for seat 1 to turn up its cards."""
-    service = table(directory, 4, {s: "random" for s in range(1, 4)}, "idle.sqlite3")
-    service.run_until_idle()
-    stop = threading.Event()
-    server = threading.Thread(target=service.run, args=(stop,))
-    server.start()
+    sim = table(directory, 4, {s: "random" for s in range(1, 4)}, "idle.sqlite3")
+    sim.service.run_until_idle()
+    sim.start()  # the service's loop in its own thread, as in production
     time.sleep(0.5)
     cpu, wall = time.process_time(), time.monotonic()
     time.sleep(seconds)
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-    stop.set()
-    service.wake()
-    server.join()
-    service.close()
+    sim.close()
     return cpu / wall
 
 
 def eight_seat_match(directory: Path) -> int:
-    service = table(directory, 8, {s: "random" for s in range(8)}, "eight.sqlite3")
-    service.run_until_idle()
-    assert service.state == "match_over", service.state
-    service.close()
+    sim = table(directory, 8, {s: "random" for s in range(8)}, "eight.sqlite3")
+    sim.service.run_until_idle()
+    assert sim.service.state == "match_over", sim.service.state
+    sim.close()
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
