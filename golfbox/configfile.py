@@ -70,10 +70,10 @@ class Section:
 
     def check_known(self, allowed: Iterable[str]) -> None:
         """Every key of the table is one of ``allowed``."""
-        allowed = tuple(allowed)
+        # A set has no order of its own: name its keys sorted; a tuple keeps the file's order.
+        shown = sorted(allowed) if isinstance(allowed, (set, frozenset)) else tuple(allowed)
         for name in self.raw:
-            if name not in allowed:
-                shown = sorted(allowed) if isinstance(allowed, (set, frozenset)) else allowed
+            if name not in shown:
                 raise ConfigError(f"{self.key(name)}: unknown key (expected one of: "
                                   f"{', '.join(shown)})")
 

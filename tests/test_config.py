@@ -379,3 +379,13 @@ def test_the_mux_reset_pin_needs_spi0_with_one_chip_select():
     assert config.i2c_muxes[0].reset == 7 and config.reserved_pins[8] == "SPI0"
     assert "already used by i2c_mux[0].reset" in refused(config_with(
         gpio_seat({**SEAT0, "left": 7}, i2c={"mux": 0x70, "channel": 0, "address": 0x3C}), i2c_mux=MUX))
+
+
+def test_an_unknown_key_names_the_known_ones_in_a_stable_order():
+    from golfbox.configfile import ConfigError, Section
+
+    for _ in range(3):
+        with pytest.raises(ConfigError) as caught:
+            Section({"colour": 1}, "gpio").check_known({"pin_factory", "hold_time", "bounce_time"})
+        assert str(caught.value) == ("gpio.colour: unknown key (expected one of: bounce_time, "
+                                     "hold_time, pin_factory)")
