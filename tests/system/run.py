@@ -367,7 +367,10 @@ def _power_cuts(vm: VM, report: Report, workdir: Path, cuts: int, rng: random.Ra
         seen = before
         print(f"        power cut {cut}/{cuts} at {before} journal entries: READY again "
               f"{resume_times[-1]:.1f} s after the reset", flush=True)
-        after = game_record(journal_of(vm))
+        journal = journal_of(vm)
+        after = game_record(journal)
+        expect(len(journal["matches"]) == 1, f"after power cut {cut} a new match was dealt instead of "
+               f"resuming the one in play ({len(journal['matches'])} matches in the journal)")
         expect(after["match"][0] in ("playing", "finished") and len(after["entries"]) >= before,
                f"after power cut {cut} the match was not resumed: {after['match']}, {len(after['entries'])} "
                f"journal entries, {before} before the cut")
