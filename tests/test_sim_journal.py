@@ -42,7 +42,9 @@ def quit(term) -> int:
     return term.process.returncode
 
 
-def wait_for(condition, seconds: float = 10):
+def wait_for(condition, term, seconds: float = 20):
+    """Polls the condition, reading the terminal meanwhile: a pty nobody reads
+    fills up, blocks the program's screen updates and with them its keys."""
     end = time.monotonic() + seconds
     while True:
         try:
@@ -51,8 +53,8 @@ def wait_for(condition, seconds: float = 10):
             value = None
         if value:
             return value
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.05)
+        assert time.monotonic() < end, f"timed out; the screen ended with:\n{term.text()[-2000:]}"
+        term.read(0.05)
 
 
 def flip_two(term, journal: Path) -> None:
@@ -61,7 +63,7 @@ def flip_two(term, journal: Path) -> None:
     term.send(ENTER)
     term.send(RIGHT)
     term.send(ENTER)
-    wait_for(lambda: matches(journal) and matches(journal)[-1][2] >= 2)
+    wait_for(lambda: matches(journal) and matches(journal)[-1][2] >= 2, term)
 
 
 @pytest.mark.parametrize("how", ["q", "SIGKILL", "SIGHUP"])
