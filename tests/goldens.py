@@ -31,13 +31,15 @@ from golfbox.render import (  # noqa: E402
     render_seat,
     render_table,
 )
+from golfbox.render.words import say  # noqa: E402
 from golfbox.table.lobby import Lobby  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
 
 GOLDEN_DIR = ROOT / "tests" / "goldens"
 DOCS_DIR = ROOT / "docs" / "img"
-NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal")
-BOT_NAMES = ("P1",) + tuple(f"P{n} (bot)" for n in range(2, 9))  # as `golfbox sim` names them
+# Players' names by language: the French ones carry accents, as real names do.
+NAMES = {"en": ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal"),
+         "fr": ("Anne", "Benoît", "Cléo", "Dany", "Ève", "Fanny", "Gaël", "Hugo")}
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -117,35 +119,38 @@ def until_my_turn(round_: Round, seat: int) -> Round:
 
 # ----------------------------------------------------------------- the screens
 
-def seat_screens() -> dict[str, Callable[[], Image.Image]]:
+def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens: dict[str, Callable[[], Image.Image]] = {}
 
     def add(name: str, make: Callable[[], Image.Image]) -> None:
         screens[name] = make
 
-    choose = "◀▶ choose  ● take  ✕ back"
+    def prompt(verb: str) -> str:  # what SeatInput says with the cursor on a choice
+        return say(lang, "◀▶ move · ● {verb}", verb=say(lang, verb))
+
     for variant in ("4-card", "6-card", "polish-poker", "9-card"):
         tag = variant.replace("-", "")
 
         def own_turn_stock(variant=variant):
             r = until_my_turn(play_turns(deal(variant), 5), 1)
-            return render_seat(r.view(1), cursor="stock", prompt=choose)
+            return render_seat(r.view(1), cursor="stock", prompt=prompt("draw"), lang=lang)
 
         def holding(variant=variant):
             r = until_my_turn(play_turns(deal(variant), 5), 1)
             r.apply(1, Action("take"))
-            return render_seat(r.view(1), cursor=r.variant.size - 1, prompt="◀▶ choose  ● place here")
+            return render_seat(r.view(1), cursor=r.variant.size - 1, prompt=prompt("place here"),
+                               lang=lang)
 
         def other_turn(variant=variant):
             r = until_my_turn(play_turns(deal(variant), 5), 2)
             r.apply(2, Action("draw"))
-            return render_seat(r.view(0), prompt="")
+            return render_seat(r.view(0), prompt="", lang=lang)
 
         def message(variant=variant):
             r = until_my_turn(play_turns(deal(variant), 2), 1)
             r.apply(1, Action("take"))
-            return render_seat(r.view(1), cursor="discard", prompt=choose,
-                               message="take: a card from the discard must be placed")
+            return render_seat(r.view(1), cursor="discard", prompt=prompt("take it"),
+                               message=say(lang, "not in this match: join when it ends"), lang=lang)
 
         add(f"seat_{tag}_own_turn_stock", own_turn_stock)
         add(f"seat_{tag}_holding", holding)
@@ -154,47 +159,54 @@ def seat_screens() -> dict[str, Callable[[], Image.Image]]:
 
     # Start phases, one per way a round starts.
     add("seat_4card_start_peeking",
-        lambda: render_seat(deal("4-card").view(0), cursor="ready", prompt="memorise, then ● ready"))
-    add("seat_6card_start_choose", lambda: _six_card_start())
+        lambda: render_seat(deal("4-card").view(0), cursor="ready", prompt=f"● {say(lang, 'done looking')}",
+                            lang=lang))
+    add("seat_6card_start_choose", lambda: _six_card_start(lang))
     add("seat_6card_peekrow_peeking",
         lambda: render_seat(deal("6-card", rules={"peek_row": True}).view(0), cursor="ready",
-                            prompt="memorise, then ● ready"))
-    add("seat_6card_peekrow_memory", lambda: _memory("6-card", {"peek_row": True}))
+                            prompt=f"● {say(lang, 'done looking')}", lang=lang))
+    add("seat_6card_peekrow_memory", lambda: _memory("6-card", {"peek_row": True}, lang))
     add("seat_polishpoker_start_random",
-        lambda: render_seat(deal("polish-poker").view(3), cursor="knock", prompt="◀▶ choose  ● knock"))
+        lambda: render_seat(deal("polish-poker").view(3), cursor="knock", prompt=prompt("knock"),
+                            lang=lang))
     add("seat_9card_first_turn_flips",
-        lambda: render_seat(deal("9-card").view(3), cursor=4, prompt="◀▶ choose  ● turn up"))
+        lambda: render_seat(deal("9-card").view(3), cursor=4, prompt=prompt("turn up"), lang=lang))
     # 4-card memory play against the assist rule: the same state, known cards hidden or shown.
-    add("seat_4card_memory", lambda: _memory("4-card", {}))
-    add("seat_4card_assist", lambda: _memory("4-card", {"assist": True}))
+    add("seat_4card_memory", lambda: _memory("4-card", {}, lang))
+    add("seat_4card_assist", lambda: _memory("4-card", {"assist": True}, lang))
     add("seat_4card_knock", lambda: render_seat(until_my_turn(deal("4-card"), 1).view(1),
-                                                cursor="knock", prompt="◀▶ choose  ● knock"))
-    add("seat_polishpoker_flip_option", lambda: _polish_flip_option())
+                                                cursor="knock", prompt=say(lang, "knock? ● yes  ✕ no"),
+                                                lang=lang))
+    add("seat_polishpoker_flip_option", lambda: _polish_flip_option(lang))
     add("seat_9card_over", lambda: render_seat(play_out(deal("9-card", players=3)).view(0),
-                                               prompt="● next round"))
+                                               prompt=say(lang, "● next round · ◀▶ rules"), lang=lang))
     return screens
 
 
-def _six_card_start() -> Image.Image:
+def _six_card_start(lang: str) -> Image.Image:
     r = deal("6-card")
     r.apply(0, Action("flip", 1))
-    return render_seat(r.view(0), cursor=3, prompt="◀▶ choose  ● turn up")
+    return render_seat(r.view(0), cursor=3,
+                       prompt=say(lang, "◀▶ move · ● {verb}", verb=say(lang, "turn up")), lang=lang)
 
 
-def _memory(variant: str, rules: dict) -> Image.Image:
+def _memory(variant: str, rules: dict, lang: str) -> Image.Image:
     r = until_my_turn(deal(variant, rules=rules), 1)
-    return render_seat(r.view(1), cursor="stock", prompt="◀▶ choose  ● draw")
+    return render_seat(r.view(1), cursor="stock",
+                       prompt=say(lang, "◀▶ move · ● {verb}", verb=say(lang, "draw")), lang=lang)
 
 
-def _polish_flip_option() -> Image.Image:
+def _polish_flip_option(lang: str) -> Image.Image:
     r = until_my_turn(play_turns(deal("polish-poker"), 2), 1)
     r.apply(1, Action("draw"))
     r.apply(1, Action("discard"))
-    return render_seat(r.view(1), cursor="pass", prompt="◀▶ choose  ● turn up / pass")
+    return render_seat(r.view(1), cursor="pass",
+                       prompt=say(lang, "◀▶ move · ● {verb}", verb=say(lang, "pass")), lang=lang)
 
 
-def table_screens() -> dict[str, Callable[[], Image.Image]]:
+def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens: dict[str, Callable[[], Image.Image]] = {}
+    names = NAMES[lang]
     for variant, players in (("4-card", 4), ("6-card", 3), ("polish-poker", 6), ("9-card", 8)):
         tag = variant.replace("-", "")
 
@@ -202,11 +214,11 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
             r = play_turns(deal(variant, players=players), 7)
             r = until_my_turn(r, r.to_move)  # its first-turn flips (9-card)
             r.apply(r.to_move, Action("take"))
-            return render_table(r.view(None), size=size, names=NAMES[:players])
+            return render_table(r.view(None), size=size, names=names[:players], lang=lang)
 
         def reveal(size, page=0, variant=variant, players=players):
             r = play_out(deal(variant, players=players))
-            return render_reveal(r.view(None), size=size, names=NAMES[:players], page=page)
+            return render_reveal(r.view(None), size=size, names=names[:players], page=page, lang=lang)
 
         screens[f"table_{tag}_mid"] = lambda mid=mid: mid((256, 64))
         screens[f"table_{tag}_mid_mono"] = lambda mid=mid: mid((128, 64))
@@ -214,90 +226,106 @@ def table_screens() -> dict[str, Callable[[], Image.Image]]:
         screens[f"table_{tag}_reveal_mono"] = lambda reveal=reveal: reveal((128, 64))
     # Eight seats named as the simulator names them: each total right after its name.
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"table_9card_mid_bots{tag}"] = lambda size=size: _eight_bots_table(size)
+        screens[f"table_9card_mid_bots{tag}"] = lambda size=size: _eight_bots_table(size, lang)
     screens["table_polishpoker_reveal_mono_page2"] = lambda: render_reveal(
-        play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=NAMES[:6], page=1)
+        play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=names[:6], page=1,
+        lang=lang)
     # A knocker without the lowest score: the penalty shows as raw+penalty.
     screens["table_polishpoker_reveal_penalty"] = lambda: render_reveal(
-        play_out(deal("polish-poker"), knock_after=4).view(None), names=NAMES[:4])
+        play_out(deal("polish-poker"), knock_after=4).view(None), names=names[:4], lang=lang)
     screens["table_9card_reveal_penalty_mono"] = lambda: render_reveal(
-        play_out(deal("9-card", players=3, seed=2), knock_after=4).view(None), size=(128, 64))
-    screens["table_6card_start"] = lambda: render_table(deal("6-card", players=4).view(None))
-    screens["table_4card_knocked"] = lambda: _knocked_table()
+        play_out(deal("9-card", players=3, seed=2), knock_after=4).view(None), size=(128, 64), lang=lang)
+    screens["table_6card_start"] = lambda: render_table(deal("6-card", players=4).view(None), lang=lang)
+    screens["table_4card_knocked"] = lambda: _knocked_table(lang)
     screens["table_message"] = lambda: render_table(
-        play_turns(deal("6-card"), 3).view(None), message="seat 3 unplugged: waiting")
+        play_turns(deal("6-card"), 3).view(None), lang=lang,
+        message=say(lang, "{who} is away: a bot plays for it until it is back", who=names[2]))
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"match_result{tag}"] = lambda size=size: render_match_result(
-            (31, 12, 40, 12, 27), winners=(1, 3), names=NAMES[:5], size=size)
+            (31, 12, 40, 12, 27), winners=(1, 3), names=names[:5], size=size, lang=lang)
         screens[f"notice_paused{tag}"] = lambda size=size: render_notice(
-            size, "paused", "press ● on any seat to go on")
+            size, "golfbox", say(lang, "paused"))
         screens[f"notice_unplugged{tag}"] = lambda size=size: render_notice(
-            size, "seat 3 unplugged", "plug it back in; the game waits")
+            size, names[2], say(lang, "a bot plays this seat"))
+    title = say(lang, "golfbox: press ● to join")
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"lobby{tag}"] = lambda size=size: _lobby(size, "golfbox: press ● to join", None)
-    screens["lobby_seat"] = lambda: _lobby((128, 64), "Ann: you play", 0)
+        screens[f"lobby{tag}"] = lambda size=size: _lobby(size, title, None, lang)
+    screens["lobby_seat"] = lambda: _lobby((128, 64), say(lang, "{who}: you play", who=names[0]), 0, lang)
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, "golfbox: press ● to join", None)
-    screens["lobby_8_seat"] = lambda: _lobby_of_eight((128, 64), "P1: you play", 0)
+        screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, title, None, lang)
+    screens["lobby_8_seat"] = lambda: _lobby_of_eight(
+        (128, 64), say(lang, "{who}: you play", who=say(lang, "P{n}", n=1)), 0, lang)
     return screens
 
 
-def _eight_bots_table(size: tuple[int, int]) -> Image.Image:
+def _eight_bots_table(size: tuple[int, int], lang: str) -> Image.Image:
     r = play_turns(deal("9-card", players=8), 7)
     r = until_my_turn(r, r.to_move)
     r.apply(r.to_move, Action("take"))
-    return render_table(r.view(None), size=size, names=BOT_NAMES)
+    settings = TableSettings(language=lang)
+    names = [settings.display_name(0, None)] + [settings.display_name(s, "hard") for s in range(1, 8)]
+    return render_table(r.view(None), size=size, names=names, lang=lang)
 
 
-def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None) -> Image.Image:
+def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Image.Image:
     """Eight seats, seven of them bots (golfbox sim --players 8 --lobby): every name shows."""
-    lobby = Lobby(TableSettings(variant="9-card", seats=8, bots={s: "greedy" for s in range(1, 8)}))
+    lobby = Lobby(TableSettings(variant="9-card", seats=8, bots={s: "hard" for s in range(1, 8)},
+                                language=lang))
     lobby.press(0, Button.OK, EventKind.PRESSED)  # P1 joins
     players = ", ".join(p.name for p in lobby.players())
-    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or "hold ● on your pad to start"
-    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer)
+    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or say(lang, "hold ● on your pad to start")
+    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer,
+                        lang)
 
 
-def _lobby(size: tuple[int, int], title: str, seat: int | None) -> Image.Image:
+def _lobby(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Image.Image:
     """Polish-poker chosen, bots in the empty seats, the cursor on the knock penalty."""
-    lobby = Lobby(TableSettings(variant="6-card", seats=4, names=dict(enumerate(NAMES))))
-    lobby.press(0, Button.OK, EventKind.PRESSED)  # Ann joins
-    lobby.press(1, Button.OK, EventKind.PRESSED)  # Bob joins
+    lobby = Lobby(TableSettings(variant="6-card", seats=4, names=dict(enumerate(NAMES[lang])),
+                                language=lang))
+    lobby.press(0, Button.OK, EventKind.PRESSED)  # the first joins
+    lobby.press(1, Button.OK, EventKind.PRESSED)  # the second joins
     # game → polish-poker; empty seats → bots; choose start → on; knock penalty → 15
     for button in (Button.RIGHT, Button.OK, Button.RIGHT, Button.OK, Button.OK, Button.RIGHT,
                    Button.OK, Button.OK, Button.RIGHT):
         lobby.press(0, button, EventKind.PRESSED)
     players = ", ".join(p.name for p in lobby.players())
-    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or "hold ● on your pad to start"
-    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer)
+    footer = lobby.prompt(seat) if seat is not None else lobby.problem() or say(lang, "hold ● on your pad to start")
+    return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer,
+                        lang)
 
 
-def _knocked_table() -> Image.Image:
+def _knocked_table(lang: str) -> Image.Image:
     r = play_turns(deal("4-card"), 4)
     r.apply(r.to_move, Action("knock"))
-    return render_table(r.view(None), names=NAMES[:4])
+    return render_table(r.view(None), names=NAMES[lang][:4], lang=lang)
 
 
-def rules_screens() -> dict[str, Callable[[], Image.Image]]:
+def rules_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     """Every page of every variant's rules (default house rules), on a seat (128×64) and on
     the wide shared display (256×64, named after the seat turning the pages)."""
     from golfbox.engine import VARIANTS, make_rules
     from golfbox.render.rules import render_rules, rules_pages
 
     screens: dict[str, Callable[[], Image.Image]] = {}
+    reader = say(lang, "P{n}", n=2)
     for name, variant in VARIANTS.items():
-        pages = rules_pages(variant, make_rules(variant, {}))
+        pages = rules_pages(variant, make_rules(variant, {}), lang)
         tag = name.replace("-", "")
         for page in range(len(pages)):
             screens[f"rules_{tag}_{page + 1}_seat"] = \
-                lambda pages=pages, page=page: render_rules((128, 64), pages, page)
+                lambda pages=pages, page=page: render_rules((128, 64), pages, page, lang=lang)
             screens[f"rules_{tag}_{page + 1}_wide"] = \
-                lambda pages=pages, page=page: render_rules((256, 64), pages, page, reader="P2")
+                lambda pages=pages, page=page: render_rules((256, 64), pages, page, reader=reader, lang=lang)
     return screens
 
 
 def all_screens() -> dict[str, Callable[[], Image.Image]]:
-    return {**seat_screens(), **table_screens(), **rules_screens()}
+    """Every golden, in English and in French (the French names end in _fr)."""
+    screens = {}
+    for lang, suffix in (("en", ""), ("fr", "_fr")):
+        for name, make in {**seat_screens(lang), **table_screens(lang), **rules_screens(lang)}.items():
+            screens[name + suffix] = make
+    return screens
 
 
 # ----------------------------------------------------------------- files

@@ -32,7 +32,8 @@ def test_the_menu_starts_from_the_config():
     menu = lobby(variant="6-card", rounds=18, rules={"final_turn": True, "four_of_a_kind": -10})
     assert [str(line) for line in menu.lines()] == [
         "game: 6-card", "3 empty seats: stay empty", "rounds: 18",
-        "final turn: on", "peek row: off", "four of a kind: -10", "hints: off", "rules: ◀▶ read",
+        "final turn: on", "peek row: off", "four of a kind: -10", "hints: off", "language: english",
+        "rules: ◀▶ read",
     ]
     assert menu.rules() == {"final_turn": True, "four_of_a_kind": -10}
     assert menu.describe() == "6-card · 18 rounds · final turn on · four of a kind -10"
@@ -42,7 +43,7 @@ def test_every_variant_lists_all_its_house_rules():
     menu = lobby()
     for name, variant in VARIANTS.items():
         menu.variant = name
-        assert [line.key for line in menu.lines()[3:]] == [spec.name for spec in variant.rule_specs] + ["hints", "rules"]
+        assert [line.key for line in menu.lines()[3:]] == [spec.name for spec in variant.rule_specs] + ["hints", "language", "rules"]
 
 
 def test_ok_walks_the_lines_and_the_arrows_change_the_one_under_the_cursor():

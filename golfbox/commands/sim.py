@@ -40,8 +40,14 @@ def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds
                         help=f"rounds in the match (default {rounds})")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="shuffle from this seed (replayable); default: real randomness")
+    from golfbox.bots import DEFAULT_BOT
+
     parser.add_argument("--bot", default=None, metavar="NAME",
-                        help="the bot in the seats nobody plays (default greedy)")
+                        help=f"the bot in the seats nobody plays: easy, medium or hard "
+                             f"(default {DEFAULT_BOT})")
+    parser.add_argument("--lang", default="en", metavar="LANG",
+                        help="what the displays say: en or fr (default en; the terminal's "
+                             "own lines stay English)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +83,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     """TableSettings from the command line; UsageError names whatever is wrong."""
     from golfbox.bots import BOTS, DEFAULT_BOT
     from golfbox.engine import RuleError, get_variant, make_rules, parse_rule_args
+    from golfbox.render.words import LANGUAGES
     from golfbox.table.settings import TableSettings
 
     players = getattr(args, "players", 4)
@@ -96,6 +103,9 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
     if bot_delay < 0:
         raise UsageError(f"--bot-delay {bot_delay}: must be 0 or more seconds")
+    language = getattr(args, "lang", "en")
+    if language not in LANGUAGES:
+        raise UsageError(f"--lang {language}: one of {', '.join(LANGUAGES)}")
     bot = getattr(args, "bot", None) or DEFAULT_BOT
     if bot not in BOTS:
         raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
@@ -103,6 +113,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         variant=variant.name, rules=rules, rounds=rounds, seats=players,
         bots={seat: bot for seat in range(humans, players)},
         bot_delay=bot_delay, auto_start=auto_start, seed=getattr(args, "seed", None),
+        language=language,
     )
 
 

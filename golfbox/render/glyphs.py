@@ -63,6 +63,22 @@ _SUIT = {
     "♠": "...#...|..###..|.#####.|#######|#######|.#.#.#.|..###..",
 }
 
+# French capitals: the plain letter at full height, its mark one row above a blank
+# row (so two rows over the line's top), or for Ç a cedilla hanging under it. Marks
+# are one row: acute right, grave left, circumflex centred, diaeresis both sides.
+_MARKS = {"acute": "..#", "grave": "#..", "circumflex": ".#.", "diaeresis": "#.#"}
+_ACCENTED = {
+    "É": ("E", "acute"), "È": ("E", "grave"), "Ê": ("E", "circumflex"), "Ë": ("E", "diaeresis"),
+    "À": ("A", "grave"), "Â": ("A", "circumflex"), "Ô": ("O", "circumflex"),
+    "Î": ("I", "circumflex"), "Ï": ("I", "diaeresis"), "Ù": ("U", "grave"),
+    "Û": ("U", "circumflex"),
+}
+MARK_RISE = 2  # a mark sits this many rows above the line's top: lines need that room
+for _letter, (_base, _mark) in _ACCENTED.items():
+    _SMALL[_letter] = f"{_MARKS[_mark]}|...|{_SMALL[_base]}"
+_SMALL["Ç"] = _SMALL["C"] + "|.#."
+_RISE = {letter: MARK_RISE for letter in _ACCENTED}  # rows a glyph starts above the line's top
+
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
 RANK_HEIGHT = 6 * RANK_SCALE  # 12 px: the smallest rank anyone reads at arm's length
@@ -90,6 +106,11 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
     return [masks.get(ch) or masks[_UNKNOWN] for ch in text.upper()]
 
 
+def has_glyph(char: str) -> bool:
+    """Does the small font draw ``char`` (lower case as capitals), not as '?'?"""
+    return char.upper() in _SMALL
+
+
 def text_width(text: str, scale: int = 1) -> int:
     """Width in pixels of ``text`` in the small font (1-pixel gaps, times ``scale``)."""
     glyphs = _glyphs(text, scale)
@@ -100,9 +121,10 @@ def text_width(text: str, scale: int = 1) -> int:
 
 def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
               scale: int = 1) -> int:
-    """Stamp ``text`` with its top-left at (x, y); returns the x after it."""
-    for glyph in _glyphs(text, scale):
-        draw.bitmap((x, y), glyph, fill=fill)
+    """Stamp ``text`` with its top-left at (x, y); returns the x after it.
+    Accents rise MARK_RISE rows above y (times ``scale``); a cedilla hangs below."""
+    for char, glyph in zip(text.upper(), _glyphs(text, scale)):
+        draw.bitmap((x, y - _RISE.get(char, 0) * scale), glyph, fill=fill)
         x += glyph.width + scale
     return x
 

@@ -15,7 +15,8 @@ from PIL import Image
 
 from golfbox.engine import Rules, Variant
 from golfbox.render import glyphs
-from golfbox.render.table import LINE, _canvas, _text_centered
+from golfbox.render.table import LINE, _canvas, _text_centered, variant_words
+from golfbox.render.words import say
 
 BODY_LINES = 6  # small-font lines between the title and the footer on a 64-pixel panel
 FOOTER = "◀▶ page · ✕ back"
@@ -23,92 +24,106 @@ FOOTER = "◀▶ page · ✕ back"
 Page = tuple[str, str]  # (title, text)
 
 
-def _points(variant: Variant) -> str:
+def _points(variant: Variant, lang: str) -> str:
     values = variant.values  # by rank: A 2 … 10 J Q K JK
-    words = [f"A {values[0]}"]
+    words = [say(lang, "A {n}", n=values[0])]
     if values[1] != 2:
-        words.append(f"2 is {values[1]}")
-    words.append("others their number" if values[1] == 2 else "3-10 their number")
+        words.append(say(lang, "2 is {n}", n=values[1]))
+    words.append(say(lang, "others their number") if values[1] == 2 else say(lang, "3-10 their number"))
     if values[10] == values[11]:
-        words.append(f"J Q {values[10]}")
+        words.append(say(lang, "J Q {n}", n=values[10]))
     else:
-        words.append(f"J {values[10]}, Q {values[11]}")
-    words.append(f"K {values[12]}")
+        words.append(say(lang, "J {j}, Q {q}", j=values[10], q=values[11]))
+    words.append(say(lang, "K {n}", n=values[12]))
     if variant.jokers_per_deck:
-        words.append(f"joker {values[13]}")
+        words.append(say(lang, "joker {n}", n=values[13]))
     return ", ".join(words) + "."
 
 
-def _penalty(value) -> str:
+def _penalty(value, lang: str) -> str:
     if value == "double":
-        return "a knocker who is not lowest doubles their score."
+        return say(lang, "a knocker who is not lowest doubles their score.")
     if value:
-        return f"a knocker who is not lowest adds {value}."
-    return "none: knocking costs nothing."
+        return say(lang, "a knocker who is not lowest adds {n}.", n=value)
+    return say(lang, "none: knocking costs nothing.")
 
 
-def rules_pages(variant: Variant, rules: Rules) -> list[Page]:
+def _on_off(value, lang: str) -> str:
+    return say(lang, "on") if value else say(lang, "off")
+
+
+def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
     """Every page of ``variant``'s rules with ``rules`` as set, in reading order."""
     name = variant.name
-    grid = f"{variant.rows}×{variant.cols}"
     pages: list[Page] = [
-        (f"{name}: the aim", f"Fewest points wins. Your {variant.rows * variant.cols} cards lie "
-                             f"in a {grid} grid; swap them for cheaper ones. Lowest total after "
-                             "the last round wins."),
+        (say(lang, "{game}: the aim", game=variant_words(name, lang)),
+         say(lang, "Fewest points wins. Your {n} cards lie in a {rows}×{cols} grid; swap them "
+                   "for cheaper ones. Lowest total after the last round wins.",
+             n=variant.rows * variant.cols, rows=variant.rows, cols=variant.cols)),
     ]
     if name == "4-card":
+        assist = (say(lang, "Assist: on, you see your seen cards.") if rules["assist"]
+                  else say(lang, "Assist: off, you remember your seen cards."))
         pages += [
-            ("deal", "4 cards face down. Before play you look once at your nearest row: "
-                     "remember it. Your cards stay face down all round."),
-            ("your turn", "Draw: place it face down over any card, or discard it. Or take the "
-                          "discard and place it. Or knock: the others play once more."),
-            ("points", _points(variant) + " No pairs."),
-            ("house rules", f"Assist: {'on, you see' if rules['assist'] else 'off, you remember'}"
-                            f" your seen cards. Knock penalty: {_penalty(rules['knock_penalty'])}"),
+            (say(lang, "deal"), say(lang, "4 cards face down. Before play you look once at your "
+                                          "nearest row: remember it. Your cards stay face down all round.")),
+            (say(lang, "your turn"), say(lang, "Draw: place it face down over any card, or discard "
+                                               "it. Or take the discard and place it. Or knock: the "
+                                               "others play once more.")),
+            (say(lang, "points"), _points(variant, lang) + " " + say(lang, "No pairs.")),
+            (say(lang, "house rules"), assist + " " + say(lang, "Knock penalty: {what}",
+                                                          what=_penalty(rules["knock_penalty"], lang))),
         ]
     elif name == "6-card":
-        start = ("You look once at your nearest row (peek row)." if rules["peek_row"]
-                 else "Everyone turns 2 cards of their choice face up.")
-        end = ("the others play once more (final turn)." if rules["final_turn"]
-               else "the round ends at once.")
+        start = (say(lang, "You look once at your nearest row (peek row).") if rules["peek_row"]
+                 else say(lang, "Everyone turns 2 cards of their choice face up."))
+        end = (say(lang, "the others play once more (final turn).") if rules["final_turn"]
+               else say(lang, "the round ends at once."))
         four = rules["four_of_a_kind"]
+        four_words = (say(lang, "on, 2 paired columns of one rank score {n} together.", n=four)
+                      if four is not None else say(lang, "off, each pair scores 0."))
         pages += [
-            ("deal", f"6 cards face down in 2 rows of 3. {start}"),
-            ("your turn", "Draw and discard it. Or draw, or take the discard, and place it "
-                          "face up over any card: that card goes to the discard."),
-            ("end of round", f"When a player has all 6 cards face up, {end}"),
-            ("points", _points(variant) + " A column of 2 cards of one rank scores 0."),
-            ("house rules", f"Final turn: {'on' if rules['final_turn'] else 'off'}. Peek row: "
-                            f"{'on' if rules['peek_row'] else 'off'}. Four of a kind: "
-                            + (f"on, 2 paired columns of one rank score {four} together."
-                               if four is not None else "off, each pair scores 0.")),
+            (say(lang, "deal"), say(lang, "6 cards face down in 2 rows of 3.") + " " + start),
+            (say(lang, "your turn"), say(lang, "Draw and discard it. Or draw, or take the discard, "
+                                               "and place it face up over any card: that card goes "
+                                               "to the discard.")),
+            (say(lang, "end of round"), say(lang, "When a player has all 6 cards face up, {end}", end=end)),
+            (say(lang, "points"), _points(variant, lang) + " "
+             + say(lang, "A column of 2 cards of one rank scores 0.")),
+            (say(lang, "house rules"), say(lang, "Final turn: {final}. Peek row: {peek}. Four of a kind: {four}",
+                                           final=_on_off(rules["final_turn"], lang),
+                                           peek=_on_off(rules["peek_row"], lang), four=four_words)),
         ]
     elif name == "polish-poker":
-        start = ("Each player picks 2 cards to turn up (choose start)." if rules["choose_start"]
-                 else "2 of each player's cards are turned up at random.")
-        pairs = ("a pair of jokers keeps its -4" if rules["negative_pairs_keep"]
-                 else "2 jokers too")
+        start = (say(lang, "Each player picks 2 cards to turn up (choose start).") if rules["choose_start"]
+                 else say(lang, "2 of each player's cards are turned up at random."))
+        pairs = (say(lang, "a pair of jokers keeps its -4") if rules["negative_pairs_keep"]
+                 else say(lang, "2 jokers too"))
         pages += [
-            ("deal", f"6 cards face down in 2 rows of 3. {start}"),
-            ("your turn", "Draw and place it face up. Or draw, discard it, then turn one card "
-                          "up or pass. Or take the discard and place it. Or knock."),
-            ("end of round", "Only a knock ends a round: the others play once more. "
-                             f"Knock penalty: {_penalty(rules['knock_penalty'])}"),
-            ("points", _points(variant) + f" A column of 2 of one rank scores 0 ({pairs})."),
+            (say(lang, "deal"), say(lang, "6 cards face down in 2 rows of 3.") + " " + start),
+            (say(lang, "your turn"), say(lang, "Draw and place it face up. Or draw, discard it, then "
+                                               "turn one card up or pass. Or take the discard and "
+                                               "place it. Or knock.")),
+            (say(lang, "end of round"), say(lang, "Only a knock ends a round: the others play once "
+                                                  "more. Knock penalty: {what}",
+                                            what=_penalty(rules["knock_penalty"], lang))),
+            (say(lang, "points"), _points(variant, lang) + " "
+             + say(lang, "A column of 2 of one rank scores 0 ({pairs}).", pairs=pairs)),
         ]
     else:  # 9-card
-        columns = rules["lines"] == "rows+columns"
-        lines = "rows and columns" if columns else "rows"
+        lines = (say(lang, "rows and columns") if rules["lines"] == "rows+columns"
+                 else say(lang, "rows"))
         pages += [
-            ("deal", "9 cards face down in 3 rows of 3. Your first turn starts by turning "
-                     "3 cards of your choice face up."),
-            ("your turn", "Draw, or take the discard, and place it face up over any card. "
-                          "A drawn card cannot be thrown away."),
-            ("end of round", "When a player has no card face down, the others play once "
-                             "more. That player adds 5 for each lower score."),
-            ("points", _points(variant)),
-            ("combinations", f"Counted in {lines}: 3 of a rank score 0, 3 kings -10, "
-                             "3 jokers -20, 2 lines of one rank -30 together."),
+            (say(lang, "deal"), say(lang, "9 cards face down in 3 rows of 3. Your first turn starts "
+                                          "by turning 3 cards of your choice face up.")),
+            (say(lang, "your turn"), say(lang, "Draw, or take the discard, and place it face up over "
+                                               "any card. A drawn card cannot be thrown away.")),
+            (say(lang, "end of round"), say(lang, "When a player has no card face down, the others "
+                                                  "play once more. That player adds 5 for each lower score.")),
+            (say(lang, "points"), _points(variant, lang)),
+            (say(lang, "combinations"), say(lang, "Counted in {lines}: 3 of a rank score 0, 3 kings "
+                                                  "-10, 3 jokers -20, 2 lines of one rank -30 together.",
+                                            lines=lines)),
         ]
     return pages
 
@@ -124,7 +139,7 @@ def page_fits(page: Page, size: tuple[int, int]) -> bool:
 
 
 def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
-                 reader: str = "", message: str = "") -> Image.Image:
+                 reader: str = "", message: str = "", lang: str = "en") -> Image.Image:
     """One page of the rules, its number, and what the buttons do (or ``message``).
     ``reader``: who turns the pages (the shared display names them)."""
     image, draw, palette = _canvas(size)
@@ -133,9 +148,9 @@ def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
     head = f"{title.upper()}  {page + 1}/{len(pages)}"
     if reader:
         head = f"{reader}: {head}"
-    draw.rectangle((0, 0, image.width - 1, 7), fill=palette.ink)
-    _text_centered(draw, 0, image.width, 1, head, palette.paper)
+    draw.rectangle((0, 0, image.width - 1, 8), fill=palette.ink)  # room for the title's accents
+    _text_centered(draw, 0, image.width, 3, head, palette.paper)
     for i, line in enumerate(_body(text, image.width - 6)[:BODY_LINES]):
-        glyphs.draw_text(draw, 3, 10 + LINE * i, line, palette.ink)
-    _text_centered(draw, 0, image.width, 64 - 6, message or FOOTER, palette.dim)
+        glyphs.draw_text(draw, 3, 12 + LINE * i, line, palette.ink)
+    _text_centered(draw, 0, image.width, 64 - 6, message or say(lang, FOOTER), palette.dim)
     return image

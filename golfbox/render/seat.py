@@ -28,6 +28,7 @@ from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
 from golfbox.render.names import seat_name, wait_words
+from golfbox.render.words import say
 
 SIZE = (128, 64)
 INK, PAPER = 1, 0
@@ -40,7 +41,7 @@ SIDE_W = SIZE[0] - SIDE_X
 PROMPT_Y = 58  # the bottom text line
 
 CURSOR_CHOICES = ("stock", "discard", "knock", "pass", "ready")
-_ACTION_WORDS = {"knock": "KNOCK", "pass": "PASS", "ready": "READY", "discard": "DISCARD"}
+_ACTION_WORDS = {"knock": "KNOCK", "pass": "PASS", "ready": "READY", "discard": "DISCARD"}  # say()s
 
 
 def grid_boxes(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
@@ -59,22 +60,22 @@ def shows_known_cards(view: SeatView) -> bool:
     return view.peeking or bool(view.rules.get("assist"))
 
 
-def status_text(view: SeatView) -> str:
+def status_text(view: SeatView, lang: str = "en") -> str:
     seat = view.seat
     if view.phase == OVER:
-        return "ROUND OVER"
+        return say(lang, "ROUND OVER")
     if view.phase == START:
         if view.peeking:
-            return "MEMORISE"
+            return say(lang, "MEMORISE")
         if view.flips_due:
-            return f"TURN UP {view.flips_due}"
-        return "WAITING"
+            return say(lang, "TURN UP {n}", n=view.flips_due)
+        return say(lang, "WAITING")
     if view.legal:
         if view.flips_due:
-            return f"TURN UP {view.flips_due}"
-        return "LAST TURN" if view.final_turns_left is not None else "YOUR TURN"
+            return say(lang, "TURN UP {n}", n=view.flips_due)
+        return say(lang, "LAST TURN") if view.final_turns_left is not None else say(lang, "YOUR TURN")
     if view.to_move is not None and view.to_move != seat:
-        return "WAITING"  # the bottom line names who plays, as the shared display does
+        return say(lang, "WAITING")  # the bottom line names who plays, as the shared display does
     return ""
 
 
@@ -98,10 +99,10 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
-               label: str) -> None:
-    draw_text_right(draw, SIZE[0], 0, f"R{view.round_no}/{view.rounds}")
+               label: str, lang: str) -> None:
+    draw_text_right(draw, SIZE[0], 0, say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds))
     glyphs.draw_text(draw, SIDE_X, 0, glyphs.fit_text(label, SIDE_W - 26), INK)
-    glyphs.draw_text(draw, SIDE_X, 7, glyphs.fit_text(status_text(view), SIDE_W), INK)
+    glyphs.draw_text(draw, SIDE_X, 7, glyphs.fit_text(status_text(view, lang), SIDE_W), INK)
 
     legal = _legal_kinds(view)
     # One card place: the card in hand while this seat holds one, else the pile's top.
@@ -110,8 +111,8 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
     holding = view.held is not None and view.holder == view.seat
     if holding:
         draw_face(draw, card_box, view.held, INK, PAPER)
-        glyphs.draw_text(draw, words_x, 14, "HAND", INK)
-        glyphs.draw_text(draw, words_x, 21, "PILE", INK)
+        glyphs.draw_text(draw, words_x, 14, say(lang, "HAND"), INK)
+        glyphs.draw_text(draw, words_x, 21, say(lang, "PILE"), INK)
         if view.discard_top is not None:
             glyphs.draw_text(draw, words_x, 27, card_words(view.discard_top), INK)
     else:
@@ -120,12 +121,12 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_face(draw, card_box, view.discard_top, ink, paper)
         else:
             draw_slot(draw, card_box, ink, paper)
-        glyphs.draw_text(draw, words_x, 14, "PILE", INK)
+        glyphs.draw_text(draw, words_x, 14, say(lang, "PILE"), INK)
 
     stock_box = (SIDE_X, 32, SIDE_W, 9)
-    stock_words = f"STOCK {view.stock_size}"
+    stock_words = say(lang, "STOCK {n}", n=view.stock_size)
     if view.phase == OVER:  # the stock no longer matters: this seat's round score does
-        stock_words = f"SCORE {view.round_scores[view.seat]}"
+        stock_words = say(lang, "SCORE {n}", n=view.round_scores[view.seat])
     if "draw" in legal or cursor == "stock":
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
@@ -135,7 +136,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
         if choice == "discard" and not holding:
             continue  # the pile card above is the "take" choice
         if choice in legal or cursor == choice:
-            draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), words, INK, PAPER,
+            draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), say(lang, words), INK, PAPER,
                            selected=cursor == choice)
             break
 
@@ -148,7 +149,14 @@ def draw_text_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str,
 def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
     if message:  # an error or a notice replaces the prompt, on an inverted bar
         lines = glyphs.wrap_text(message, SIZE[0] - 4, 2)
-        top = PROMPT_Y - 6 * (len(lines) - 1) - 1
+        if len(lines) == 1:  # the bar reaches over the line's accents
+            draw.rectangle((0, PROMPT_Y - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
+            glyphs.draw_text(draw, 2, PROMPT_Y, lines[0], PAPER)
+            return
+        # Two lines fit under the side boxes only 6 rows apart, too close for accents:
+        # every message the catalogue words (golfbox.render.words) fits one line in
+        # French; only the engine's English reasons take two.
+        top = PROMPT_Y - 6 - 1
         draw.rectangle((0, top, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
         for i, line in enumerate(lines):
             glyphs.draw_text(draw, 2, top + 1 + 6 * i, line, PAPER)
@@ -158,7 +166,7 @@ def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
 
 def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "",
                 message: str = "", label: str | None = None,
-                names: Sequence[str] | None = None) -> Image.Image:
+                names: Sequence[str] | None = None, lang: str = "en") -> Image.Image:
     """This seat's screen: its grid, the card in hand, the piles, the choices, a prompt.
 
     ``cursor``: a grid position (int) or one of CURSOR_CHOICES, drawn inverted.
@@ -166,6 +174,7 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     neither, a seat that waits is told for whom ("wait: P2 (bot) is playing").
     ``names``: every seat's name, as the shared display shows them (default "P1" …);
     ``label``: this seat's name on its screen (default its name in ``names``).
+    ``lang``: the language of every word (golfbox.render.words).
     """
     if view.seat is None:
         raise ValueError("render_seat needs a seat's view, not the public view")
@@ -174,6 +183,7 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     image = Image.new("1", SIZE, PAPER)
     draw = ImageDraw.Draw(image)
     _draw_grid(draw, view, cursor)
-    _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names))
-    _draw_bottom(draw, prompt or wait_words(view, names), message)
+    _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names, lang),
+               lang)
+    _draw_bottom(draw, prompt or wait_words(view, names, lang), message)
     return image

@@ -15,10 +15,13 @@ from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot, draw_small_face
 from golfbox.render.names import seat_name
+from golfbox.render.words import say
 
 WIDE = (256, 64)
 NARROW = (128, 64)
-LINE = 7  # small-font line pitch
+# Small-font line pitch: 5 rows of letters, a blank row, and 2 rows for the accents
+# of the line below (glyphs.MARK_RISE).
+LINE = 8
 
 
 class Palette(NamedTuple):
@@ -43,55 +46,55 @@ def _canvas(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, Pa
     return image, ImageDraw.Draw(image), palette
 
 
-def describe_last(view: SeatView, names: Sequence[str] | None = None) -> str:
+def describe_last(view: SeatView, names: Sequence[str] | None = None, lang: str = "en") -> str:
     """The last action in words: 'P2 took 7♥ from the discard', 'P1 knocked'."""
     last = view.last
     if last is None:
         return ""
-    who = seat_name(last.seat, names)
+    who = seat_name(last.seat, names, lang)
     kind, card = last.action.kind, last.revealed
     if kind == ActionKind.DRAW:
-        return f"{who} drew from the stock"
+        return say(lang, "{who} drew from the stock", who=who)
     if kind == ActionKind.TAKE:
-        return f"{who} took {card_words(card)} from the discard"
+        return say(lang, "{who} took {card} from the discard", who=who, card=card_words(card))
     if kind == ActionKind.DISCARD:
-        return f"{who} discarded {card_words(card)}"
+        return say(lang, "{who} discarded {card}", who=who, card=card_words(card))
     if kind == ActionKind.PLACE:
         placed = view.grids[last.seat][last.action.pos]
         if placed is None:  # placed face down (4-card): only the card it replaced is public
-            return f"{who} placed a card, {card_words(card)} out"
-        return f"{who} placed {card_words(placed)}, {card_words(card)} out"
+            return say(lang, "{who} placed a card, {out} out", who=who, out=card_words(card))
+        return say(lang, "{who} placed {card}, {out} out", who=who, card=card_words(placed),
+                   out=card_words(card))
     if kind == ActionKind.FLIP:
-        return f"{who} turned up {card_words(card)}"
+        return say(lang, "{who} turned up {card}", who=who, card=card_words(card))
     if kind == ActionKind.KNOCK:
-        return f"{who} knocked"
+        return say(lang, "{who} knocked", who=who)
     if kind == ActionKind.PASS:
-        return f"{who} turned nothing up"
-    if kind == ActionKind.READY:
-        return f"{who} is ready"
-    return f"{who}: {kind}"
+        return say(lang, "{who} turned nothing up", who=who)
+    return say(lang, "{who} is ready", who=who)  # READY, the last kind a round records
 
 
-def _turn_words(view: SeatView, names: Sequence[str] | None) -> str:
+def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
     if view.phase == OVER:
-        return "round over"
+        return say(lang, "round over")
     if view.phase == START:
-        return "get ready"
+        return say(lang, "get ready")
     if view.to_move is None:
         return ""
-    return f"{seat_name(view.to_move, names)} to play"
+    return say(lang, "{who} to play", who=seat_name(view.to_move, names, lang))
 
 
-def _info_words(view: SeatView, names: Sequence[str] | None) -> str:
+def _info_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
     """The line under the turn: who is still turning up, final turns, a card in hand."""
     if view.phase == START:
-        waiting = [seat_name(s, names) for s, due in enumerate(view.start_pending) if due]
-        return "waiting for " + " ".join(waiting)
+        waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
+        return say(lang, "waiting for {who}", who=" ".join(waiting))
     words = []
     if view.final_turns_left is not None:
-        words.append(f"final turns left: {view.final_turns_left}")
+        words.append(say(lang, "final turns left: {n}", n=view.final_turns_left))
     if view.holder is not None and view.held is not None:
-        words.append(f"{seat_name(view.holder, names)} holds {card_words(view.held)}")
+        words.append(say(lang, "{who} holds {card}", who=seat_name(view.holder, names, lang),
+                         card=card_words(view.held)))
     return " · ".join(words)
 
 
@@ -116,84 +119,96 @@ def _text_centered(draw: ImageDraw.ImageDraw, box_x: int, box_w: int, y: int, te
 
 
 def score_rows(players: int, width: int) -> int:
-    """Rows of the scores: cells of at least 64 px, so a name such as 'P8 (bot)' and its
+    """Rows of the scores (LINE apart): cells of at least 64 px, so a name such as 'P8 (bot)' and its
     total fit side by side (128 px: two a row; 256 px: four)."""
     per_row = max(1, width // 64)
     return -(-players // per_row)
 
 
 def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
-                 palette: Palette, x0: int, y0: int, width: int, rows: int) -> None:
+                 palette: Palette, x0: int, y0: int, width: int, rows: int, lang: str) -> None:
     """Every seat's match total right after its name ('Ann 12'), cells apart; the seat
     to move is inverted. A total never sits next to the following seat's name."""
     per_row = -(-view.players // rows)
     cell_w = width // per_row
     for seat in range(view.players):
         x = x0 + (seat % per_row) * cell_w
-        y = y0 + (seat // per_row) * (LINE + 1)
+        y = y0 + (seat // per_row) * LINE
         mover = seat == view.to_move
         fg = palette.paper if mover else palette.ink
-        if mover:
-            draw.rectangle((x, y - 1, x + cell_w - 4, y + LINE - 1), fill=palette.ink)
+        if mover:  # the bar reaches over the accents too
+            draw.rectangle((x, y - 2, x + cell_w - 4, y + LINE - 3), fill=palette.ink)
         total = str(view.totals[seat])
         room = cell_w - 10 - glyphs.text_width(total)  # margins, the space, the gap to the next cell
-        after = glyphs.draw_text(draw, x + 1, y, glyphs.fit_text(seat_name(seat, names), room), fg)
+        after = glyphs.draw_text(draw, x + 1, y, glyphs.fit_text(seat_name(seat, names, lang), room), fg)
         glyphs.draw_text(draw, after + 3, y, total, fg)
 
 
 def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
-                 message: str = "") -> Image.Image:
+                 message: str = "", lang: str = "en") -> Image.Image:
     """The shared display mid-round: piles, round n/N, whose turn, the last action,
     final turns or who is still turning up, every seat's total. ``message`` (an
     inverted bar) replaces the line under the last action."""
     image, draw, palette = _canvas(size)
     ink, dim = palette.ink, palette.dim
-    last = describe_last(view, names)
-    info = _info_words(view, names)
-    round_words = f"round {view.round_no}/{view.rounds}"
+    last = describe_last(view, names, lang)
+    info = _info_words(view, names, lang)
+    round_words = say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds)
     rows = score_rows(view.players, image.width)
-    scores_y = 57 - (LINE + 1) * (rows - 1)
+    scores_y = 57 - LINE * (rows - 1)
     if image.width == WIDE[0]:
         _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
         _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
-        _text_centered(draw, 31, 26, 37, "pile", dim)
+        _text_centered(draw, 31, 26, 37, say(lang, "pile"), dim)
         x, width = 62, WIDE[0] - 62
         glyphs.draw_text(draw, x, 0, round_words, dim)
-        name = view.variant.name
+        name = variant_words(view.variant.name, lang)
         glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
-        glyphs.draw_text(draw, x, 8, glyphs.fit_text(_turn_words(view, names), width, 2), ink, 2)
-        glyphs.draw_text(draw, x, 21, glyphs.fit_text(last, width), ink)
-        _message_or_info(draw, palette, x, 29, width, message, info)
+        turn = glyphs.fit_text(_turn_words(view, names, lang), width, 2)
+        glyphs.draw_text(draw, x, 10, turn, ink, 2)  # its accents rise 4 rows: under row 0's text
+        glyphs.draw_text(draw, x, 23, glyphs.fit_text(last, width), ink)
+        _message_or_info(draw, palette, x, 31, width, message, info)
     else:
         _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
         x, width = 51, NARROW[0] - 51
-        glyphs.draw_text(draw, x, 1, glyphs.fit_text(_turn_words(view, names), width), ink)
-        glyphs.draw_text(draw, x, 9, f"R{view.round_no}/{view.rounds} stock {view.stock_size}", ink)
-        # More score rows leave fewer lines for the last action and the info line.
-        info_y = min(34, scores_y - 8)
-        last_lines = min(2, (info_y - 18) // LINE)
-        for i, line in enumerate(glyphs.wrap_text(last, NARROW[0], last_lines)):
-            glyphs.draw_text(draw, 0, 18 + LINE * i, line, ink)
-        _message_or_info(draw, palette, 0, info_y, NARROW[0], message, info)
-    _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows)
+        glyphs.draw_text(draw, x, 2, glyphs.fit_text(_turn_words(view, names, lang), width), ink)
+        glyphs.draw_text(draw, x, 10, say(lang, "R{n}/{of} stock {stock}", n=view.round_no,
+                                          of=view.rounds, stock=view.stock_size), ink)
+        # Text lines from y 18 down to the scores: the last action (two lines if there is
+        # room), then the message or the info line. More score rows leave fewer lines;
+        # with one line only, a message goes before the last action, the info goes.
+        lines = (scores_y - LINE - 18) // LINE + 1
+        if lines == 1:
+            _message_or_info(draw, palette, 0, 18, NARROW[0], message, "" if message else last)
+        else:
+            last_lines = glyphs.wrap_text(last, NARROW[0], min(2, lines - 1)) if last else []
+            for i, line in enumerate(last_lines):
+                glyphs.draw_text(draw, 0, 18 + LINE * i, line, ink)
+            _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], message, info)
+    _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
     return image
 
 
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
                      message: str, info: str) -> None:
-    if message:
-        draw.rectangle((x, y - 1, x + width - 1, y + LINE - 1), fill=palette.ink)
+    if message:  # an inverted bar from the accents' row to the letters' last
+        draw.rectangle((x, y - 3, x + width - 1, y + 5), fill=palette.ink)
         glyphs.draw_text(draw, x + 2, y, glyphs.fit_text(message, width - 4), palette.paper)
     elif info:
         glyphs.draw_text(draw, x, y, glyphs.fit_text(info, width), palette.ink)
 
 
-def _end_words(view: SeatView, names: Sequence[str] | None) -> str:
+def _end_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
     if view.knocker is not None:
-        return f"{seat_name(view.knocker, names)} knocked"
+        return say(lang, "{who} knocked", who=seat_name(view.knocker, names, lang))
     if view.ender is not None:
-        return f"{seat_name(view.ender, names)} went out"
-    return "stock ran out" if view.phase == OVER else ""
+        return say(lang, "{who} went out", who=seat_name(view.ender, names, lang))
+    return say(lang, "stock ran out") if view.phase == OVER else ""
+
+
+def variant_words(name: str, lang: str = "en") -> str:
+    """A variant's name as players read it: '6-card', '6 cartes'."""
+    return say(lang, name)
 
 
 def reveal_pages(players: int, size: tuple[int, int] = WIDE) -> int:
@@ -203,7 +218,7 @@ def reveal_pages(players: int, size: tuple[int, int] = WIDE) -> int:
 
 
 def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
-                  page: int = 0) -> Image.Image:
+                  page: int = 0, lang: str = "en") -> Image.Image:
     """The round's reveal: every grid face up with its round score and match total.
 
     The seat that knocked or went out has its name inverted; a penalty shows as
@@ -217,27 +232,27 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
         raise ValueError(f"reveal page {page}: this table has pages 0-{pages - 1}")
     seats = range(page * per_page, min(view.players, (page + 1) * per_page))
 
-    header = f"round {view.round_no}/{view.rounds} over"
+    header = say(lang, "round {n}/{of} over", n=view.round_no, of=view.rounds)
     if image.width == NARROW[0]:
-        header = f"R{view.round_no}/{view.rounds}"
-    header = " · ".join(w for w in (header, _end_words(view, names)) if w)
-    glyphs.draw_text(draw, 0, 0, header, ink)
+        header = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
+    header = " · ".join(w for w in (header, _end_words(view, names, lang)) if w)
+    glyphs.draw_text(draw, 0, 2, header, ink)  # 2 rows down: room for its accents
     if pages > 1:
         page_words = f"{page + 1}/{pages}"
-        glyphs.draw_text(draw, image.width - glyphs.text_width(page_words), 0, page_words, dim)
+        glyphs.draw_text(draw, image.width - glyphs.text_width(page_words), 2, page_words, dim)
 
     rows, cols = view.variant.rows, view.variant.cols
     panel_w = image.width // max(len(seats), 4)
     left = (image.width - panel_w * len(seats)) // 2
     for i, seat in enumerate(seats):
         x = left + i * panel_w
-        name = glyphs.fit_text(seat_name(seat, names), panel_w - 3)
-        if seat == view.ender:
-            draw.rectangle((x + 1, 7, x + panel_w - 2, 13), fill=ink)
-        _text_centered(draw, x + 1, panel_w - 2, 8, name, paper if seat == view.ender else ink)
+        name = glyphs.fit_text(seat_name(seat, names, lang), panel_w - 3)
+        if seat == view.ender:  # from the accents' row down
+            draw.rectangle((x + 1, 8, x + panel_w - 2, 15), fill=ink)
+        _text_centered(draw, x + 1, panel_w - 2, 10, name, paper if seat == view.ender else ink)
         grid_x = x + (panel_w - (cols * 10 - 1)) // 2
         for pos, card in enumerate(view.grids[seat]):
-            box = (grid_x + pos % cols * 10, 16 + pos // cols * 8, 9, 7)
+            box = (grid_x + pos % cols * 10, 18 + pos // cols * 8, 9, 7)
             if card is None:
                 draw_back(draw, box, ink, paper)
             else:
@@ -245,23 +260,24 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
         if view.round_scores is not None:
             score, raw = view.round_scores[seat], view.raw_scores[seat]
             words = str(score) if score == raw else f"{raw}{score - raw:+d}"
-            _text_centered(draw, x, panel_w, 18 + rows * 8, words, ink)
-        _text_centered(draw, x, panel_w, 26 + rows * 8, f"tot {view.totals[seat]}", dim)
+            _text_centered(draw, x, panel_w, 20 + rows * 8, words, ink)
+        _text_centered(draw, x, panel_w, 28 + rows * 8, say(lang, "tot {n}", n=view.totals[seat]), dim)
     return image
 
 
 def render_match_result(totals: Sequence[int], winners: Sequence[int],
                         names: Sequence[str] | None = None,
-                        size: tuple[int, int] = WIDE) -> Image.Image:
+                        size: tuple[int, int] = WIDE, lang: str = "en") -> Image.Image:
     """The end of the match: who won and every seat's total, best first (winners inverted)."""
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
-    _text_centered(draw, 0, image.width, 1, "match over", ink, 2)
-    winner_names = [seat_name(s, names) for s in winners]
+    _text_centered(draw, 0, image.width, 1, say(lang, "match over"), ink, 2)
+    winner_names = [seat_name(s, names, lang) for s in winners]
     if len(winner_names) == 1:
-        verdict = f"{winner_names[0]} wins"
+        verdict = say(lang, "{who} wins", who=winner_names[0])
     else:
-        verdict = " and ".join((", ".join(winner_names[:-1]), winner_names[-1])) + " share the win"
+        verdict = say(lang, "{some} and {last} share the win", some=", ".join(winner_names[:-1]),
+                      last=winner_names[-1])
     _text_centered(draw, 0, image.width, 14, verdict, ink)
     standings = sorted(range(len(totals)), key=lambda s: (totals[s], s))
     column_w = image.width // 2
@@ -270,11 +286,11 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
         y = 25 + (place % 4) * 9
         won = seat in winners
         fg = paper if won else ink
-        if won:
-            draw.rectangle((x + 1, y - 1, x + column_w - 3, y + 5), fill=ink)
+        if won:  # from the accents' row down
+            draw.rectangle((x + 1, y - 2, x + column_w - 3, y + 5), fill=ink)
         rank_words = f"{sum(1 for s in standings if totals[s] < totals[seat]) + 1}."
         glyphs.draw_text(draw, x + 3, y, rank_words, fg)
-        glyphs.draw_text(draw, x + 14, y, glyphs.fit_text(seat_name(seat, names), column_w - 36), fg)
+        glyphs.draw_text(draw, x + 14, y, glyphs.fit_text(seat_name(seat, names, lang), column_w - 36), fg)
         total = str(totals[seat])
         glyphs.draw_text(draw, x + column_w - 5 - glyphs.text_width(total), y, total, fg)
     return image
@@ -292,7 +308,7 @@ def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Im
 
 
 def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor: int,
-                 players: str, footer: str) -> Image.Image:
+                 players: str, footer: str, lang: str = "en") -> Image.Image:
     """The lobby's menu: the game, empty seats, rounds and house rules, one per line,
     the line ◀▶ changes inverted; then who plays, and ``footer`` (what the buttons do,
     or why the match cannot start) at the bottom.
@@ -306,7 +322,7 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, title, ink)
     text_w = image.width - 6
-    bottom = glyphs.wrap_text(f"playing: {players}", text_w, 4, sep=", ") + glyphs.wrap_text(footer, text_w, 2)
+    bottom = glyphs.wrap_text(say(lang, "playing: {who}", who=players), text_w, 4, sep=", ") + glyphs.wrap_text(footer, text_w, 2)
     top = 64 - LINE * len(bottom)
     for i, line in enumerate(bottom):
         glyphs.draw_text(draw, 3, top + LINE * i, line, ink)

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from golfbox.engine import Action, DISCARD, DRAW, FLIP, KNOCK, PASS, PLACE, READY, TAKE
 from golfbox.hal.base import Button, EventKind
+from golfbox.render.words import say
 
 # Where the cursor sits for an action without a grid position (render_seat's names).
 TARGET_OF_KIND = {DRAW: "stock", TAKE: "discard", DISCARD: "discard", KNOCK: "knock",
                   PASS: "pass", READY: "ready"}
+# What ● does, in the prompt ("◀▶ move · ● draw") and a hint; say() gives the French.
 VERB_OF_KIND = {DRAW: "draw", TAKE: "take it", DISCARD: "discard", KNOCK: "knock",
                 PASS: "pass", READY: "done looking", PLACE: "place here", FLIP: "turn up"}
 KNOCK_QUESTION = "knock? ● yes  ✕ no"
@@ -94,16 +96,20 @@ class SeatInput:
 
     @property
     def prompt(self) -> str:
-        """What the buttons do now, in one short line."""
+        """What the buttons do now, in one short line (English)."""
+        return self.prompt_in("en")
+
+    def prompt_in(self, lang: str) -> str:
+        """What the buttons do now, in one short line, in ``lang``."""
         action = self.choice
         if action is None:
             return ""
         if self.confirming_knock:
-            return KNOCK_QUESTION
+            return say(lang, KNOCK_QUESTION)
         if self.resting is not None:
-            return "◀▶ move · ● nearest card"
-        move = "◀▶ move · " if len(self.legal) > 1 else ""
-        return f"{move}● {VERB_OF_KIND[action.kind]}"
+            return say(lang, "◀▶ move · ● nearest card")
+        verb = say(lang, VERB_OF_KIND[action.kind])
+        return say(lang, "◀▶ move · ● {verb}", verb=verb) if len(self.legal) > 1 else f"● {verb}"
 
     def press(self, button: Button, kind: EventKind) -> Action | None:
         """Handle a button; returns the action to play, or None when only the cursor moved."""

@@ -12,7 +12,8 @@ On any seat's pad:
 The settings, one line each on the shared display: the game (variant), who
 fills empty seats (nobody, or bots of a level: hard, medium, easy), the number of rounds, then every house
 rule of the chosen variant (RULES.md), each stepping through the values a
-table would pick (see RuleSpec.choices). They start from the config: its
+table would pick (see RuleSpec.choices), hints, the language of the displays
+(it changes at once), and the rules to read. They start from the config: its
 house rules belong to its variant; another variant starts from its defaults.
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
@@ -26,6 +27,8 @@ from typing import Any
 from golfbox.engine import VARIANTS, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.bots import DEFAULT_BOT, LEVELS
+from golfbox.render.table import variant_words
+from golfbox.render.words import LANGUAGES, say
 from golfbox.table.settings import TableSettings
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
@@ -51,14 +54,15 @@ class Player:
 
 @dataclass(frozen=True)
 class SettingLine:
-    """One line of the lobby's menu, as the displays show it."""
+    """One line of the lobby's menu, as the displays show it (in the lobby's language)."""
 
-    key: str  # "variant", "fill", "rounds" or a house rule's name
+    key: str  # "variant", "fill", "rounds", a house rule's name, "hints", "language", "rules"
     label: str  # "game", "empty seats", "rounds", "final turn"
     value: str  # "6-card", "bots", "9", "on"
+    lang: str = "en"
 
     def __str__(self) -> str:
-        return f"{self.label}: {self.value}"
+        return say(self.lang, "{label}: {value}", label=self.label, value=self.value)
 
 
 class Lobby:
@@ -75,44 +79,52 @@ class Lobby:
             for name in VARIANTS
         }
         self.hints = settings.hints
+        self.language = settings.language  # the displays' language, from the lobby on
         self.cursor = 0  # which line ◀▶ changes
         self._cursor_moved_by: int | None = None  # the seat whose last press moved the cursor
 
     # ---- what the displays show
 
-    def lines(self) -> list[SettingLine]:
+    def lines(self, lang: str | None = None) -> list[SettingLine]:
+        """The menu in ``lang`` (default the lobby's language)."""
+        lang = lang or self.language
         lines = [
-            SettingLine("variant", "game", self.variant),
-            self._fill_line(),
-            SettingLine("rounds", "rounds", str(self.rounds)),
+            SettingLine("variant", say(lang, "game"), variant_words(self.variant, lang), lang),
+            self._fill_line(lang),
+            SettingLine("rounds", say(lang, "rounds"), str(self.rounds), lang),
         ]
         values = self.rule_values[self.variant]
         for spec in get_variant(self.variant).rule_specs:
-            lines.append(SettingLine(spec.name, spec.name.replace("_", " "),
-                                     spec.describe(values[spec.name])))
-        lines.append(SettingLine("hints", "hints", "on" if self.hints else "off"))
-        lines.append(SettingLine("rules", "rules", "◀▶ read"))
+            lines.append(SettingLine(spec.name, rule_words(spec.name, lang),
+                                     value_words(spec.describe(values[spec.name]), lang), lang))
+        lines.append(SettingLine("hints", say(lang, "hints"), say(lang, "on" if self.hints else "off"),
+                                 lang))
+        lines.append(SettingLine("language", say(lang, "language"), LANGUAGES[lang], lang))
+        lines.append(SettingLine("rules", say(lang, "rules"), say(lang, "◀▶ read"), lang))
         return lines
 
-    def _fill_line(self) -> SettingLine:
+    def _fill_line(self, lang: str) -> SettingLine:
         """'2 empty seats: hard bots' / '… stay empty'; 'empty seats: none' when every seat
         is joined or has a configured bot (then the setting changes nothing)."""
         empty = [s for s in range(self.settings.seats)
                  if s not in self.joined and s not in self.settings.bots]
         if not empty:
-            return SettingLine("fill", "empty seats", "none")
-        label = f"{len(empty)} empty seat{'s' if len(empty) != 1 else ''}"
-        return SettingLine("fill", label, f"{self.fill} bots" if self.fill else "stay empty")
+            return SettingLine("fill", say(lang, "empty seats"), say(lang, "none"), lang)
+        label = (say(lang, "1 empty seat") if len(empty) == 1
+                 else say(lang, "{n} empty seats", n=len(empty)))
+        value = say(lang, "{level} bots", level=say(lang, self.fill)) if self.fill else say(lang, "stay empty")
+        return SettingLine("fill", label, value, lang)
 
     @property
     def selected(self) -> SettingLine:
         return self.lines()[self.cursor]
 
     def describe(self) -> str:
-        """The game in one line: '6-card · 9 rounds · final turn on'."""
+        """The game in one line, in English (the status line and the log): '6-card · 9
+        rounds · final turn on'."""
         words = [self.variant, f"{self.rounds} round{'s' if self.rounds != 1 else ''}"]
         changed = self.rules()
-        words += [str(line).replace(":", "") for line in self.lines()[3:] if line.key in changed]
+        words += [str(line).replace(":", "") for line in self.lines("en")[3:] if line.key in changed]
         if self.hints:
             words.append("hints on")
         return " · ".join(words)
@@ -129,29 +141,32 @@ class Lobby:
                 bot = self.fill
             else:
                 continue
-            players.append(Player(seat, bot, self.settings.display_name(seat, bot)))
+            players.append(Player(seat, bot, self.settings.display_name(seat, bot, self.language)))
         return players
 
     def name(self, seat: int) -> str:
         """The seat's name as the lobby stands now: 'P2 (HARD)' if a bot would play it."""
-        return next((p.name for p in self.players() if p.seat == seat), self.settings.name(seat))
+        return next((p.name for p in self.players() if p.seat == seat),
+                    self.settings.name(seat, self.language))
 
     def problem(self) -> str | None:
         """Why the match cannot start now, or None."""
         players = self.players()
-        variant = get_variant(self.variant)
+        variant, lang = get_variant(self.variant), self.language
+        game = variant_words(variant.name, lang)
         if not any(p.bot is None for p in players):
-            return "press ● on your pad to join"
+            return say(lang, "press ● on your pad to join")
         if len(players) < variant.min_players:
-            return f"{variant.name} needs {variant.min_players} players: join, or bots in empty seats"
+            return say(lang, "{game} needs {n} players: join, or bots in empty seats",
+                       game=game, n=variant.min_players)
         if len(players) > variant.max_players:
-            return f"{variant.name} is for at most {variant.max_players} players"
+            return say(lang, "{game} is for at most {n} players", game=game, n=variant.max_players)
         return None
 
     def prompt(self, seat: int) -> str:
         if seat in self.joined:
-            return "◀▶ change · ● next setting · hold ● start · ✕ leave"
-        return "● join · ◀▶ rules"
+            return say(self.language, "◀▶ change · ● next setting · hold ● start · ✕ leave")
+        return say(self.language, "● join · ◀▶ rules")
 
     # ---- presses
 
@@ -174,7 +189,7 @@ class Lobby:
             if button is Button.OK:
                 self.joined.add(seat)
             else:  # the table shows the rules for ◀ ▶ (states.ReadsRules)
-                return False, "press ● to join first"
+                return False, say(self.language, "press ● to join first")
         elif button is Button.OK:
             self.cursor = (self.cursor + 1) % len(self.lines())
             self._cursor_moved_by = seat
@@ -189,6 +204,9 @@ class Lobby:
             return  # the table opens the rules (states.ReadsRules)
         if key == "hints":
             self.hints = not self.hints
+            return
+        if key == "language":
+            self.language = _next(tuple(LANGUAGES), self.language, direction)
             return
         if key == "variant":
             names = list(VARIANTS)
@@ -211,6 +229,16 @@ class Lobby:
         return {spec.name: "off" if values[spec.name] is None else values[spec.name]
                 for spec in get_variant(self.variant).rule_specs
                 if values[spec.name] != spec.default}
+
+
+def rule_words(name: str, lang: str) -> str:
+    """A house rule's name as the lobby shows it: 'final turn', 'dernier tour'."""
+    return say(lang, name.replace("_", " "))
+
+
+def value_words(value: str, lang: str) -> str:
+    """A house rule's value (RuleSpec.describe) in ``lang``: numbers stay, words change."""
+    return value if value.lstrip("-").isdigit() else say(lang, value)
 
 
 def _next(choices: tuple, current: Any, direction: int) -> Any:

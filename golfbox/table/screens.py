@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from golfbox import render as draw
 from golfbox.render import rules as draw_rules
+from golfbox.render.words import say
 from golfbox.hal.base import Display
 from golfbox.table.input import SeatInput
 from golfbox.table.lobby import Lobby
@@ -51,10 +52,11 @@ class Painter:
 def lobby(size: tuple[int, int], lobby: Lobby, title: str, footer: str) -> Frame:
     """The lobby's menu as a seat or the shared display shows it."""
     lines = tuple(str(line) for line in lobby.lines())
-    players = ", ".join(p.name for p in lobby.players()) or "nobody yet"
+    players = ", ".join(p.name for p in lobby.players()) or say(lobby.language, "nobody yet")
     cursor = lobby.cursor
-    source = ("lobby", title, lines, cursor, players, footer)
-    return source, lambda: draw.render_lobby(size, title, lines, cursor, players, footer)
+    lang = lobby.language
+    source = ("lobby", title, lines, cursor, players, footer, lang)
+    return source, lambda: draw.render_lobby(size, title, lines, cursor, players, footer, lang)
 
 
 def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input: SeatInput,
@@ -62,54 +64,58 @@ def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input
     """A seat's screen during a match (the cursor follows the engine first).
 
     Also says whether the seat's choices just changed: its "wait: …" message is then stale."""
-    name = session.name(seat)
+    name, lang = session.name(seat), session.language
     engine_seat = session.engine_seat.get(seat)
     if engine_seat is None or session.players[engine_seat].bot is not None:
-        text = "a bot plays this seat" if engine_seat is not None else "not in this match"
+        text = (say(lang, "a bot plays this seat") if engine_seat is not None
+                else say(lang, "not in this match"))
         text = f"{text}\n{message}" if message else text
         return (("notice", text), lambda: draw.render_notice(size, name, text)), False
     view = session.match.view(engine_seat)
     changed = seat_input.update(view.legal, view.variant.cols)
     if changed:
         message = ""
-    prompt = seat_input.prompt or idle_prompt
+    prompt = seat_input.prompt_in(lang) or idle_prompt
     cursor = seat_input.cursor
     source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
               view.flips_due, cursor, prompt, message)
     names = session.names()
     return (source, lambda: draw.render_seat(view, cursor=cursor, prompt=prompt, message=message,
-                                             label=name, names=names)), changed
+                                             label=name, names=names, lang=lang)), changed
 
 
 def table(size: tuple[int, int], session: Session, message: str) -> Frame:
     """The shared display during a round: stock, discard, grids, whose turn."""
-    view, names = session.match.view(None), session.names()
-    return ("table", view.table, message), lambda: draw.render_table(view, size, names, message)
+    view, names, lang = session.match.view(None), session.names(), session.language
+    return (("table", view.table, message, lang),
+            lambda: draw.render_table(view, size, names, message, lang))
 
 
 def reveal(size: tuple[int, int], session: Session, page: int) -> Frame:
     """The shared display after a round: every grid face up with its score (``page`` of them)."""
-    view, names = session.match.view(None), session.names()
+    view, names, lang = session.match.view(None), session.names(), session.language
     page %= draw.reveal_pages(view.players, size)
-    return ("reveal", view.table, page), lambda: draw.render_reveal(view, size, names, page=page)
+    return (("reveal", view.table, page, lang),
+            lambda: draw.render_reveal(view, size, names, page=page, lang=lang))
 
 
 def result(size: tuple[int, int], session: Session) -> Frame:
     """The shared display after the last round: totals and winners."""
-    match, names = session.match, session.names()
+    match, names, lang = session.match, session.names(), session.language
     totals, winners = tuple(match.totals), tuple(match.winners)
-    return (("result", totals, winners, session.match_id),
-            lambda: draw.render_match_result(totals, winners, names, size))
+    return (("result", totals, winners, session.match_id, lang),
+            lambda: draw.render_match_result(totals, winners, names, size, lang))
 
 
-def rules_pages(variant, rules) -> list:
-    return draw_rules.rules_pages(variant, rules)
+def rules_pages(variant, rules, lang: str) -> list:
+    return draw_rules.rules_pages(variant, rules, lang)
 
 
-def rules(size: tuple[int, int], pages: list, page: int, reader: str, message: str) -> Frame:
+def rules(size: tuple[int, int], pages: list, page: int, reader: str, message: str,
+          lang: str) -> Frame:
     """A page of the rules (``reader``: whose page, on the shared display)."""
-    source = ("rules", tuple(pages), page, reader, message)
-    return source, lambda: draw_rules.render_rules(size, pages, page, reader, message)
+    source = ("rules", tuple(pages), page, reader, message, lang)
+    return source, lambda: draw_rules.render_rules(size, pages, page, reader, message, lang)
 
 
 def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:
@@ -121,7 +127,7 @@ def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:
 
 def wait_words(session: Session) -> str:
     """"wait: P2 to play" — what a seat that may not act now is told."""
-    return draw.wait_words(session.match.view(None), session.names())
+    return draw.wait_words(session.match.view(None), session.names(), session.language)
 
 
 def notice(size: tuple[int, int], title: str, text: str):

@@ -22,6 +22,7 @@ from typing import Callable
 from golfbox.bots import DEFAULT_BOT, make_bot
 from golfbox.engine import Action, Match, READY
 from golfbox.hal.base import LinkEvent
+from golfbox.render.words import say
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Player
 from golfbox.table.settings import TableSettings
@@ -67,7 +68,7 @@ class Session:
     # ------------------------------------------------------------------ the match
 
     def start_match(self, players: list[Player], variant: str, rules: dict, rounds: int,
-                    hints: bool = False) -> None:
+                    hints: bool = False, language: str = "en") -> None:
         if self.settings.seed is not None and not self._seed_used:
             seed = self.settings.seed
         else:
@@ -77,6 +78,8 @@ class Session:
         self.match_config = {"variant": variant, "rules": rules, "rounds": rounds}
         if hints:  # the house option for learners (not a rule: the game is the same)
             self.match_config["hints"] = True
+        if language != "en":  # what the displays say: a resumed match says it too
+            self.match_config["language"] = language
         if self.journal is not None:
             self.match_id = self.journal.start_match(self.match_config, seed,
                                                      [p.to_json() for p in players])
@@ -89,7 +92,7 @@ class Session:
         """A new match with the same players and settings."""
         config = self.match_config
         self.start_match(self.players, config["variant"], config["rules"], config["rounds"],
-                         config.get("hints", False))
+                         config.get("hints", False), self.language)
 
     def resume(self, saved: MatchLog) -> bool:
         """Replay an unfinished match: the same seed and the same actions give the same table."""
@@ -115,8 +118,9 @@ class Session:
         self.match_id = saved.id
         self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
                              "rounds": config["rounds"]}
-        if config.get("hints"):
-            self.match_config["hints"] = True
+        for option in ("hints", "language"):
+            if config.get(option):
+                self.match_config[option] = config[option]
         self._use(match, players)
         self.actions_played = len(saved.actions)
         for round_no, scores in enumerate(match.history, start=1):
@@ -137,7 +141,11 @@ class Session:
         """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
         rnd = self.match.round
         if action not in rnd.legal_actions(engine_seat):
-            self.notices.say(physical, rnd.why_illegal(engine_seat, action))  # never journal it
+            # Never journaled. The engine's reason is English (and names engine seats):
+            # other languages say it shortly.
+            why = rnd.why_illegal(engine_seat, action)
+            self.notices.say(physical, why if self.language == "en"
+                             else say(self.language, "not allowed now"))
             return False
         if not self._record(engine_seat, str(action), physical):
             return False
@@ -172,8 +180,8 @@ class Session:
         except (JournalError, ValueError) as exc:
             # Not saved, so not played: the table stays as it was and says why.
             log.error("journal: %s", exc)
-            self.notices.table = "cannot save the game: see the log"
-            self.notices.say(physical, "not saved, not played: try again")
+            self.notices.table = say(self.language, "cannot save the game: see the log")
+            self.notices.say(physical, say(self.language, "not saved, not played: try again"))
             return False
         return True
 
@@ -194,10 +202,17 @@ class Session:
         """Does holding ● show a seat what ``hard`` would do (the house option ``hints``)?"""
         return bool(self.match_config.get("hints"))
 
+    @property
+    def language(self) -> str:
+        """What the displays say during this match (golfbox.render.words)."""
+        return self.match_config.get("language", "en")
+
     def name(self, seat: int) -> str:
         """A physical seat's name: its player's in this match, else the configured one."""
         engine_seat = self.engine_seat.get(seat)
-        return self.players[engine_seat].name if engine_seat is not None else self.settings.name(seat)
+        if engine_seat is not None:
+            return self.players[engine_seat].name
+        return self.settings.name(seat, self.language)
 
     def names(self) -> list[str]:
         """Each engine seat's one name, for every display."""
@@ -219,12 +234,15 @@ class Session:
                 self._stand_ins.discard(self.engine_seat.get(event.seat))
             return
         log.warning("%s failed: %s (the game goes on)", where, event.reason)
-        self.notices.table = event.reason or f"{where}: failed"  # the reason names the part
+        # The reason names the part as the log does, in English: other languages say "fault:".
+        reason = event.reason or f"{where}: failed"
+        self.notices.table = reason if self.language == "en" else say(self.language, "fault: {reason}",
+                                                                        reason=reason)
         if event.buttons:  # a seat node: its person can no longer play
             self.away.setdefault(event.seat, self._clock())
             if self.settings.takeover_after:
-                self.notices.table += (f" · a bot plays for it after "
-                                       f"{self.settings.takeover_after:g} s away")
+                self.notices.table += " · " + say(self.language, "a bot plays for it after {n} s away",
+                                                  n=f"{self.settings.takeover_after:g}")
 
     def stands_in(self, engine_seat: int) -> bool:
         """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
@@ -275,7 +293,8 @@ class Session:
             if engine_seat not in self._stand_ins:
                 self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
-                self.notices.table = f"{self.name(seat)} is away: a bot plays for it until it is back"
+                self.notices.table = say(self.language, "{who} is away: a bot plays for it until it is back",
+                                         who=self.name(seat))
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
                             self._clock() - self.away[seat])
         bot, rng = self._bot_for(engine_seat, name)

@@ -14,6 +14,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
                                 # plays for it (until it is back); 0: wait for ever
     auto_start = false          # true: skip the lobby and play at once
     hints = false               # true: holding ● shows what the hard bot would do (for learners)
+    language = "en"             # what the displays say: "en" or "fr" (also chosen in the lobby)
     names = { 1 = "Ann", 2 = "Bob" }
     seed = 1234                 # replay a known deal (default: a fresh random seed per match)
 """
@@ -27,9 +28,10 @@ from golfbox.bots import BOTS, DEFAULT_BOT
 from golfbox.configfile import ConfigError, Section, check_str
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS
+from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
 
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
-             "takeover_after", "auto_start", "hints", "names", "seed")
+             "takeover_after", "auto_start", "hints", "language", "names", "seed")
 
 
 @dataclass
@@ -47,15 +49,18 @@ class TableSettings:
     hold_time: float = 0.8  # the pads' long press (gpio.hold_time): ● waits this long with hints
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
+    language: str = DEFAULT_LANGUAGE  # what the displays say (golfbox.render.words)
 
-    def name(self, seat: int) -> str:
-        """The configured name, else P1, P2 … (seats 1-based, as on the screens)."""
-        return self.names.get(seat) or f"P{seat + 1}"
+    def name(self, seat: int, lang: str | None = None) -> str:
+        """The configured name, else P1, P2 … (J1, J2 … in French; seats 1-based, as on
+        the screens)."""
+        return self.names.get(seat) or say(lang or self.language, "P{n}", n=seat + 1)
 
-    def display_name(self, seat: int, bot: str | None) -> str:
-        """The one name of a seat in a match, on every display: 'Ann', 'P3 (HARD)'."""
-        name = self.name(seat)
-        return f"{name} ({bot.upper()})" if bot is not None else name
+    def display_name(self, seat: int, bot: str | None, lang: str | None = None) -> str:
+        """The one name of a seat in a match, on every display: 'Ann', 'P3 (HARD)', 'J3 (FORT)'."""
+        lang = lang or self.language
+        name = self.name(seat, lang)
+        return f"{name} ({say(lang, bot).upper()})" if bot is not None else name
 
 
 def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
@@ -89,6 +94,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
                                               minval=0.0, maxval=86400.0)
     settings.auto_start = game.getbool("auto_start", settings.auto_start)
     settings.hints = game.getbool("hints", settings.hints)
+    settings.language = game.getchoice("language", tuple(LANGUAGES), settings.language)
     names = _by_seat(game, "names", settings.seats)
     settings.names = {seat: check_str(name, names.key(str(seat + 1)), nonempty=True)
                       for seat, name in _seat_items(names)}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable
 from golfbox.bots import make_bot
 from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
+from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
 from golfbox.table.input import VERB_OF_KIND, SeatInput
 from golfbox.table.thinker import Thought
@@ -44,6 +45,7 @@ def opening(table: "TableService") -> "State":
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
+        table.lobby.language = session.language  # the lobby after it speaks the same
         if not session.match.round.over:
             return Playing(table)
         session.finish_round()  # a crash came between the last action and the reveal
@@ -52,7 +54,7 @@ def opening(table: "TableService") -> "State":
         # Every seat plays: the configured bots, and people in all the others.
         table.lobby.joined = set(range(settings.seats)) - set(settings.bots)
         session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
-                            settings.rounds, settings.hints)
+                            settings.rounds, settings.hints, settings.language)
         return Playing(table)
     return Lobby(table)
 
@@ -87,6 +89,11 @@ class State:
 
     def seat_name(self, seat: int) -> str:
         return self.session.name(seat)
+
+    @property
+    def lang(self) -> str:
+        """What the displays say now: the lobby's language (a match keeps its own)."""
+        return self.table.lobby.language
 
     # ------------------------------------------------------------------ timers
 
@@ -136,7 +143,7 @@ class ReadsRules(State):
         return self.session.match.variant, self.session.match.rules
 
     def pages(self):
-        return screens.rules_pages(*self.game_rules())
+        return screens.rules_pages(*self.game_rules(), self.lang)
 
     def open_rules(self, seat: int) -> None:
         self.reading[seat] = 0
@@ -157,7 +164,7 @@ class ReadsRules(State):
             self.reading[seat] = (self.reading[seat] + step) % len(self.pages())
             self.shared_reader = seat
         else:
-            self.table.notices.say(seat, "✕ back to the game")
+            self.table.notices.say(seat, say(self.lang, "✕ back to the game"))
         return True
 
     def press_or_read(self, seat: int, button: Button, kind: EventKind) -> bool:
@@ -173,13 +180,14 @@ class ReadsRules(State):
         if seat not in self.reading:
             return None
         message = self.table.notices.seats.get(seat, "")
-        return screens.rules(size, self.pages(), self.reading[seat], "", message)
+        return screens.rules(size, self.pages(), self.reading[seat], "", message, self.lang)
 
     def rules_shared_frame(self, size) -> screens.Frame | None:
         seat = self.shared_reader
         if seat is None:
             return None
-        return screens.rules(size, self.pages(), self.reading[seat], self.seat_name(seat), "")
+        return screens.rules(size, self.pages(), self.reading[seat], self.seat_name(seat), "",
+                             self.lang)
 
 
 class Lobby(ReadsRules):
@@ -202,7 +210,7 @@ class Lobby(ReadsRules):
         if not start:
             return None
         self.session.start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds,
-                                 lobby.hints)
+                                 lobby.hints, lobby.language)
         return Playing(self.table)
 
     def seat_frame(self, seat, size):
@@ -210,7 +218,9 @@ class Lobby(ReadsRules):
         if frame is not None:
             return frame
         lobby = self.table.lobby
-        title = f"{self.seat_name(seat)}: {'you play' if seat in lobby.joined else 'press ● to join'}"
+        who = self.seat_name(seat)
+        title = (say(self.lang, "{who}: you play", who=who) if seat in lobby.joined
+                 else say(self.lang, "{who}: press ● to join", who=who))
         message = self.table.notices.seats.get(seat, "")
         return screens.lobby(size, lobby, title, message or lobby.prompt(seat))
 
@@ -219,8 +229,8 @@ class Lobby(ReadsRules):
         if frame is not None:
             return frame
         message = self.table.notices.table
-        footer = self.table.lobby.problem() or "hold ● on your pad to start"
-        return screens.lobby(size, self.table.lobby, "golfbox: press ● to join",
+        footer = self.table.lobby.problem() or say(self.lang, "hold ● on your pad to start")
+        return screens.lobby(size, self.table.lobby, say(self.lang, "golfbox: press ● to join"),
                              f"{message} · {footer}" if message else footer)
 
     def seat_name(self, seat):
@@ -245,8 +255,9 @@ class InMatch(State):
         engine_seat = session.engine_seat.get(seat)
         if engine_seat is None or session.is_bot(engine_seat):
             if kind is EventKind.PRESSED:
-                self.table.notices.say(seat, "a bot plays this seat" if engine_seat is not None
-                                       else "not in this match: join when it ends")
+                self.table.notices.say(seat, say(self.lang, "a bot plays this seat")
+                                       if engine_seat is not None
+                                       else say(self.lang, "not in this match: join when it ends"))
             return None
         if kind is EventKind.HELD and button is not Button.BACK and not (
                 button is Button.OK and session.hints):
@@ -256,6 +267,10 @@ class InMatch(State):
     def on_player_button(self, seat: int, engine_seat: int, button: Button,
                          kind: EventKind) -> State | None:
         return None
+
+    @property
+    def lang(self) -> str:
+        return self.session.language if self.session.match is not None else self.table.lobby.language
 
     def idle_prompt(self) -> str:
         """A seat's bottom line when it has nothing to choose."""
@@ -321,7 +336,7 @@ class Playing(InMatch):
         key = ("hint", seat, session.actions_played)
         seed = f"{session.match.seed}:hint:{seat}:{session.actions_played}"
         view = session.match.view(session.engine_seat[seat])
-        self.table.notices.say(seat, "hint: thinking…")
+        self.table.notices.say(seat, say(self.lang, "hint: thinking…"))
         if session.thinker is not None:  # hard thinks off the loop, as a bot does
             session.thinker.think(key, "hard", seed, view)
         else:
@@ -334,7 +349,8 @@ class Playing(InMatch):
             self.table.notices.seats.pop(seat, None)
             return  # the table moved on, or the worker failed: no hint to show
         seat_input.index, seat_input.resting = seat_input.legal.index(action), None
-        self.table.notices.say(seat, f"hint: {VERB_OF_KIND[action.kind]}")
+        self.table.notices.say(seat, say(self.lang, "hint: {verb}",
+                                         verb=say(self.lang, VERB_OF_KIND[action.kind])))
 
     def on_thought(self, thought):
         if thought.key[0] == "hint":
@@ -392,8 +408,8 @@ class RoundOver(ReadsRules, InMatch):
             return None
         if button is Button.OK:
             return self._go_on()
-        self.table.notices.say(seat, "● shows the result" if self.session.match.over
-                               else "● deals the next round")
+        self.table.notices.say(seat, say(self.lang, "● shows the result") if self.session.match.over
+                               else say(self.lang, "● deals the next round"))
         return None
 
     def _go_on(self) -> State | None:
@@ -415,7 +431,9 @@ class RoundOver(ReadsRules, InMatch):
                         lambda: now + REVEAL_PAGE_SECONDS, self._turn_page)
 
     def idle_prompt(self):
-        return ("● result" if self.session.match.over else "● next round") + " · ◀▶ rules"
+        if self.session.match.over:
+            return say(self.lang, "● result · ◀▶ rules")
+        return say(self.lang, "● next round · ◀▶ rules")
 
     def shared_frame(self, size):
         return self.rules_shared_frame(size) or screens.reveal(size, self.session, self.page)
@@ -442,7 +460,7 @@ class MatchOver(ReadsRules, InMatch):
         return None
 
     def idle_prompt(self):
-        return "● new match · ✕ lobby · ◀▶ rules"
+        return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
 
     def shared_frame(self, size):
         return self.rules_shared_frame(size) or screens.result(size, self.session)
@@ -460,11 +478,11 @@ class Paused(InMatch):
         self.message = message
 
     def seat_frame(self, seat, size):
-        title, text = self.seat_name(seat), self.message
+        title, text = self.seat_name(seat), say_or_keep(self.lang, self.message)
         return ("paused", title, text), lambda: screens.notice(size, title, text)
 
     def shared_frame(self, size):
-        text = self.message
+        text = say_or_keep(self.lang, self.message)
         return ("paused", "golfbox", text), lambda: screens.notice(size, "golfbox", text)
 
     def status_words(self):
