@@ -149,8 +149,10 @@ def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         def message(variant=variant):
             r = until_my_turn(play_turns(deal(variant), 2), 1)
             r.apply(1, Action("take"))
+            # What the table says to a press the engine refuses (Session.play).
+            why = r.why_illegal(1, Action("discard")) if lang == "en" else say(lang, "not allowed now")
             return render_seat(r.view(1), cursor="discard", prompt=prompt("take it"),
-                               message=say(lang, "not in this match: join when it ends"), lang=lang)
+                               message=why, lang=lang)
 
         add(f"seat_{tag}_own_turn_stock", own_turn_stock)
         add(f"seat_{tag}_holding", holding)
@@ -367,6 +369,8 @@ DOC_PICTURES = {
     "lobby_seat": "seat_lobby",
     "rules_9card_5_seat": "rules_seat",
     "rules_6card_4_wide": "rules_wide",
+    "lobby_fr": "lobby_fr",
+    "table_9card_mid_fr": "table_9card_fr",
 }
 
 

@@ -108,7 +108,7 @@ FRENCH: dict[str, str] = {
     "{game} is for at most {n} players": "{game} se joue à {n} au plus",
     "game": "jeu", "rounds": "manches", "hints": "conseils", "language": "langue", "rules": "règles",
     "◀▶ read": "◀▶ lire", "empty seats": "places vides", "none": "aucune",
-    "1 empty seat": "1 place vide", "{n} empty seats": "{n} places vides",
+    "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": restent vides" says it
     "{level} bots": "robots {level}s", "stay empty": "restent vides", "nobody yet": "personne encore",
     # the rules pages
     "◀▶ page · ✕ back": "◀▶ page · ✕ retour",

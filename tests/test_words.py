@@ -1,0 +1,226 @@
+"""French on every display: the catalogue is whole, the font draws it, the table speaks it.
+
+The catalogue (golfbox.render.words) is keyed by the English text. These tests
+find every ``say(lang, "…")`` in the code, and every text looked up from a
+table of words (variants, house rules, bots, verbs), and check each has its
+French, with the same {fields}, in letters the small font draws.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from golfbox.bots import BOTS
+from golfbox.configfile import ConfigError
+from golfbox.engine import VARIANTS
+from golfbox.hal.base import Button
+from golfbox.render import glyphs, render_seat
+from golfbox.render import rules as rules_render
+from golfbox.render import seat as seat_render
+from golfbox.render.words import FRENCH, LANGUAGES, say
+from golfbox.table.input import KNOCK_QUESTION, VERB_OF_KIND
+from golfbox.table.lobby import Lobby, rule_words
+from golfbox.table.settings import TableSettings, settings_from_config
+
+from test_wording import shows
+
+import goldens
+
+PACKAGE = Path(__file__).resolve().parents[1] / "golfbox"
+
+
+def said_in_code() -> dict[str, str]:
+    """Every literal text passed to say(lang, "…") in the package -> where it is."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "say"
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
+                found[node.args[1].value] = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+    return found
+
+
+def looked_up() -> set[str]:
+    """Texts said from a table of words rather than written at the call."""
+    texts = set(VARIANTS) | set(BOTS) | set(VERB_OF_KIND.values())
+    texts |= set(seat_render._ACTION_WORDS.values()) | {KNOCK_QUESTION, rules_render.FOOTER}
+    texts |= {"paused", "stopped by an error: restarting"}  # TableService.close's messages
+    for variant in VARIANTS.values():
+        for spec in variant.rule_specs:
+            texts.add(spec.name.replace("_", " "))
+            texts |= {spec.describe(v) for v in spec.choices() if not str(spec.describe(v)).lstrip("-").isdigit()}
+    return texts
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_scan_finds_the_code_that_speaks():
+    said = said_in_code()
+    assert "wait: {who} is playing" in said and "{who} knocked" in said and len(said) > 100
+
+
+def test_every_text_of_the_displays_has_its_french_with_the_same_fields():
+    needed = {**{text: where for text, where in said_in_code().items()},
+              **{text: "a table of words" for text in looked_up()}}
+    missing = sorted(f"{where}: {text!r}" for text, where in needed.items() if text not in FRENCH)
+    assert not missing, "no French for:\n" + "\n".join(missing)
+    for text in needed:
+        assert fields(FRENCH[text]) == fields(text), (text, FRENCH[text])
+
+
+def test_the_catalogue_holds_nothing_the_code_no_longer_says():
+    stale = set(FRENCH) - set(said_in_code()) - looked_up() - {"{label}: {value}"}
+    assert not stale, sorted(stale)
+
+
+def test_the_small_font_draws_every_french_letter():
+    for text in FRENCH.values():
+        letters = "".join(part for part, _, _, _ in string.Formatter().parse(text))
+        undrawn = {ch for ch in letters if not glyphs.has_glyph(ch)}
+        assert not undrawn, (text, undrawn)
+
+
+@pytest.mark.parametrize("accented, plain", [
+    ("É", "E"), ("È", "E"), ("Ê", "E"), ("Ë", "E"), ("À", "A"), ("Â", "A"), ("Ô", "O"),
+    ("Î", "I"), ("Ï", "I"), ("Ù", "U"), ("Û", "U"), ("Ç", "C"),
+])
+def test_an_accented_capital_is_its_letter_at_full_size_with_a_mark(accented, plain):
+    def drawn(text: str) -> Image.Image:
+        image = Image.new("1", (8, 10), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 1, 3, text, 1)
+        return image
+
+    mine, base = drawn(accented), drawn(plain)
+    assert glyphs.text_width(accented) == glyphs.text_width(plain)
+    assert glyphs.text_width(accented.lower()) == glyphs.text_width(plain)  # é prints as É
+    # The letter's own five rows are the plain letter's, the same size as the rest.
+    assert mine.crop((0, 3, 8, 8)).tobytes() == base.crop((0, 3, 8, 8)).tobytes()
+    extra = [(x, y) for y in range(10) for x in range(8)
+             if mine.getpixel((x, y)) and not base.getpixel((x, y))]
+    assert extra, "no mark"
+    if accented == "Ç":  # the cedilla hangs under the letter
+        assert {y for _, y in extra} == {8}
+    else:  # the mark sits two rows above the line's top, a blank row between
+        assert {y for _, y in extra} == {3 - glyphs.MARK_RISE}
+
+
+def test_marks_tell_the_accents_apart():
+    def mark(letter: str) -> bytes:
+        image = Image.new("1", (6, 6), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 0, 2, letter, 1)
+        return image.crop((0, 0, 6, 1)).tobytes()
+
+    assert len({mark(ch) for ch in "ÉÈÊË"}) == 4
+
+
+# Everything a seat is told on the bar at its screen's bottom, in French: one line each
+# (two lines there stand only 6 rows apart, too close for accents).
+SEAT_MESSAGES = [
+    "✕ back to the game", "a bot plays this seat", "not in this match: join when it ends",
+    "hint: thinking…", "● shows the result", "● deals the next round", "not allowed now",
+    "not saved, not played: try again", "press ● to join first",
+]
+
+
+@pytest.mark.parametrize("french", [say("fr", text) for text in SEAT_MESSAGES]
+                         + [say("fr", "hint: {verb}", verb=say("fr", verb)) for verb in VERB_OF_KIND.values()])
+def test_every_message_a_seat_gets_fits_one_line_in_french(french):
+    assert glyphs.text_width(french) <= seat_render.SIZE[0] - 4, french
+
+
+def test_every_rules_page_fits_its_panels_in_french():
+    from golfbox.engine import make_rules
+
+    for variant in VARIANTS.values():
+        for page in rules_render.rules_pages(variant, make_rules(variant, {}), "fr"):
+            assert rules_render.page_fits(page, (128, 64)), page
+
+
+def test_every_english_golden_has_a_french_one_that_differs():
+    screens = goldens.all_screens()
+    english = {name for name in screens if not name.endswith("_fr")}
+    assert {name + "_fr" for name in english} == set(screens) - english
+    for name in sorted(english):
+        assert goldens.golden_path(name + "_fr").read_bytes() != goldens.golden_path(name).read_bytes(), \
+            f"{name}: the French golden is the English one"
+
+
+# ------------------------------------------------------------------ the table speaks it
+
+
+def test_config_language_is_checked_by_name():
+    assert settings_from_config({"language": "fr"}, 4).language == "fr"
+    assert settings_from_config({}, 4).language == "en"
+    with pytest.raises(ConfigError, match=r"game\.language: 'de' is not one of en, fr"):
+        settings_from_config({"language": "de"}, 4)
+
+
+def test_the_lobby_switches_language_at_once_and_names_seats_in_it():
+    lobby = Lobby(TableSettings(seats=3, bots={2: "hard"}))
+    lobby.press(0, Button.OK, None)
+    while lobby.selected.key != "language":
+        lobby.press(0, Button.OK, None)
+    assert str(lobby.selected) == "language: english"
+    lobby.press(0, Button.RIGHT, None)
+    assert lobby.language == "fr" and str(lobby.selected) == "langue : français"
+    assert [str(line) for line in lobby.lines()][:3] == [
+        "jeu : 6 cartes", "1 place : restent vides", "manches : 9"]
+    assert [p.name for p in lobby.players()] == ["J1", "J3 (FORT)"]
+    assert lobby.prompt(0) == "◀▶ changer · ● suivant · garder ● lancer · ✕ partir"
+    assert rule_words("final_turn", "fr") == "dernier tour"
+
+
+def test_a_french_table_says_everything_in_french(sim_table):
+    table = sim_table(variant="6-card", seats=2, bots={1: "hard"}, seed=3, language="fr")
+    assert shows(table.shared.image, "golfbox : ● pour jouer")
+    table.press(0, Button.OK)
+    table.hold(0, Button.OK)  # deal
+    assert shows(table.shared.image, "à vos cartes", 2)
+    assert shows(table.displays[0].image, "RETOURNE 2")
+    # What the seat shows is exactly the French render of its view.
+    session = table.service.session
+    view = session.match.view(0)
+    expected = render_seat(view, cursor=table.service.inputs[0].cursor,
+                           prompt=table.service.inputs[0].prompt_in("fr"), label="J1",
+                           names=session.names(), lang="fr")
+    assert table.displays[0].image.tobytes() == expected.tobytes()
+    assert session.names() == ["J1", "J2 (FORT)"]
+
+
+def test_a_resumed_match_speaks_the_language_it_was_started_in(sim_table):
+    first = sim_table(variant="6-card", seats=2, bots={1: "hard"}, seed=3)
+    first.press(0, Button.OK)
+    while first.service.lobby.selected.key != "language":
+        first.press(0, Button.OK)
+    first.press(0, Button.RIGHT)  # français, in the lobby: not in the config
+    first.hold(0, Button.OK)
+    first.press(0, Button.OK)  # turns up a card
+    assert first.service.session.match_config["language"] == "fr"
+    again = sim_table(variant="6-card", seats=2, bots={1: "hard"}, seed=3)  # the config says en
+    assert again.service.session.language == "fr" and again.service.lobby.language == "fr"
+    assert shows(again.displays[0].image, "RETOURNE 1")
+
+
+def test_the_languages_are_named_in_their_own_words():
+    assert LANGUAGES == {"en": "english", "fr": "français"}
+
+
+def test_sim_lang_chooses_the_displays_language_and_refuses_others():
+    import argparse
+
+    from golfbox.commands import UsageError
+    from golfbox.commands.sim import table_settings
+
+    def settings(lang):
+        return table_settings(argparse.Namespace(lang=lang), humans=1, bot_delay=0, auto_start=True)
+
+    assert settings("fr").language == "fr" and settings("en").language == "en"
+    with pytest.raises(UsageError, match="--lang de: one of en, fr"):
+        settings("de")
