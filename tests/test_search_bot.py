@@ -103,3 +103,106 @@ def test_the_whole_budget_is_spent_on_actions_still_in_the_running():
         assert all(alive >= 2 for alive, _ in laps), (count, laps)
         spent = sum(alive * batch for alive, batch in laps)
         assert 90 <= spent <= 100 + count * 8, (count, laps, spent)
+
+
+def test_cards_the_others_kept_are_dealt_low_and_every_card_stays_in_play():
+    """A face-down card its owner has seen and kept is likely low (a player keeps low
+    cards): hard deals those lower than the unseen cards' mean. Only the unseen cards
+    move: what the seat sees is untouched and no card appears or vanishes."""
+    from collections import Counter
+    round_ = round_at("4-card", {}, 4, 5, 14)
+    seat = round_.acting_seats[0]
+    view = round_.view(seat)
+    dealer = Determinizer(view)
+    kept = [(s, p) for s, p in dealer.holes if s != seat and view.owner_seen[s] >> p & 1]
+    assert len(kept) >= 4
+    values = view.variant.values
+    rng = random.Random(1)
+
+    def everything(world):
+        return Counter([c for g in world.grids for c in g] + world.stock + world.discard)
+
+    low, uniform = [], []
+    for _ in range(300):
+        world = SearchBot.deal(dealer, kept, rng)
+        plain = dealer.sample(rng)
+        assert everything(world) == everything(plain)
+        for s, grid in enumerate(world.grids):
+            for p, card in enumerate(grid):
+                if (s, p) not in dealer.holes:
+                    assert card == plain.grids[s][p]
+        low += [values[world.grids[s][p] >> 2] for s, p in kept]
+        uniform += [values[plain.grids[s][p] >> 2] for s, p in kept]
+    assert sum(low) / len(low) < sum(uniform) / len(uniform) - 2.0
+
+
+def test_another_action_must_beat_the_play_out_players_choice_by_more_than_noise():
+    """Search keeps the play-out player's own choice unless another action beats it by
+    more than one standard error over the same dealt rounds: with a small budget it
+    otherwise took whichever action was lucky (in 4-card it scored worse than the
+    play-out player it searches with)."""
+    from golfbox.bots.search import CONFIDENCE
+    decisions = overruled = 0
+    for seed in range(12):
+        round_ = round_at("4-card", {}, 4, seed, 6 + seed)
+        if round_.over:
+            continue
+        seat = round_.acting_seats[0]
+        view = round_.view(seat)
+        if len(view.legal) < 2:
+            continue
+        bot = SearchBot(random.Random(seed), playouts=60)
+        choice = bot.search(view, view.legal)
+        decisions += 1
+        assert bot.default in view.legal
+        if choice != bot.default:
+            overruled += 1
+            assert choice == bot.best and bot.evidence < -CONFIDENCE
+        elif bot.best != bot.default:
+            assert bot.evidence >= -CONFIDENCE  # better on average, not clearly
+    assert decisions >= 8
+
+
+def test_the_play_out_player_knocks_as_medium_does():
+    """The futures search plays must have the others knock when real players would:
+    never with two own cards unseen, and only clearly below every other seat."""
+    from engine_helpers import stacked_round
+    from golfbox.bots.search import _policy
+    from golfbox.engine import Action
+
+    round_ = stacked_round("4-card", ["9 8 / K A", "Q Q / J J"], stock="K 4 6 7 3")
+    for seat in (0, 1):
+        round_.apply(seat, Action("ready"))
+    policy = _policy(round_.variant, round_.rules)
+    cells = policy.cells(round_, 0)
+    assert cells.count(None) == 2  # peeked at the nearest row only
+    assert policy.choose(round_, 0).kind != "knock"
+    round_.apply(0, Action("draw"))  # the king, over the 9
+    round_.apply(0, Action("place", 0))
+    round_.apply(1, Action("draw"))
+    round_.apply(1, Action("discard"))
+    cells = policy.cells(round_, 0)
+    assert cells.count(None) == 1  # K ? / K A: about 7.5, the other's two kept cards ~21
+    assert policy.choose(round_, 0) == Action("knock")
+    # Under a knock penalty of 40 the margin is 3 + 2 + 10: not clearly enough.
+    costly = stacked_round("4-card", ["9 8 / K A", "Q Q / J J"], stock="K 4 6 7 3",
+                           rules={"knock_penalty": 40})
+    for seat in (0, 1):
+        costly.apply(seat, Action("ready"))
+    costly.apply(0, Action("draw"))
+    costly.apply(0, Action("place", 0))
+    costly.apply(1, Action("draw"))
+    costly.apply(1, Action("discard"))
+    assert _policy(costly.variant, costly.rules).choose(costly, 0).kind != "knock"
+
+
+def test_hard_turns_up_a_whole_row_first_in_9_card():
+    """Rows score as lines: the first three cards hard turns up are its first row
+    (spread over the grid, as medium does, it scored 3 points a round worse)."""
+    variant = get_variant("9-card")
+    round_ = Round(variant, make_rules(variant, {}), 3, rng=random.Random(4))
+    seat = round_.acting_seats[0]
+    bot = SearchBot(random.Random(2))
+    while round_.view(seat).flips_due:
+        round_.apply(seat, bot.choose(round_.view(seat)))
+    assert round_.face_up[seat] == 0b000_000_111

@@ -21,7 +21,9 @@ RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
 
 TAKE_GAIN = 2.5  # the discard must beat an average draw by this much to be taken
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
-KNOCK_MARGIN = 4.0  # knock when this much below every other seat's estimate
+KNOCK_MARGIN = 3.0  # knock when this much below every other seat's estimate (as medium does)
+UNSEEN_MARGIN = 2.0  # and this much more for each own card it has not seen
+KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept is likely this much lower
 
 
 @lru_cache(maxsize=None)
@@ -52,6 +54,8 @@ class PlayoutPolicy:
         self.full = (1 << variant.size) - 1
         self.places = tuple(Action(A.PLACE, p) for p in range(variant.size))
         self.low = self.mean - TAKE_GAIN  # a card this low is worth taking anywhere
+        penalty = rules.get("knock_penalty", 0)
+        self.knock_margin = KNOCK_MARGIN + (3 if penalty == "double" else (penalty or 0) / 4)
 
     # -- estimates from what ``seat`` knows of its own grid
     def cells(self, r: Round, seat: int) -> list:
@@ -86,6 +90,22 @@ class PlayoutPolicy:
     def public_estimate(self, r: Round, seat: int) -> float:
         up, grid = r.face_up[seat], r.grids[seat]
         return self.estimate([grid[p] if up >> p & 1 else None for p in range(self.size)])
+
+    def rival_estimate(self, r: Round, seat: int) -> float:
+        """What the others make of ``seat``'s grid: its face-up cards, and the face-down
+        ones its owner has seen and kept rated lower than an unseen card."""
+        seen_down = r.known[seat] & ~r.face_up[seat]
+        return self.public_estimate(r, seat) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
+
+    def should_knock(self, r: Round, seat: int, cells) -> bool:
+        """Knock only with at most one own card unseen, clearly below every other
+        seat, by a margin that grows with the knock penalty: as ``medium`` does, so
+        that the futures played out have the others knock when real players would."""
+        unseen = cells.count(None)
+        if unseen > 1:
+            return False
+        mine = self.estimate(cells) + self.knock_margin + UNSEEN_MARGIN * unseen
+        return all(mine <= self.rival_estimate(r, s) for s in range(r.players) if s != seat)
 
     def gains(self, cells, card: int) -> list[float]:
         """For every position, how much placing ``card`` there lowers the estimate
@@ -157,11 +177,8 @@ class PlayoutPolicy:
             if r.first_flips[seat]:
                 return legal[0]
             cells = self.cells(r, seat)
-            if len(legal) == 3:  # draw, take, knock
-                mine = self.estimate(cells)
-                if all(mine + KNOCK_MARGIN <= self.public_estimate(r, s)
-                       for s in range(r.players) if s != seat):
-                    return legal[2]
+            if len(legal) == 3 and self.should_knock(r, seat, cells):  # draw, take, knock
+                return legal[2]
             top = r.discard[-1] if r.discard else None
             # Only a low card, or one that can match a card of the grid, is worth a look.
             if top is not None and (self.values[top] <= self.low or any(

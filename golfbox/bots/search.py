@@ -7,10 +7,17 @@ the round on with a fast rule-of-thumb player (bots.playout), and keep the
 action whose futures end best for this seat: its round score minus the mean
 of the others'. Knocking, going out, the knock and finisher penalties, pairs,
 lines and the -10/-20/-30 combinations are simply what the scores of those
-futures say — there is no hand-written rule for them.
+futures say: the play-out player's rules of thumb are only the default those
+futures must beat.
+
+The others' face-down cards that they have seen and kept are dealt low (the
+lowest of KEPT_DRAWS unseen cards): people keep low cards, and dealt uniformly
+they made the others look weak, so hard knocked early and was caught.
 
 Every action is tried in the same dealt rounds (common random numbers), and
-successive halving spends the budget on the actions still in the running.
+successive halving spends the budget on the actions still in the running. The
+play-out player's own choice stays in the running to the end and is the
+default: another action must beat it by more than the noise of its play-outs.
 Budgets are counts of play-outs, never seconds. The random numbers come from
 one draw of the bot's generator (which the table reseeds from the match seed,
 the seat and the actions played before every move) mixed with the view and
@@ -24,15 +31,19 @@ import hashlib
 import random
 
 from golfbox.bots.greedy import GreedyBot
-from golfbox.bots.playout import PlayoutPolicy, final_scores, playout
+from golfbox.bots.playout import PlayoutPolicy, card_values, final_scores, playout
 from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, START, SeatView,
                             TURN)
 
-PLAYOUTS = 100  # play-outs per decision, shared by the actions by successive halving
+# Play-outs per decision, shared by the actions by successive halving: as many as
+# keep a decision's median near 15-30 ms here (a 9-card play-out costs three 4-card ones).
+PLAYOUTS = {"4-card": 300, "6-card": 200, "polish-poker": 200, "9-card": 100}
 FIRST_ROUND = 8  # dealt rounds every action is tried in before the first halving
 SHORTLIST = 3  # placements searched when holding a card (plus the best face-down one)
 PATIENCE_TURNS = 25  # own turns in a round after which it must move the round to its end
 HORIZON_LAPS = 4  # a play-out stops after this many turns per player, and scores as it lies
+CONFIDENCE = 1.0  # standard errors by which an action must beat the play-out player's choice
+KEPT_DRAWS = 3  # a card another player has seen and kept is dealt as the lowest of this many
 
 
 _POLICIES: dict = {}
@@ -73,17 +84,22 @@ class SearchBot:
     needs_view = True
     thinks_long = True  # the table runs it off the loop that serves the buttons
 
-    def __init__(self, rng: random.Random, playouts: int = PLAYOUTS,
+    def __init__(self, rng: random.Random, playouts: int | None = None,
                  horizon_laps: int = HORIZON_LAPS):
         self._rng = rng  # the table reseeds it before each move (seed, seat, actions played)
-        self.playouts, self.horizon_laps = playouts, horizon_laps
+        self.playouts, self.horizon_laps = playouts, horizon_laps  # playouts: None, by variant
         self._flipper = GreedyBot(rng)  # start-of-round flips
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == START or (view.phase == TURN and view.flips_due):
+        if view.phase == TURN and view.flips_due:
+            # 9-card's first three: a whole row, the first one. Rows score as lines, and
+            # a row fully known is one to build on; spread over the grid (as medium
+            # does) scored 3 points a round worse (bench/bot_strength.py, 200 rounds).
+            return min((a for a in legal if a.kind == A.FLIP), key=lambda a: a.pos)
+        if view.phase == START:
             # Which face-down card to turn up first is a guess either way: spread them.
             return self._flipper.choose(view)
         own_turns = sum(1 for s, a, _ in view.table.history
@@ -107,6 +123,23 @@ class SearchBot:
         keep += [a for a in places if not up >> a.pos & 1 and a not in keep][:1]
         return tuple(a for a in legal if a in keep or a.kind != A.PLACE)
 
+    @staticmethod
+    def deal(dealer: Determinizer, kept, rng: random.Random):
+        """A round consistent with the view, in which the face-down cards the others
+        have seen and kept are likelier low: a player keeps a card because it is low.
+        Each is swapped with the lower of other unseen cards from the stock (any
+        arrangement of the unseen cards is consistent with the view)."""
+        world = dealer.sample(rng)
+        stock, grids, values = world.stock, world.grids, card_values(world.variant)
+        for seat, pos in kept:
+            for _ in range(KEPT_DRAWS - 1):
+                if not stock:
+                    break
+                i = int(rng.random() * len(stock))
+                if values[stock[i]] < values[grids[seat][pos]]:
+                    stock[i], grids[seat][pos] = grids[seat][pos], stock[i]
+        return world
+
     def search(self, view: SeatView, legal) -> Action:
         rng = random.Random(decision_seed(self._rng.getrandbits(64), view))
         seat = view.seat
@@ -115,32 +148,51 @@ class SearchBot:
         dealer = Determinizer(view)
         limit = table.turns + self.horizon_laps * table.players
         others = table.players - 1
-        worlds: list = []
+        kept = [(s, p) for s, p in dealer.holes if s != seat and view.owner_seen[s] >> p & 1]
+        worlds = [self.deal(dealer, kept, rng)]
+        # The play-out player's own choice is the default: another action must beat it
+        # by more than the noise of the play-outs to be chosen (search with a budget
+        # this small otherwise picks whichever action was lucky, and plays worse than
+        # the play-out player it searches with).
+        default = policy.choose(worlds[0].copy(rng), seat)
         play_rng = random.Random(rng.getrandbits(64))  # a play-out's reshuffles draw from it
-        totals = {action: 0.0 for action in legal}
+        outcomes: dict = {action: [] for action in legal}  # per dealt round, in order
         tried = 0  # dealt rounds every surviving action has been tried in
         alive = list(legal)
         laps = max(1, (len(alive) - 1).bit_length())  # halvings until one action is left
         self.laps_spent = []  # (actions in the running, dealt rounds each) per lap, for tests
+        budget = self.playouts or PLAYOUTS.get(table.variant.name, 100)
         for lap in range(laps):
             # Each lap spends an equal share of the budget on the actions still in the running.
-            batch = max(FIRST_ROUND if lap == 0 else 1, self.playouts // laps // len(alive))
+            batch = max(FIRST_ROUND if lap == 0 else 1, budget // laps // len(alive))
             self.laps_spent.append((len(alive), batch))
             while len(worlds) < tried + batch:
-                worlds.append(dealer.sample(rng))
+                worlds.append(self.deal(dealer, kept, rng))
             for action in alive:
-                total = 0.0
+                out = outcomes[action]
                 for world in worlds[tried:tried + batch]:
                     r = world.copy(play_rng)
                     r.apply(seat, action)
                     playout(r, policy, limit)
                     scores = final_scores(r)
-                    total += scores[seat] - (sum(scores) - scores[seat]) / others
-                totals[action] += total
+                    out.append(scores[seat] - (sum(scores) - scores[seat]) / others)
             tried += batch
-            alive.sort(key=lambda a: (totals[a], legal.index(a)))
-            # Keep the better half rounded up (3 -> 2 -> 1): that reaches one action in
-            # exactly `laps` laps. Halving down (3 -> 1) left the last lap playing a lone
-            # action, half the budget wasted.
-            alive = alive[:(len(alive) + 1) // 2]
-        return alive[0]
+            alive.sort(key=lambda a: (sum(outcomes[a]), legal.index(a)))
+            if lap < laps - 1:
+                # Keep the better half rounded up (3 -> 2 -> 1), and the default.
+                half = alive[:(len(alive) + 1) // 2]
+                if default in alive and default not in half:
+                    half[-1] = default
+                alive = half
+        best = self.best = alive[0]
+        self.default, self.evidence = default, None  # for tests
+        if default not in alive or best == default:
+            return best
+        # Paired over the same dealt rounds (the same unseen cards for both actions).
+        diffs = [b - d for b, d in zip(outcomes[best], outcomes[default])]
+        mean = sum(diffs) / len(diffs)
+        spread = (sum((x - mean) ** 2 for x in diffs) / max(1, len(diffs) - 1)) ** 0.5
+        # How many standard errors the best beats the default by (negative: better).
+        self.evidence = mean / (spread / len(diffs) ** 0.5) if spread else (
+            float("-inf") if mean < 0 else float("inf"))
+        return best if self.evidence < -CONFIDENCE else default
