@@ -1,8 +1,9 @@
 """Bot strength: levels against each other over fixed deals, with 95 % intervals.
 
-    .venv/bin/python -W ignore bench/bot_strength.py --quick               # every line, small
     .venv/bin/python -W ignore bench/bot_strength.py --line table --variant 6-card \
-        --rule final_turn=on --rounds 2000                                   # one line
+        --rule final_turn=on --rounds 2000
+    .venv/bin/python -W ignore bench/bot_strength.py --line matches --variant 4-card \
+        --rounds 250
 
 Lines:
   table    4 players, one HERO against three VILLAIN: every deal is played four
@@ -12,7 +13,8 @@ Lines:
            and the hero's decision time (CPU time, decisions with a choice).
   matches  2 players, matches of 9 rounds, HERO against VILLAIN, every match
            seed played twice with the seats swapped: the hero's share of wins
-           (a tie is half a win), with its 95 % interval.
+           (a tie is half a win), with its 95 % interval; and the hero's match
+           total minus the villain's, per round (how big an edge the wins rest on).
 
 Everything is seeded: the same command prints the same figures (the times aside).
 """
@@ -79,7 +81,7 @@ def table_line(variant, rules, hero, villain, rounds, seed=1):
 
 def matches_line(variant, rules, hero, villain, matches, seed=1):
     """The hero's share of 2-player match wins, each match seed played from both seats."""
-    wins = []
+    wins, margins = [], []
     for m in range(max(1, matches // 2)):
         for hero_seat in (0, 1):
             bots = [make_bot(hero if s == hero_seat else villain,
@@ -93,7 +95,8 @@ def matches_line(variant, rules, hero, villain, matches, seed=1):
                 match.next_round()
             mine, theirs = match.totals[hero_seat], match.totals[1 - hero_seat]
             wins.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
-    return interval(wins), len(wins)
+            margins.append((mine - theirs) / 9)
+    return interval(wins), interval(margins), len(wins)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -126,10 +129,11 @@ def main() -> int:
         print(f"table   {label}: {args.hero} vs 3 {args.villain}, {rounds} rounds: "
               f"{mean:+.2f} ± {half:.2f} points a round; {timing}")
     else:
-        (mean, half), matches = matches_line(variant, rules, args.hero, args.villain,
+        (mean, half), (margin, margin_half), matches = matches_line(variant, rules, args.hero, args.villain,
                                              args.rounds, args.seed)
         print(f"matches {label}: {args.hero} vs {args.villain}, {matches} matches of 9 rounds: "
-              f"{100 * mean:.1f} % ± {100 * half:.1f} wins")
+              f"{100 * mean:.1f} % ± {100 * half:.1f} wins; "
+              f"{margin:+.2f} ± {margin_half:.2f} points a round")
     print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 
