@@ -206,3 +206,22 @@ def test_hard_turns_up_a_whole_row_first_in_9_card():
     while round_.view(seat).flips_due:
         round_.apply(seat, bot.choose(round_.view(seat)))
     assert round_.face_up[seat] == 0b000_000_111
+
+
+def test_the_play_out_player_builds_towards_three_of_a_kind_in_9_card():
+    """Three of a kind in a line scores 0: holding an 8 next to a row's 8, the play-out
+    player makes it two of a kind (one card from 0) rather than swap a 10 for it,
+    as medium does. Without this it scored 0.4-0.6 points a round worse than medium."""
+    from golfbox.bots.playout import LINE_HOPE, PlayoutPolicy
+    from golfbox.engine import parse_card
+
+    variant = get_variant("9-card")
+    policy = PlayoutPolicy(variant, make_rules(variant, {}))
+    eight, ten = parse_card("8C"), parse_card("10D")
+    cells = [eight, None, None, ten, None, None, None, None, None]
+    gains = policy.gains(cells, parse_card("8H"))
+    assert gains.index(max(gains)) == 1  # the 8 beside the 8, not over the 10
+    assert gains[1] - gains[3] > 0
+    # The hope is the only reason: two different cards of the same total are not rated so.
+    assert policy.line([eight, parse_card("8H"), None]) == policy.line(
+        [parse_card("9C"), parse_card("7H"), None]) - LINE_HOPE * 16

@@ -24,6 +24,7 @@ KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed
 KNOCK_MARGIN = 3.0  # knock when this much below every other seat's estimate (as medium does)
 UNSEEN_MARGIN = 2.0  # and this much more for each own card it has not seen
 KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept is likely this much lower
+LINE_HOPE = 0.3  # 9-card: two of a kind in a line with one unknown, rated this much lower
 
 
 @lru_cache(maxsize=None)
@@ -73,9 +74,17 @@ class PlayoutPolicy:
 
     def line(self, cards) -> float:
         values, mean = self.values, self.mean
-        if None not in cards and len({RANK[c] for c in cards}) == 1:
-            return NINE_CARD_LINE_SCORES.get(RANK[cards[0]], 0)
-        return sum(values[c] if c is not None else mean for c in cards)
+        if None not in cards:
+            if len({RANK[c] for c in cards}) == 1:
+                return NINE_CARD_LINE_SCORES.get(RANK[cards[0]], 0)
+            return sum(values[c] for c in cards)
+        total = sum(values[c] if c is not None else mean for c in cards)
+        known = [c for c in cards if c is not None]
+        if len(known) == len(cards) - 1 and len({RANK[c] for c in known}) == 1:
+            # One card from three of a kind (a line scoring 0): worth keeping, as medium
+            # rates it. Without it this player scored 0.4-0.6 points a round worse.
+            total -= LINE_HOPE * sum(values[c] for c in known)
+        return total
 
     def estimate(self, cells) -> float:
         if self.pairs:
