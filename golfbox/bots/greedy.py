@@ -18,6 +18,7 @@ from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER
 
 TAKE_MARGIN = 2.5  # the discard must beat an average draw by this much to be taken
 PATIENCE_TURNS = 25  # after this many own turns in a round, force the round towards its end
+LINE_HOPE = 0.3  # lines: two of a kind with the third card unknown, rated this share lower
 
 
 @lru_cache(maxsize=None)
@@ -53,7 +54,7 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
                 continue
             total += sum(values[r_] for r_ in ranks) + unknown * (cols - len(ranks))
             if len(ranks) == cols - 1 and len(set(ranks)) == 1:
-                total -= 0.3 * sum(values[r_] for r_ in ranks)  # one card from a line: worth hoping
+                total -= LINE_HOPE * sum(values[r_] for r_ in ranks)  # one card from a line
         return total
     return sum(values[rank_of(c)] if c is not None else unknown for c in grid)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from golfbox.bots.greedy import LINE_HOPE  # rated as medium rates it
 from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_LINE_SCORES,
                             Round, Rules, SCORE_COLUMN_PAIRS, SCORE_LINES, TURN, Variant,
                             grid_score, rank_of)
@@ -24,7 +25,6 @@ KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed
 KNOCK_MARGIN = 3.0  # knock when this much below every other seat's estimate (as medium does)
 UNSEEN_MARGIN = 2.0  # and this much more for each own card it has not seen
 KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept is likely this much lower
-LINE_HOPE = 0.3  # 9-card: two of a kind in a line with one unknown, rated this much lower
 
 
 @lru_cache(maxsize=None)
