@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot_strength import margin, play  # noqa: E402  (beside this script)
 from golfbox.bots import make_bot  # noqa: E402
 from golfbox.bots.search import SearchBot  # noqa: E402
 from golfbox.engine import Round, get_variant, make_rules, parse_rule_args  # noqa: E402
@@ -33,12 +34,8 @@ def played_on(round_: Round, seat: int, action, seed: int) -> float:
     """Seat's round score minus the others' mean, after ``action`` and medium play."""
     r = round_.copy(random.Random(seed))
     r.apply(seat, action)
-    bots = [make_bot("medium", random.Random(f"{seed}:{s}")) for s in range(r.players)]
-    while seats := r.acting_seats:
-        for s in seats:
-            r.apply(s, bots[s].choose(r.view(s)))
-    scores = r.scores
-    return scores[seat] - (sum(scores) - scores[seat]) / (r.players - 1)
+    play(r, [make_bot("medium", random.Random(f"{seed}:{s}")) for s in range(r.players)])
+    return margin(r.scores, seat)
 
 
 def main() -> int:

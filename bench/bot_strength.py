@@ -62,6 +62,11 @@ def play(round_: Round, bots) -> None:
             round_.apply(seat, bots[seat].choose(round_.view(seat)))
 
 
+def margin(scores, seat: int) -> float:
+    """Seat's score minus the mean of the others' (negative: the seat did better)."""
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+
+
 def table_line(variant, rules, hero, villain, rounds, seed=1):
     """Per-deal mean of (hero − others' mean), over rounds // 4 deals × 4 seats."""
     deals, times, per_deal = max(1, rounds // 4), [], []
@@ -73,8 +78,7 @@ def table_line(variant, rules, hero, villain, rounds, seed=1):
             bots[hero_seat] = Timed(bots[hero_seat], times)
             round_ = Round(variant, rules, 4, dealer=deal % 4, rng=random.Random(f"{seed}:{deal}"))
             play(round_, bots)
-            scores = round_.scores
-            diffs.append(scores[hero_seat] - (sum(scores) - scores[hero_seat]) / 3)
+            diffs.append(margin(round_.scores, hero_seat))
         per_deal.append(statistics.fmean(diffs))
     return interval(per_deal), times, deals * 4
 
@@ -129,11 +133,12 @@ def main() -> int:
         print(f"table   {label}: {args.hero} vs 3 {args.villain}, {rounds} rounds: "
               f"{mean:+.2f} ± {half:.2f} points a round; {timing}")
     else:
-        (mean, half), (margin, margin_half), matches = matches_line(variant, rules, args.hero, args.villain,
-                                             args.rounds, args.seed)
+        wins, margins, matches = matches_line(variant, rules, args.hero, args.villain,
+                                              args.rounds, args.seed)
+        (mean, half), (per_round, per_round_half) = wins, margins
         print(f"matches {label}: {args.hero} vs {args.villain}, {matches} matches of 9 rounds: "
               f"{100 * mean:.1f} % ± {100 * half:.1f} wins; "
-              f"{margin:+.2f} ± {margin_half:.2f} points a round")
+              f"{per_round:+.2f} ± {per_round_half:.2f} points a round")
     print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 
