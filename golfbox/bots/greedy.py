@@ -16,7 +16,7 @@ from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER
                             NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START,
                             SeatView, Variant, rank_of)
 
-TAKE_MARGIN = 2.5  # the discard must beat an average draw by this much to be taken
+TAKE_MARGIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
 PATIENCE_TURNS = 25  # after this many own turns in a round, force the round towards its end
 LINE_HOPE = 0.3  # lines: two of a kind with the third card unknown, rated this share lower
 
@@ -97,11 +97,15 @@ class GreedyBot:
         if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
             return Action(A.KNOCK)
         top = view.discard_top
-        if top is not None:
+        if top is not None and self._worth_a_look(view, grid, top, unknown):
             gain, _ = self._best_place(variant, rules, grid, top, unknown, view)
             if gain >= TAKE_MARGIN:
                 return Action(A.TAKE)
         return Action(A.DRAW)
+
+    def _worth_a_look(self, view, grid, top, unknown) -> bool:
+        """Whether the discard's top is a candidate at all (greedy: any card)."""
+        return True
 
     def _should_knock(self, view, grid, mine, unknown) -> bool:
         unseen = sum(1 for c in grid if c is None)

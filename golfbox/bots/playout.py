@@ -20,7 +20,7 @@ from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_L
 # A card's rank by table look-up: rank_of for every card, as fast as the engine's own decoding.
 RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
 
-TAKE_GAIN = 2.5  # the discard must beat an average draw by this much to be taken
+TAKE_GAIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
 KNOCK_MARGIN = 3.0  # knock when this much below every other seat's estimate (as medium does)
 UNSEEN_MARGIN = 2.0  # and this much more for each own card it has not seen
