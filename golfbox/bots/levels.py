@@ -4,9 +4,8 @@
 worth the mean of the cards it has not seen, from the public history), scores
 a grid it knows fully by the real rules (four of a kind, rows+columns, the −30
 double line), rates an opponent's face-down cards that the opponent has seen as
-kept low cards, knocks only when clearly lowest, by a margin that grows
-with the knock penalty, and takes the discard only when it is low or of a rank
-its grid shows (as the play-out player does). ``easy`` plays like medium but forgets the face-down
+kept low cards, and knocks only when clearly lowest, by a margin that grows
+with the knock penalty. ``easy`` plays like medium but forgets the face-down
 cards it peeked at and now and then makes a loose move, as a learner does.
 """
 
@@ -14,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from golfbox.bots.greedy import PATIENCE_TURNS, TAKE_MARGIN, GreedyBot, estimate
+from golfbox.bots.greedy import PATIENCE_TURNS, GreedyBot, estimate
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
                             SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
                             unseen_cards)
@@ -52,18 +51,6 @@ class MediumBot(GreedyBot):
 
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
         return super()._place_or_discard(view, grid, legal, self._unknown_value(view))
-
-    def _worth_a_look(self, view, grid, top, unknown) -> bool:
-        """Only a low card, or one of a rank its grid already shows, is worth taking, as
-        for the play-out player: a middling card that beats a high one in the grid by
-        TAKE_MARGIN still gains less than a draw is likely to (a draw may be a King or
-        a joker, or a card to discard), and the others see which card went where.
-        Taking any card that gained TAKE_MARGIN scored 9-card no better than greedy
-        (+0.04 points a round against 3 greedy; with this, -1.72)."""
-        values = view.variant.values
-        rank = rank_of(top)
-        return values[rank] <= unknown - TAKE_MARGIN or any(
-            card is not None and rank_of(card) == rank for card in grid)
 
     def _opponent_estimates(self, view, unknown) -> list[float]:
         memory = public_memory(view)
