@@ -83,16 +83,17 @@ def table_line(variant, rules, hero, villain, rounds, seed=1):
     return interval(per_deal), times, deals * 4
 
 
-def matches_line(variant, rules, hero, villain, matches, seed=1):
-    """The hero's share of 2-player match wins, each match seed played from both seats."""
+def matches_line(variant, rules, hero, villain, matches, seed=1, make=make_bot, play_round=play):
+    """The hero's share of 2-player match wins, each match seed played from both seats.
+    (``make`` builds a bot from a name and a generator; ``play_round`` plays a round.)"""
     wins, margins = [], []
     for m in range(max(1, matches // 2)):
         for hero_seat in (0, 1):
-            bots = [make_bot(hero if s == hero_seat else villain,
-                             random.Random(f"{seed}:{m}:{hero_seat}:{s}")) for s in range(2)]
+            bots = [make(hero if s == hero_seat else villain,
+                         random.Random(f"{seed}:{m}:{hero_seat}:{s}")) for s in range(2)]
             match = Match(variant, 2, rules, rounds=9, seed=hash((seed, m)) & 0xFFFFFFFF)
             while True:
-                play(match.round, bots)
+                play_round(match.round, bots)
                 match.apply_round_end()
                 if match.over:
                     break

@@ -1,0 +1,104 @@
+"""How much better could `hard` play if it knew more? Upper bounds, not bots.
+
+    .venv/bin/python -W ignore bench/bot_ceiling.py --variant 4-card --matches 100
+
+Plays bot_strength's matches line (2-player matches of 9 rounds against
+`medium`, every match seed from both seats) with `hard` searching in rounds
+dealt from more than its view shows:
+
+  others  it sees the other player's face-down cards (the stock's order and its
+          own unseen cards are still dealt at random): the most that reading the
+          others' hidden cards from their play could ever give;
+  all     it sees every grid card, its own unseen ones too.
+
+These bots read the real round, so they exist only here, never at a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot_strength import matches_line  # noqa: E402  (beside this script)
+from golfbox.bots import make_bot  # noqa: E402
+from golfbox.bots.search import SearchBot  # noqa: E402
+from golfbox.engine import Round, get_variant, make_rules, parse_rule_args  # noqa: E402
+
+
+class SightedSearch(SearchBot):
+    """hard, searching in copies of the real round instead of rounds dealt from its view."""
+
+    def __init__(self, rng: random.Random, sees: str):
+        super().__init__(rng)
+        self.sees, self.real, self.seat = sees, None, None
+
+    def search(self, view, legal):
+        self.seat = view.seat
+        return super().search(view, legal)
+
+    def deal(self, dealer, kept, rng):
+        world = self.real.copy(rng)
+        pool = list(world.stock)
+        if self.sees == "others":  # its own unseen cards go back among the unknown
+            grid, seat = world.grids[self.seat], self.seat
+            seen = world.face_up[seat] | world.known[seat]
+            holes = [p for p in range(len(grid)) if not seen >> p & 1]
+            pool += [grid[p] for p in holes]
+            rng.shuffle(pool)
+            for p in holes:
+                grid[p] = pool.pop()
+        else:
+            rng.shuffle(pool)
+        world.stock = pool
+        return world
+
+
+def play_sighted(round_: Round, bots) -> None:
+    """bot_strength's play loop, showing the sighted bots the real round."""
+    while seats := round_.acting_seats:
+        for seat in seats:
+            bot = bots[seat]
+            if isinstance(bot, SightedSearch):
+                bot.real = round_
+            round_.apply(seat, bot.choose(round_.view(seat)))
+
+
+SIGHT = {"others": "the other's face-down cards", "all": "every grid card"}
+
+
+def make(name: str, rng: random.Random):
+    if name.startswith("sees-"):
+        return SightedSearch(rng, name.removeprefix("sees-"))
+    return make_bot(name, rng)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="4-card")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--sees", choices=("others", "all"), action="append")
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    variant = get_variant(args.variant)
+    rules = make_rules(variant, parse_rule_args(args.rule))
+    for sees in args.sees or ("others", "all"):
+        started = time.perf_counter()
+        wins, margins, matches = matches_line(variant, rules, f"sees-{sees}", "medium",
+                                              args.matches, args.seed, make=make,
+                                              play_round=play_sighted)
+        (mean, half), (per_round, per_round_half) = wins, margins
+        print(f"matches {variant.name}: hard seeing {SIGHT[sees]} vs medium, {matches} matches "
+              f"of 9 rounds: {100 * mean:.1f} % ± {100 * half:.1f} wins; "
+              f"{per_round:+.2f} ± {per_round_half:.2f} points a round")
+        print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
