@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot_strength import matches_line  # noqa: E402  (beside this script)
+from bot_strength import matches_line, matches_summary  # noqa: E402  (beside this script)
 from golfbox.bots import make_bot  # noqa: E402
 from golfbox.bots.search import SearchBot  # noqa: E402
 from golfbox.engine import Round, get_variant, make_rules, parse_rule_args  # noqa: E402
@@ -89,13 +89,10 @@ def main() -> int:
     rules = make_rules(variant, parse_rule_args(args.rule))
     for sees in args.sees or ("others", "all"):
         started = time.perf_counter()
-        wins, margins, matches = matches_line(variant, rules, f"sees-{sees}", "medium",
-                                              args.matches, args.seed, make=make,
-                                              play_round=play_sighted)
-        (mean, half), (per_round, per_round_half) = wins, margins
-        print(f"matches {variant.name}: hard seeing {SIGHT[sees]} vs medium, {matches} matches "
-              f"of 9 rounds: {100 * mean:.1f} % ± {100 * half:.1f} wins; "
-              f"{per_round:+.2f} ± {per_round_half:.2f} points a round")
+        figures = matches_line(variant, rules, f"sees-{sees}", "medium", args.matches,
+                               args.seed, make=make, play_round=play_sighted)
+        print(f"matches {variant.name}: hard seeing {SIGHT[sees]} vs medium, "
+              f"{matches_summary(*figures)}")
         print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 

@@ -104,6 +104,13 @@ def matches_line(variant, rules, hero, villain, matches, seed=1, make=make_bot, 
     return interval(wins), interval(margins), len(wins)
 
 
+def matches_summary(wins, margins, matches: int) -> str:
+    """matches_line's figures as one line: share of wins, and the margin per round."""
+    (mean, half), (per_round, per_round_half) = wins, margins
+    return (f"{matches} matches of 9 rounds: {100 * mean:.1f} % ± {100 * half:.1f} wins; "
+            f"{per_round:+.2f} ± {per_round_half:.2f} points a round")
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -134,12 +141,8 @@ def main() -> int:
         print(f"table   {label}: {args.hero} vs 3 {args.villain}, {rounds} rounds: "
               f"{mean:+.2f} ± {half:.2f} points a round; {timing}")
     else:
-        wins, margins, matches = matches_line(variant, rules, args.hero, args.villain,
-                                              args.rounds, args.seed)
-        (mean, half), (per_round, per_round_half) = wins, margins
-        print(f"matches {label}: {args.hero} vs {args.villain}, {matches} matches of 9 rounds: "
-              f"{100 * mean:.1f} % ± {100 * half:.1f} wins; "
-              f"{per_round:+.2f} ± {per_round_half:.2f} points a round")
+        figures = matches_line(variant, rules, args.hero, args.villain, args.rounds, args.seed)
+        print(f"matches {label}: {args.hero} vs {args.villain}, {matches_summary(*figures)}")
     print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 

@@ -212,7 +212,8 @@ def test_the_play_out_player_builds_towards_three_of_a_kind_in_9_card():
     """Three of a kind in a line scores 0: holding an 8 next to a row's 8, the play-out
     player makes it two of a kind (one card from 0) rather than swap a 10 for it,
     as medium does. Without this it scored 0.4-0.6 points a round worse than medium."""
-    from golfbox.bots.playout import LINE_HOPE, PlayoutPolicy
+    from golfbox.bots.greedy import LINE_HOPE
+    from golfbox.bots.playout import PlayoutPolicy
     from golfbox.engine import parse_card
 
     variant = get_variant("9-card")
