@@ -227,3 +227,34 @@ def test_the_play_out_player_builds_towards_three_of_a_kind_in_9_card():
     # The hope is the only reason: two different cards of the same total are not rated so.
     assert policy.line([eight, parse_card("8H"), None]) == policy.line(
         [parse_card("9C"), parse_card("7H"), None]) - LINE_HOPE * 16
+
+
+def test_the_play_out_players_line_rating_is_the_plain_rule_to_the_last_bit():
+    """9-card's line rating is written out card by card for speed: it must give the
+    very figures of the plain rule (known cards at value, unknown at the deck's mean,
+    three of a kind by the line scores, two of a kind with the third unknown rated
+    LINE_HOPE of their value lower), summed in the cards' order, for every line."""
+    import itertools
+
+    from golfbox.bots.greedy import LINE_HOPE
+    from golfbox.bots.playout import PlayoutPolicy, deck_mean
+    from golfbox.engine import NINE_CARD_LINE_SCORES, parse_card, rank_of
+
+    variant = get_variant("9-card")
+    policy = PlayoutPolicy(variant, make_rules(variant, {}))
+    values, mean = variant.values, deck_mean(variant)
+
+    def plain(cards):
+        known = [c for c in cards if c is not None]
+        if len(known) == 3:
+            if len({rank_of(c) for c in known}) == 1:
+                return NINE_CARD_LINE_SCORES.get(rank_of(known[0]), 0)
+            return sum(values[rank_of(c)] for c in known)
+        total = sum(values[rank_of(c)] if c is not None else mean for c in cards)
+        if len(known) == 2 and rank_of(known[0]) == rank_of(known[1]):
+            total -= LINE_HOPE * sum(values[rank_of(c)] for c in known)
+        return total
+
+    cards = [None] + [parse_card(t) for t in ("KC", "KD", "KH", "JK", "7C", "7D", "7H", "QS", "AC")]
+    for line in itertools.product(cards, repeat=3):
+        assert policy.line(list(line)) == plain(line), line
