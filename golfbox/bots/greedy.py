@@ -97,11 +97,15 @@ class GreedyBot:
         if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
             return Action(A.KNOCK)
         top = view.discard_top
-        if top is not None:
+        if top is not None and self._worth_a_look(view, grid, top, unknown):
             gain, _ = self._best_place(variant, rules, grid, top, unknown, view)
             if gain >= TAKE_MARGIN:
                 return Action(A.TAKE)
         return Action(A.DRAW)
+
+    def _worth_a_look(self, view, grid, top, unknown) -> bool:
+        """Whether the discard's top is a candidate at all (greedy: any card)."""
+        return True
 
     def _should_knock(self, view, grid, mine, unknown) -> bool:
         unseen = sum(1 for c in grid if c is None)

@@ -4,8 +4,9 @@
 worth the mean of the cards it has not seen, from the public history), scores
 a grid it knows fully by the real rules (four of a kind, rows+columns, the −30
 double line), rates an opponent's face-down cards that the opponent has seen as
-kept low cards, and knocks only when clearly lowest, by a margin that grows
-with the knock penalty. ``easy`` plays like medium but forgets the face-down
+kept low cards, knocks only when clearly lowest, by a margin that grows
+with the knock penalty, and in 9-card takes the discard only when it is low or
+of a rank its grid shows. ``easy`` plays like medium but forgets the face-down
 cards it peeked at and now and then makes a loose move, as a learner does.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from golfbox.bots.greedy import PATIENCE_TURNS, GreedyBot, estimate
+from golfbox.bots.greedy import PATIENCE_TURNS, TAKE_MARGIN, GreedyBot, estimate
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
                             SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
                             unseen_cards)
@@ -51,6 +52,22 @@ class MediumBot(GreedyBot):
 
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
         return super()._place_or_discard(view, grid, legal, self._unknown_value(view))
+
+    def _worth_a_look(self, view, grid, top, unknown) -> bool:
+        """In 9-card only a low discard, or one of a rank its grid already shows, is
+        worth taking (as for the play-out player): a middling card that beats a high
+        one by TAKE_MARGIN still gains less than a draw is likely to (a King or a
+        joker), and every card drawn must be placed there anyway. Taking any card that
+        gained TAKE_MARGIN, medium scored 9-card no better than greedy (+0.04 points a
+        round against 3 greedy; with this rule, -1.72). The rule also helps it a little
+        in the other variants (4-card -0.48 -> -0.58), but there medium already beats
+        greedy, and in 4-card it would play as well as hard (-0.04 ± 0.14 a round):
+        the levels keep their order, so it is 9-card's alone."""
+        if view.variant.scoring != SCORE_LINES:
+            return True
+        rank = rank_of(top)
+        return view.variant.values[rank] <= unknown - TAKE_MARGIN or any(
+            card is not None and rank_of(card) == rank for card in grid)
 
     def _opponent_estimates(self, view, unknown) -> list[float]:
         memory = public_memory(view)
