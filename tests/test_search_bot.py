@@ -198,7 +198,8 @@ def test_the_play_out_player_knocks_as_medium_does():
 
 def test_hard_spreads_its_first_three_flips_in_9_card():
     """The first three cards hard turns up in 9-card are one in each row and each
-    column, as medium's: a whole row first scored 3.3 points a round worse."""
+    column, as medium's: against 3 medium spread scored -3.29 ± 0.80 points a round
+    (800 rounds), a whole row first -1.34 ± 0.55."""
     variant = get_variant("9-card")
     round_ = Round(variant, make_rules(variant, {}), 3, rng=random.Random(4))
     seat = round_.acting_seats[0]

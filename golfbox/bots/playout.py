@@ -73,8 +73,9 @@ class PlayoutPolicy:
         return (values[a] if a is not None else mean) + (values[b] if b is not None else mean)
 
     def line(self, cards) -> float:
-        """A line of three (9-card's rows), written out card by card: the play-outs'
-        inner loop, three times faster than a loop over the cards."""
+        """A line of three (9-card's rows), written out card by card: it is the
+        play-outs' inner loop, and 9-card play-outs ran 2.2x faster than with a loop
+        over the cards (bench/playout_speed.py)."""
         a, b, c = cards
         values = self.values
         if a is not None and b is not None and c is not None:
