@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from golfbox.bots.greedy import LINE_HOPE  # rated as medium rates it
+# The same thresholds as medium's, so that the futures played out have the others
+# take, knock and keep cards as the real players at the table do.
+from golfbox.bots.greedy import LINE_HOPE, TAKE_MARGIN
+from golfbox.bots.levels import KEPT_BELOW_MEAN, KNOCK_MARGIN
 from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_LINE_SCORES,
                             Round, Rules, SCORE_COLUMN_PAIRS, SCORE_LINES, TURN, Variant,
                             grid_score, rank_of)
@@ -20,11 +23,8 @@ from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_L
 # A card's rank by table look-up: rank_of for every card, as fast as the engine's own decoding.
 RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
 
-TAKE_GAIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
-KNOCK_MARGIN = 3.0  # knock when this much below every other seat's estimate (as medium does)
-UNSEEN_MARGIN = 2.0  # and this much more for each own card it has not seen
-KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept is likely this much lower
+UNSEEN_MARGIN = 2.0  # knock: this much more below the others for each own card unseen
 
 
 @lru_cache(maxsize=None)
@@ -54,7 +54,7 @@ class PlayoutPolicy:
         self.ends_all_up = variant.ends_when_all_face_up
         self.full = (1 << variant.size) - 1
         self.places = tuple(Action(A.PLACE, p) for p in range(variant.size))
-        self.low = self.mean - TAKE_GAIN  # a card this low is worth taking anywhere
+        self.low = self.mean - TAKE_MARGIN  # a card this low is worth taking anywhere
         penalty = rules.get("knock_penalty", 0)
         self.knock_margin = KNOCK_MARGIN + (3 if penalty == "double" else (penalty or 0) / 4)
 
@@ -208,7 +208,7 @@ class PlayoutPolicy:
             # Only a low card, or one that can match a card of the grid, is worth a look.
             if top is not None and (self.values[top] <= self.low or any(
                     c is not None and RANK[c] == RANK[top] for c in cells)):
-                if self.best_place(r, seat, cells, top)[0] >= TAKE_GAIN:
+                if self.best_place(r, seat, cells, top)[0] >= TAKE_MARGIN:
                     return legal[1]
             return legal[0]
         return legal[0]  # START: flip or ready; FLIP_OPTION: a free look, turn one up
