@@ -39,13 +39,19 @@ def test_medium_knocks_in_polish_poker_only_when_clearly_lowest():
     assert knock_stats("medium", "polish-poker", {}, 4, 150) < 0.25
 
 
+def turned_up(round_, masks):
+    """``round_`` with each seat's cards in ``masks`` face up (and its first flips done)."""
+    round_.face_up = list(masks)
+    round_.first_flips = [0] * round_.players
+    round_._public_grids = [round_._public_grid(s) for s in range(round_.players)]
+    round_._public_stale = True
+    return round_
+
+
 def test_medium_does_not_knock_when_an_opponent_shows_less():
     # Seat 0 (to move) scores 4, which greedy thought low enough; seat 1 shows 3.
     round_ = stacked_round("polish-poker", ["A 2 K / 3 2 K", "JK K 2 / K 2 A"], rules={})
-    round_.face_up = [0b111111, 0b111111]
-    round_._public_grids = [round_._public_grid(0), round_._public_grid(1)]
-    round_._public_stale = True
-    view = round_.view(0)
+    view = turned_up(round_, [0b111111, 0b111111]).view(0)
     assert Action("knock") in view.legal
     assert make_bot("medium", random.Random(0)).choose(view).kind != "knock"
     assert make_bot("greedy", random.Random(0)).choose(view).kind == "knock"  # the old fault
@@ -88,11 +94,7 @@ def test_medium_passes_up_a_middling_discard_in_9_card():
     def view_with(variant, grids, discard):
         round_ = stacked_round(variant, grids, discard=discard, rules={})
         up = (1 << round_.variant.size) - 1
-        round_.face_up = [up & ~1, up & ~1]  # all up but the first card
-        round_.first_flips = [0, 0]
-        round_._public_grids = [round_._public_grid(0), round_._public_grid(1)]
-        round_._public_stale = True
-        return round_.view(0)
+        return turned_up(round_, [up & ~1, up & ~1]).view(0)  # all up but the first card
 
     nine = ["K Q 4 / 9 9 J / 2 A 3", "A A 9 / 2 9 3 / 5 5 6"]
     middling = view_with("9-card", nine, "7D")  # over the Queen its row drops from 16 to 11
