@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.bots import make_bot  # noqa: E402
-from golfbox.bots.playout import final_scores, playout  # noqa: E402
-from golfbox.bots.search import HORIZON_LAPS, _policy  # noqa: E402
+from golfbox.bots.playout import PlayoutPolicy, final_scores, playout  # noqa: E402
+from golfbox.bots.search import HORIZON_LAPS  # noqa: E402
 from golfbox.engine import (TURN, VARIANTS, Determinizer, Round, get_variant,  # noqa: E402
                             make_rules)
 
@@ -48,7 +48,7 @@ def positions(variant, rules, count: int, seed: int = 1) -> list:
 
 
 def microseconds_per_playout(variant, worlds, per_world: int, repeats: int) -> float:
-    policy = _policy(variant, worlds[0].rules)
+    policy = PlayoutPolicy(variant, worlds[0].rules)
     rng = random.Random(7)
     best = float("inf")
     for _ in range(repeats):
