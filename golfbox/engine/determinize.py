@@ -73,7 +73,7 @@ class Determinizer:
 
     def __init__(self, view: SeatView):
         table = view.table
-        memory = public_memory(view)
+        self.memory = memory = public_memory(view)
         self.unseen = unseen_cards(view, memory)
         grids, self.holes = [], []
         for seat, grid in enumerate(view.grids):
