@@ -10,6 +10,7 @@ still the engine's.
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 
 # The same thresholds as medium's, so that the futures played out have the others
@@ -57,6 +58,19 @@ class PlayoutPolicy:
         self.low = self.mean - TAKE_MARGIN  # a card this low is worth taking anywhere
         penalty = rules.get("knock_penalty", 0)
         self.knock_margin = KNOCK_MARGIN + (3 if penalty == "double" else (penalty or 0) / 4)
+        # For one search (see seated): the seat searching, and how much wider a lead it
+        # waits for before it knocks in its own futures.
+        self.searcher, self.own_caution = None, 0.0
+
+    def seated(self, seat: int, unseen_mean: float, own_caution: float) -> "PlayoutPolicy":
+        """This player for one search from ``seat``'s view: an unknown card is worth
+        the mean of the cards the seat has not seen (it counts cards, as medium
+        does), and in its own futures the seat knocks only ``own_caution`` points
+        further ahead than the others would."""
+        seated = copy.copy(self)
+        seated.mean, seated.low = unseen_mean, unseen_mean - TAKE_MARGIN
+        seated.searcher, seated.own_caution = seat, own_caution
+        return seated
 
     # -- estimates from what ``seat`` knows of its own grid
     def cells(self, r: Round, seat: int) -> list:
@@ -115,21 +129,30 @@ class PlayoutPolicy:
         up, grid = r.face_up[seat], r.grids[seat]
         return self.estimate([grid[p] if up >> p & 1 else None for p in range(self.size)])
 
-    def rival_estimate(self, r: Round, seat: int) -> float:
-        """What the others make of ``seat``'s grid: its face-up cards, and the face-down
-        ones its owner has seen and kept rated lower than an unseen card."""
-        seen_down = r.known[seat] & ~r.face_up[seat]
-        return self.public_estimate(r, seat) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
+    def rival_estimate(self, r: Round, seat: int, shown: int = 0) -> float:
+        """What the others make of ``seat``'s grid: its face-up cards, the face-down ones
+        everybody saw it place (``shown``, a bitmask: see PublicMemory), and the
+        face-down ones its owner has seen and kept rated lower than an unseen card."""
+        public = r.face_up[seat] | shown
+        grid = r.grids[seat]
+        cells = [grid[p] if public >> p & 1 else None for p in range(self.size)]
+        seen_down = r.known[seat] & ~public
+        return self.estimate(cells) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
 
-    def should_knock(self, r: Round, seat: int, cells) -> bool:
+    def should_knock(self, r: Round, seat: int, cells, memory: "PublicMemory | None" = None) -> bool:
         """Knock only with at most one own card unseen, clearly below every other
         seat, by a margin that grows with the knock penalty: as ``medium`` does, so
-        that the futures played out have the others knock when real players would."""
+        that the futures played out have the others knock when real players would.
+        The searching seat itself waits for a wider lead (``own_caution``)."""
         unseen = cells.count(None)
         if unseen > 1:
             return False
         mine = self.estimate(cells) + self.knock_margin + UNSEEN_MARGIN * unseen
-        return all(mine <= self.rival_estimate(r, s) for s in range(r.players) if s != seat)
+        if seat == self.searcher:
+            mine += self.own_caution
+        shown = memory.shown if memory is not None else None
+        return all(mine <= self.rival_estimate(r, s, shown[s] if shown else 0)
+                   for s in range(r.players) if s != seat)
 
     def gains(self, cells, card: int) -> list[float]:
         """For every position, how much placing ``card`` there lowers the estimate
@@ -188,7 +211,7 @@ class PlayoutPolicy:
         return best, best_pos
 
     # -- the choice
-    def choose(self, r: Round, seat: int) -> Action:
+    def choose(self, r: Round, seat: int, memory: "PublicMemory | None" = None) -> Action:
         legal = r.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
@@ -202,7 +225,7 @@ class PlayoutPolicy:
             if r.first_flips[seat]:
                 return legal[0]
             cells = self.cells(r, seat)
-            if len(legal) == 3 and self.should_knock(r, seat, cells):  # draw, take, knock
+            if len(legal) == 3 and self.should_knock(r, seat, cells, memory):  # draw, take, knock
                 return legal[2]
             top = r.discard[-1] if r.discard else None
             # Only a low card, or one that can match a card of the grid, is worth a look.
@@ -214,12 +237,50 @@ class PlayoutPolicy:
         return legal[0]  # START: flip or ready; FLIP_OPTION: a free look, turn one up
 
 
-def playout(r: Round, policy: PlayoutPolicy, turn_limit: int) -> None:
-    """Play ``r`` on with ``policy`` in every seat until it is over or ``turn_limit``."""
+class PublicMemory:
+    """Per seat, a bitmask of the face-down cards every player saw it place (in 4-card
+    a card taken from the discard pile is placed face down, in full view), kept up to
+    date along a play-out: what the players at the table remember of each other."""
+
+    __slots__ = ("shown", "taker")
+
+    def __init__(self, shown: list[int], taker: int | None = None):
+        self.shown, self.taker = shown, taker  # taker: the seat holding a card it took
+
+    def after(self, seat: int, action: Action) -> "PublicMemory":
+        """A copy that has noted ``action``: this memory stays as it is."""
+        new = PublicMemory(self.shown[:], self.taker)
+        new.note(seat, action)
+        return new
+
+    def note(self, seat: int, action: Action) -> None:
+        kind = action[0]
+        if kind == A.PLACE:
+            if self.taker == seat:
+                self.shown[seat] |= 1 << action[1]
+            else:  # a drawn card: nobody else saw it
+                self.shown[seat] &= ~(1 << action[1])
+            self.taker = None
+        elif kind == A.TAKE:
+            self.taker = seat
+
+
+def playout(r: Round, policy: PlayoutPolicy, turn_limit: int,
+            memory: PublicMemory | None = None) -> None:
+    """Play ``r`` on with ``policy`` in every seat until it is over or ``turn_limit``;
+    ``memory``, when given, is brought up to date as cards are placed."""
     apply, choose = r.apply, policy.choose
+    if memory is None:
+        while (seats := r.acting_seats) and r.turns < turn_limit:
+            for seat in seats:
+                apply(seat, choose(r, seat))
+        return
+    note = memory.note
     while (seats := r.acting_seats) and r.turns < turn_limit:
         for seat in seats:
-            apply(seat, choose(r, seat))
+            action = choose(r, seat, memory)
+            note(seat, action)
+            apply(seat, action)
 
 
 def final_scores(r: Round) -> tuple[int, ...]:
