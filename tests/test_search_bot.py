@@ -196,6 +196,72 @@ def test_the_play_out_player_knocks_as_medium_does():
     assert _policy(costly.variant, costly.rules).choose(costly, 0).kind != "knock"
 
 
+def test_the_play_out_players_remember_cards_placed_in_full_view():
+    """In 4-card a card taken from the discard pile goes face down, but everybody saw
+    it: the play-out player rates it at its value, not as a kept card (as medium
+    does), until its owner covers it with a card drawn unseen."""
+    from engine_helpers import stacked_round
+    from golfbox.bots.playout import PublicMemory
+    from golfbox.bots.search import _policy
+    from golfbox.engine import Action
+
+    round_ = stacked_round("4-card", ["9 8 / 3 A", "Q Q / J J"], discard="K", stock="K 4 6",
+                           dealer=0)  # seat 1 plays first
+    memory = PublicMemory([0, 0])
+
+    def play(seat, *actions):
+        for action in actions:
+            memory.note(seat, action)
+            round_.apply(seat, action)
+
+    for seat in (1, 0):
+        play(seat, Action("ready"))
+    play(1, Action("take"), Action("place", 0))  # the king, in full view: K Q / J J
+    play(0, Action("draw"), Action("place", 0))  # the other king, over the 9: K ? / 3 A
+    play(1, Action("draw"), Action("discard"))
+    assert memory.shown == [0, 0b0001] and memory.taker is None
+    policy = _policy(round_.variant, round_.rules)
+    # Seat 1 rated blind: three kept cards (about 4 each) and one unseen, ~18.7; seat 0
+    # about 10.5 + 3 + 2 for its unseen card: it would knock.
+    assert policy.choose(round_, 0) == Action("knock")
+    # Remembered: 0 + 6.5 + two kept cards, ~14.6: not clearly lower any more.
+    assert policy.rival_estimate(round_, 1, memory.shown[1]) < 15
+    assert policy.choose(round_, 0, memory) == Action("draw")
+    # A card drawn unseen over the king: forgotten again.
+    play(0, Action("draw"), Action("discard"))
+    play(1, Action("draw"), Action("place", 0))
+    assert memory.shown == [0, 0]
+
+
+def test_hard_waits_for_a_wider_lead_before_it_knocks_in_4_card():
+    """Searching, hard's own futures (and its default) knock only OWN_KNOCK_CAUTION
+    points further ahead than the others' would; the others' futures knock as
+    medium does. In 4-card it counts cards and remembers, as medium does."""
+    from engine_helpers import stacked_round
+    from golfbox.bots.search import OWN_KNOCK_CAUTION, _policy
+    from golfbox.engine import Action
+
+    round_ = stacked_round("4-card", ["9 8 / 5 A", "Q Q / J J"], stock="K 4 6")
+    for seat in (0, 1):
+        round_.apply(seat, Action("ready"))
+    round_.apply(0, Action("draw"))  # the king, over the 9: K ? / 5 A
+    round_.apply(0, Action("place", 0))
+    round_.apply(1, Action("draw"))
+    round_.apply(1, Action("discard"))
+    policy = _policy(round_.variant, round_.rules)
+    assert policy.choose(round_, 0) == Action("knock")  # 12.5 + 3 + 2 against ~18.7
+    caution = OWN_KNOCK_CAUTION["4-card"]
+    assert caution >= 2  # ~19.5 or more against ~18.7: it waits
+    seated = policy.seated(0, policy.mean, caution)
+    assert seated.choose(round_, 0) == Action("draw")
+    searching_elsewhere = policy.seated(1, policy.mean, caution)
+    assert searching_elsewhere.choose(round_, 0) == Action("knock")  # the others as medium
+    assert policy.searcher is None  # seating copies: the shared player is unchanged
+    bot = SearchBot(random.Random(3), playouts=60)
+    bot.choose(round_.view(0))
+    assert bot.default == Action("draw")  # the search's own default is the seated one
+
+
 def test_hard_spreads_its_first_three_flips_in_9_card():
     """The first three cards hard turns up in 9-card are one in each row and each
     column, as medium's: against 3 medium spread scored -3.29 ± 0.80 points a round

@@ -15,7 +15,10 @@ lowest of KEPT_DRAWS unseen cards): people keep low cards, and dealt uniformly
 they made the others look weak, so hard knocked early and was caught.
 
 Every action is tried in the same dealt rounds (common random numbers), and
-successive halving spends the budget on the actions still in the running. The
+successive halving spends the budget on the actions still in the running. In
+4-card the play-out player is seated for the search (OWN_KNOCK_CAUTION): it
+counts cards, the seats remember what they saw each other place, and the
+searching seat's own futures wait for a wider lead before they knock. The
 play-out player's own choice stays in the running to the end and is the
 default: another action must beat it by more than the noise of its play-outs.
 Budgets are counts of play-outs, never seconds. The random numbers come from
@@ -31,7 +34,8 @@ import hashlib
 import random
 
 from golfbox.bots.greedy import GreedyBot
-from golfbox.bots.playout import PlayoutPolicy, card_values, final_scores, playout
+from golfbox.bots.playout import (PlayoutPolicy, PublicMemory, card_values, final_scores,
+                                  playout)
 from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, START, SeatView,
                             TURN)
 
@@ -45,6 +49,13 @@ PATIENCE_TURNS = 25  # own turns in a round after which it must move the round t
 HORIZON_LAPS = 4  # a play-out stops after this many turns per player, and scores as it lies
 CONFIDENCE = 1.0  # standard errors by which an action must beat the play-out player's choice
 KEPT_DRAWS = 3  # a card another player has seen and kept is dealt as the lowest of this many
+# Where named, the play-out player is seated for each search (PlayoutPolicy.seated): it
+# counts cards, every seat remembers the cards the others placed in full view, and the
+# searching seat waits for a lead this much wider before it knocks in its own futures.
+# Measured in 4-card only: 2-player rounds against medium, 4,000 over the same deals,
+# points a round (negative: hard ahead): as before -0.17; counting and remembering
+# -0.27; with a wider lead of 2 -0.38, of 4 -0.44.
+OWN_KNOCK_CAUTION = {"4-card": 4.0}
 
 
 _POLICIES: dict = {}
@@ -144,6 +155,14 @@ class SearchBot:
         table = view.table
         policy = _policy(table.variant, table.rules)
         dealer = Determinizer(view)
+        memory = None  # what the seats remember of each other's face-down cards, if seated
+        caution = OWN_KNOCK_CAUTION.get(table.variant.name)
+        if caution is not None:
+            values, unseen = card_values(table.variant), dealer.unseen
+            mean = sum(values[c] for c in unseen) / len(unseen) if unseen else policy.mean
+            policy = policy.seated(seat, mean, caution)
+            memory = PublicMemory([sum(1 << pos for pos in shown) for shown in dealer.memory],
+                                  table.holder if table.public_held is not None else None)
         limit = table.turns + self.horizon_laps * table.players
         others = table.players - 1
         kept = [(s, p) for s, p in dealer.holes if s != seat and view.owner_seen[s] >> p & 1]
@@ -152,7 +171,7 @@ class SearchBot:
         # by more than the noise of the play-outs to be chosen (search with a budget
         # this small otherwise picks whichever action was lucky, and plays worse than
         # the play-out player it searches with).
-        default = policy.choose(worlds[0].copy(rng), seat)
+        default = policy.choose(worlds[0].copy(rng), seat, memory)
         play_rng = random.Random(rng.getrandbits(64))  # a play-out's reshuffles draw from it
         outcomes: dict = {action: [] for action in legal}  # per dealt round, in order
         tried = 0  # dealt rounds every surviving action has been tried in
@@ -171,7 +190,7 @@ class SearchBot:
                 for world in worlds[tried:tried + batch]:
                     r = world.copy(play_rng)
                     r.apply(seat, action)
-                    playout(r, policy, limit)
+                    playout(r, policy, limit, memory and memory.after(seat, action))
                     scores = final_scores(r)
                     out.append(scores[seat] - (sum(scores) - scores[seat]) / others)
             tried += batch
