@@ -6,9 +6,12 @@ Plays bot_strength's matches line (2-player matches of 9 rounds against
 `medium`, every match seed from both seats) with `hard` searching in rounds
 dealt from more than its view shows:
 
-  others  it sees the other player's face-down cards (the stock's order and its
-          own unseen cards are still dealt at random): the most that reading the
-          others' hidden cards from their play could ever give;
+  kept    it sees the face-down cards the others have seen themselves (the cards
+          they chose to keep): the most that reading the others' play could ever
+          give; the cards nobody has seen, its own unseen ones and the stock's
+          order are still dealt at random;
+  others  it sees all of the other player's face-down cards, even those its
+          owner has not seen;
   all     it sees every grid card, its own unseen ones too.
 
 These bots read the real round, so they exist only here, never at a table.
@@ -44,14 +47,16 @@ class SightedSearch(SearchBot):
     def deal(self, dealer, kept, rng):
         world = self.real.copy(rng)
         pool = list(world.stock)
-        if self.sees == "others":  # its own unseen cards go back among the unknown
-            grid, seat = world.grids[self.seat], self.seat
-            seen = world.face_up[seat] | world.known[seat]
-            holes = [p for p in range(len(grid)) if not seen >> p & 1]
-            pool += [grid[p] for p in holes]
+        if self.sees in ("kept", "others"):  # unseen cards go back among the unknown
+            holes = []
+            for seat, grid in enumerate(world.grids):
+                if seat == self.seat or self.sees == "kept":
+                    seen = world.face_up[seat] | world.known[seat]
+                    holes += [(seat, p) for p in range(len(grid)) if not seen >> p & 1]
+            pool += [world.grids[s][p] for s, p in holes]
             rng.shuffle(pool)
-            for p in holes:
-                grid[p] = pool.pop()
+            for s, p in holes:
+                world.grids[s][p] = pool.pop()
         else:
             rng.shuffle(pool)
         world.stock = pool
@@ -68,7 +73,8 @@ def play_sighted(round_: Round, bots) -> None:
             round_.apply(seat, bot.choose(round_.view(seat)))
 
 
-SIGHT = {"others": "the other's face-down cards", "all": "every grid card"}
+SIGHT = {"kept": "the cards the other kept", "others": "the other's face-down cards",
+         "all": "every grid card"}
 
 
 def make(name: str, rng: random.Random):
@@ -81,13 +87,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="4-card")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--sees", choices=("others", "all"), action="append")
+    parser.add_argument("--sees", choices=("kept", "others", "all"), action="append")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     variant = get_variant(args.variant)
     rules = make_rules(variant, parse_rule_args(args.rule))
-    for sees in args.sees or ("others", "all"):
+    for sees in args.sees or ("kept", "others", "all"):
         started = time.perf_counter()
         figures = matches_line(variant, rules, f"sees-{sees}", "medium", args.matches,
                                args.seed, make=make, play_round=play_sighted)
