@@ -6,8 +6,8 @@ Plays bot_strength's matches line (2-player matches of 9 rounds against
 `medium`, every match seed from both seats) with `hard` searching in rounds
 dealt from more than its view shows:
 
-  kept    it sees the face-down cards the others have seen themselves (the cards
-          they chose to keep): the most that reading the others' play could ever
+  kept    it sees the face-down cards the others have seen themselves (peeked at,
+          or placed and kept): the most that reading the others' play could ever
           give; the cards nobody has seen, its own unseen ones and the stock's
           order are still dealt at random;
   others  it sees all of the other player's face-down cards, even those its

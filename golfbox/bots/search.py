@@ -54,7 +54,8 @@ KEPT_DRAWS = 3  # a card another player has seen and kept is dealt as the lowest
 # searching seat waits for a lead this much wider before it knocks in its own futures.
 # Measured in 4-card only: 2-player rounds against medium, 4,000 over the same deals,
 # points a round (negative: hard ahead): as before -0.17; counting and remembering
-# -0.27; with a wider lead of 2 -0.38, of 4 -0.44.
+# -0.27; with a wider lead of 2 -0.38, of 4 -0.44 (paired with before: -0.27 ± 0.15),
+# of 7 no better than 4.
 OWN_KNOCK_CAUTION = {"4-card": 4.0}
 
 
