@@ -270,16 +270,11 @@ def playout(r: Round, policy: PlayoutPolicy, turn_limit: int,
     """Play ``r`` on with ``policy`` in every seat until it is over or ``turn_limit``;
     ``memory``, when given, is brought up to date as cards are placed."""
     apply, choose = r.apply, policy.choose
-    if memory is None:
-        while (seats := r.acting_seats) and r.turns < turn_limit:
-            for seat in seats:
-                apply(seat, choose(r, seat))
-        return
-    note = memory.note
     while (seats := r.acting_seats) and r.turns < turn_limit:
         for seat in seats:
             action = choose(r, seat, memory)
-            note(seat, action)
+            if memory is not None:
+                memory.note(seat, action)
             apply(seat, action)
 
 
