@@ -25,6 +25,13 @@ FINAL_TURN_GAIN = 3.0  # how much lower another player may get on the turn left 
 EASY_SLIP = 0.2  # how often easy makes a loose move
 
 
+def mean_value(variant, cards, empty: float) -> float:
+    """The mean value of ``cards`` (what an unseen card is worth, counting cards), or
+    ``empty`` when there are none."""
+    values = variant.values
+    return sum(values[rank_of(c)] for c in cards) / len(cards) if cards else empty
+
+
 class MediumBot(GreedyBot):
     name = "medium"
     needs_view = True
@@ -36,10 +43,7 @@ class MediumBot(GreedyBot):
     def _unknown_value(self, view: SeatView) -> float:
         """The mean value of the cards this seat cannot locate (card counting)."""
         if self._unknown is None:
-            unseen = unseen_cards(view)
-            values = view.variant.values
-            self._unknown = (sum(values[rank_of(c)] for c in unseen) / len(unseen) if unseen
-                             else 0.0)
+            self._unknown = mean_value(view.variant, unseen_cards(view), 0.0)
         return self._unknown
 
     def _estimate(self, view, grid, unknown) -> float:

@@ -34,6 +34,7 @@ import hashlib
 import random
 
 from golfbox.bots.greedy import GreedyBot
+from golfbox.bots.levels import mean_value
 from golfbox.bots.playout import (PlayoutPolicy, PublicMemory, card_values, final_scores,
                                   playout)
 from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, START, SeatView,
@@ -159,8 +160,7 @@ class SearchBot:
         memory = None  # what the seats remember of each other's face-down cards, if seated
         caution = OWN_KNOCK_CAUTION.get(table.variant.name)
         if caution is not None:
-            values, unseen = card_values(table.variant), dealer.unseen
-            mean = sum(values[c] for c in unseen) / len(unseen) if unseen else policy.mean
+            mean = mean_value(table.variant, dealer.unseen, policy.mean)
             policy = policy.seated(seat, mean, caution)
             memory = PublicMemory([sum(1 << pos for pos in shown) for shown in dealer.memory],
                                   table.holder if table.public_held is not None else None)
