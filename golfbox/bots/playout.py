@@ -139,7 +139,8 @@ class PlayoutPolicy:
         seen_down = r.known[seat] & ~public
         return self.estimate(cells) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
 
-    def should_knock(self, r: Round, seat: int, cells, memory: "PublicMemory | None" = None) -> bool:
+    def should_knock(self, r: Round, seat: int, cells,
+                     memory: "PublicMemory | None" = None) -> bool:
         """Knock only with at most one own card unseen, clearly below every other
         seat, by a margin that grows with the knock penalty: as ``medium`` does, so
         that the futures played out have the others knock when real players would.
