@@ -99,9 +99,10 @@ class SearchBot:
     thinks_long = True  # the table runs it off the loop that serves the buttons
 
     def __init__(self, rng: random.Random, playouts: int | None = None,
-                 horizon_laps: int = HORIZON_LAPS):
+                 horizon_laps: int | None = None):
         self._rng = rng  # the table reseeds it before each move (seed, seat, actions played)
-        self.playouts, self.horizon_laps = playouts, horizon_laps  # playouts: None, by variant
+        # None: by variant (PLAYOUTS), HORIZON_LAPS
+        self.playouts, self.horizon_laps = playouts, horizon_laps
         self._flipper = GreedyBot(rng)  # start-of-round flips
 
     def choose(self, view: SeatView) -> Action:
@@ -164,7 +165,7 @@ class SearchBot:
             policy = policy.seated(seat, mean, caution)
             memory = PublicMemory([sum(1 << pos for pos in shown) for shown in dealer.memory],
                                   table.holder if table.public_held is not None else None)
-        limit = table.turns + self.horizon_laps * table.players
+        limit = table.turns + (self.horizon_laps or HORIZON_LAPS) * table.players
         others = table.players - 1
         kept = [(s, p) for s, p in dealer.holes if s != seat and view.owner_seen[s] >> p & 1]
         worlds = [self.deal(dealer, kept, rng)]
