@@ -125,19 +125,17 @@ class PlayoutPolicy:
         values, mean = self.values, self.mean
         return sum(values[c] if c is not None else mean for c in cells)
 
-    def public_estimate(self, r: Round, seat: int) -> float:
-        up, grid = r.face_up[seat], r.grids[seat]
-        return self.estimate([grid[p] if up >> p & 1 else None for p in range(self.size)])
+    def public_estimate(self, r: Round, seat: int, shown: int = 0) -> float:
+        """``seat``'s grid from its face-up cards and the face-down ones everybody saw
+        it place (``shown``, a bitmask: see PublicMemory); the rest unknown."""
+        public, grid = r.face_up[seat] | shown, r.grids[seat]
+        return self.estimate([grid[p] if public >> p & 1 else None for p in range(self.size)])
 
     def rival_estimate(self, r: Round, seat: int, shown: int = 0) -> float:
-        """What the others make of ``seat``'s grid: its face-up cards, the face-down ones
-        everybody saw it place (``shown``, a bitmask: see PublicMemory), and the
-        face-down ones its owner has seen and kept rated lower than an unseen card."""
-        public = r.face_up[seat] | shown
-        grid = r.grids[seat]
-        cells = [grid[p] if public >> p & 1 else None for p in range(self.size)]
-        seen_down = r.known[seat] & ~public
-        return self.estimate(cells) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
+        """What the others make of ``seat``'s grid: its public estimate, with the
+        face-down cards its owner has seen and kept rated lower than an unseen card."""
+        seen_down = r.known[seat] & ~(r.face_up[seat] | shown)
+        return self.public_estimate(r, seat, shown) - KEPT_BELOW_MEAN * bin(seen_down).count("1")
 
     def should_knock(self, r: Round, seat: int, cells,
                      memory: "PublicMemory | None" = None) -> bool:

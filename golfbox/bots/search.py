@@ -101,7 +101,7 @@ class SearchBot:
     def __init__(self, rng: random.Random, playouts: int | None = None,
                  horizon_laps: int | None = None):
         self._rng = rng  # the table reseeds it before each move (seed, seat, actions played)
-        # None: by variant (PLAYOUTS), HORIZON_LAPS
+        # None: the module's PLAYOUTS for the variant, HORIZON_LAPS (read at each search)
         self.playouts, self.horizon_laps = playouts, horizon_laps
         self._flipper = GreedyBot(rng)  # start-of-round flips
 
