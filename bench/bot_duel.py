@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import random
 import statistics
 import sys
@@ -25,13 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot_strength import interval, margin, play  # noqa: E402  (beside this script)
 from golfbox.bots import make_bot  # noqa: E402
 from golfbox.engine import Round, get_variant, make_rules, parse_rule_args  # noqa: E402
-
-
-def interval(samples):
-    mean = statistics.fmean(samples)
-    return mean, 1.96 * statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 def apply_settings(settings: list[str], check_only: bool = False) -> None:
@@ -63,11 +58,8 @@ def side(variant_name, rule_args, hero, villain, deals, seed, settings) -> list[
             bots = [make_bot(hero if s == hero_seat else villain,
                              random.Random(f"{seed}:{deal}:{hero_seat}:{s}")) for s in range(2)]
             round_ = Round(variant, rules, 2, dealer=deal % 2, rng=random.Random(f"{seed}:{deal}"))
-            while seats := round_.acting_seats:
-                for seat in seats:
-                    round_.apply(seat, bots[seat].choose(round_.view(seat)))
-            scores = round_.scores
-            margins.append(scores[hero_seat] - scores[1 - hero_seat])
+            play(round_, bots)
+            margins.append(margin(round_.scores, hero_seat))
         out.append(statistics.fmean(margins))
     return out
 
