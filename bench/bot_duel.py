@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot_strength import interval, margin, play  # noqa: E402  (beside this script)
-from golfbox.bots import make_bot  # noqa: E402
-from golfbox.engine import Round, get_variant, make_rules, parse_rule_args  # noqa: E402
+from bot_strength import deal_margins, interval  # noqa: E402  (beside this script)
+from golfbox.engine import get_variant, make_rules, parse_rule_args  # noqa: E402
 
 
 def apply_settings(settings: list[str], check_only: bool = False) -> None:
@@ -51,17 +48,7 @@ def side(variant_name, rule_args, hero, villain, deals, seed, settings) -> list[
     apply_settings(settings)
     variant = get_variant(variant_name)
     rules = make_rules(variant, parse_rule_args(rule_args))
-    out = []
-    for deal in range(deals):
-        margins = []
-        for hero_seat in (0, 1):
-            bots = [make_bot(hero if s == hero_seat else villain,
-                             random.Random(f"{seed}:{deal}:{hero_seat}:{s}")) for s in range(2)]
-            round_ = Round(variant, rules, 2, dealer=deal % 2, rng=random.Random(f"{seed}:{deal}"))
-            play(round_, bots)
-            margins.append(margin(round_.scores, hero_seat))
-        out.append(statistics.fmean(margins))
-    return out
+    return deal_margins(variant, rules, hero, villain, deals, 2, seed)
 
 
 def main() -> int:

@@ -67,19 +67,31 @@ def margin(scores, seat: int) -> float:
     return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
 
 
-def table_line(variant, rules, hero, villain, rounds, seed=1):
-    """Per-deal mean of (hero − others' mean), over rounds // 4 deals × 4 seats."""
-    deals, times, per_deal = max(1, rounds // 4), [], []
+def deal_margins(variant, rules, hero, villain, deals, players, seed=1, times=None) -> list:
+    """Per deal, the hero's mean margin (its score − the others' mean) over the rounds
+    of that deal, one with the hero in each seat; ``times``, when given, collects the
+    hero's decision times."""
+    per_deal = []
     for deal in range(deals):
         diffs = []
-        for hero_seat in range(4):
+        for hero_seat in range(players):
             bots = [make_bot(hero if s == hero_seat else villain,
-                             random.Random(f"{seed}:{deal}:{hero_seat}:{s}")) for s in range(4)]
-            bots[hero_seat] = Timed(bots[hero_seat], times)
-            round_ = Round(variant, rules, 4, dealer=deal % 4, rng=random.Random(f"{seed}:{deal}"))
+                             random.Random(f"{seed}:{deal}:{hero_seat}:{s}"))
+                    for s in range(players)]
+            if times is not None:
+                bots[hero_seat] = Timed(bots[hero_seat], times)
+            round_ = Round(variant, rules, players, dealer=deal % players,
+                           rng=random.Random(f"{seed}:{deal}"))
             play(round_, bots)
             diffs.append(margin(round_.scores, hero_seat))
         per_deal.append(statistics.fmean(diffs))
+    return per_deal
+
+
+def table_line(variant, rules, hero, villain, rounds, seed=1):
+    """Per-deal mean of (hero − others' mean), over rounds // 4 deals × 4 seats."""
+    deals, times = max(1, rounds // 4), []
+    per_deal = deal_margins(variant, rules, hero, villain, deals, 4, seed, times)
     return interval(per_deal), times, deals * 4
 
 
