@@ -122,3 +122,35 @@ def test_grid_score_matches_round_scores_without_ender():
     rules = make_rules(variant, {})
     ranks = [c >> 2 for c in parse_grid("A 2 3 / 4 5 6", variant)]
     assert grid_score(variant, rules, ranks) == 17
+
+
+def test_nine_card_scoring_agrees_with_the_plain_rule_on_random_grids():
+    """_lines_score is written for speed (search scores thousands of grids a
+    decision): it must agree with the rule as RULES.md states it, under both
+    `lines` settings, on grids rich in three of a kind."""
+    import random
+    from collections import Counter
+
+    from golfbox.engine import NINE_CARD_LINE_SCORES
+
+    variant = get_variant("9-card")
+    rows = [(0, 1, 2), (3, 4, 5), (6, 7, 8)]
+    columns = [(0, 3, 6), (1, 4, 7), (2, 5, 8)]
+
+    def plain(ranks, lines):
+        used, combos = set(), []
+        for line in lines:  # rows first, then columns; a card counts in one line only
+            if not used & set(line) and len({ranks[p] for p in line}) == 1:
+                used |= set(line)
+                combos.append(ranks[line[0]])
+        total = sum(variant.values[r] for p, r in enumerate(ranks) if p not in used)
+        for rank, count in Counter(combos).items():
+            total += count // 2 * -30 + count % 2 * NINE_CARD_LINE_SCORES.get(rank, 0)
+        return total
+
+    rng = random.Random(9)
+    for setting, lines in (("rows", rows), ("rows+columns", rows + columns)):
+        rules = make_rules(variant, {"lines": setting})
+        for _ in range(3000):
+            ranks = [rng.choice((4, 12, 13, rng.randrange(14))) for _ in range(9)]
+            assert grid_score(variant, rules, ranks) == plain(ranks, lines), (setting, ranks)

@@ -325,3 +325,26 @@ def test_the_play_out_players_line_rating_is_the_plain_rule_to_the_last_bit():
     cards = [None] + [parse_card(t) for t in ("KC", "KD", "KH", "JK", "7C", "7D", "7H", "QS", "AC")]
     for line in itertools.product(cards, repeat=3):
         assert policy.line(list(line)) == plain(line), line
+
+
+def test_9_card_row_gains_come_from_a_table_with_the_very_figures():
+    """9-card's gains are looked up by the ranks of the row and of the card (a card's
+    value is its rank's): they must be the figures worked out from the row itself,
+    and a policy seated with another mean must not reuse the first one's table."""
+    from golfbox.bots.playout import PlayoutPolicy
+
+    variant = get_variant("9-card")
+    policy = PlayoutPolicy(variant, make_rules(variant, {}))
+    rng = random.Random(4)
+    deck = list(range(54))
+    for _ in range(3000):
+        cells = [rng.choice(deck) if rng.random() < 0.6 else None for _ in range(9)]
+        card = rng.choice(deck)
+        expected = [g for start in (0, 3, 6) for g in policy.row_gain(cells[start:start + 3], card)]
+        assert policy.gains(cells, card) == expected
+    assert len(policy.row_gains) <= 15 ** 3 * 14
+    seated = policy.seated(0, policy.mean - 1.0, 0.0)
+    cells = [None] * 9
+    assert seated.gains(cells, 0) != policy.gains(cells, 0)
+    assert seated.gains(cells, 0) == [g for s in (0, 3, 6) for g in seated.row_gain(cells[s:s + 3], 0)]
+

@@ -6,6 +6,7 @@ Grids are given as flat sequences of ranks (see cards.rank_of), row by row.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 from golfbox.engine.cards import JOKER, KING
@@ -50,21 +51,30 @@ def _column_pairs_score(variant: Variant, rules: Rules, ranks: Sequence[int]) ->
 
 def grid_lines(variant: Variant, rules: Rules) -> list[tuple[int, ...]]:
     """The lines that can score a combination: rows first, then columns if the rule says."""
-    rows, cols = variant.rows, variant.cols
+    return list(_lines(variant.rows, variant.cols, rules.get("lines")))
+
+
+@lru_cache(maxsize=None)
+def _lines(rows: int, cols: int, rule: str | None) -> tuple[tuple[int, ...], ...]:
     lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
-    if rules.get("lines") == "rows+columns":
+    if rule == "rows+columns":
         lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
-    return lines
+    return tuple(lines)
 
 
 def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
+    # Search scores thousands of grids a decision: the lines are built once (_lines).
     used: set[int] = set()
     combo_ranks: list[int] = []
-    for line in grid_lines(variant, rules):
-        if used.isdisjoint(line) and len({ranks[p] for p in line}) == 1:
+    for line in _lines(variant.rows, variant.cols, rules.get("lines")):
+        first = ranks[line[0]]
+        if all(ranks[p] == first for p in line) and used.isdisjoint(line):
             used.update(line)
-            combo_ranks.append(ranks[line[0]])
-    total = sum(variant.values[ranks[p]] for p in range(len(ranks)) if p not in used)
+            combo_ranks.append(first)
+    values = variant.values
+    if not combo_ranks:
+        return sum(values[r] for r in ranks)
+    total = sum(values[ranks[p]] for p in range(len(ranks)) if p not in used)
     for rank, count in Counter(combo_ranks).items():
         # Two complete lines of one rank score -30 together, instead of their own values.
         total += (count // 2) * TWO_LINES_SAME_RANK
