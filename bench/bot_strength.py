@@ -6,8 +6,9 @@
         --rounds 250
 
 Lines:
-  table    4 players, one HERO against three VILLAIN: every deal is played four
-           times, the hero in each seat in turn (seats rotated over the same deals).
+  table    4 players (or --players), one HERO against the others, all VILLAIN:
+           every deal is played once with the hero in each seat (seats rotated
+           over the same deals).
            Reported: the hero's round score minus the others' mean, per round
            (negative: the hero is better), with its 95 % interval over deals,
            and the hero's decision time (CPU time, decisions with a choice).
@@ -88,11 +89,11 @@ def deal_margins(variant, rules, hero, villain, deals, players, seed=1, times=No
     return per_deal
 
 
-def table_line(variant, rules, hero, villain, rounds, seed=1):
-    """Per-deal mean of (hero − others' mean), over rounds // 4 deals × 4 seats."""
-    deals, times = max(1, rounds // 4), []
-    per_deal = deal_margins(variant, rules, hero, villain, deals, 4, seed, times)
-    return interval(per_deal), times, deals * 4
+def table_line(variant, rules, hero, villain, rounds, seed=1, players=4):
+    """Per-deal mean of (hero − others' mean), over rounds // players deals × players seats."""
+    deals, times = max(1, rounds // players), []
+    per_deal = deal_margins(variant, rules, hero, villain, deals, players, seed, times)
+    return interval(per_deal), times, deals * players
 
 
 def matches_line(variant, rules, hero, villain, matches, seed=1, make=make_bot, play_round=play):
@@ -137,6 +138,7 @@ def main() -> int:
     parser.add_argument("--villain", default="medium")
     parser.add_argument("--rounds", type=int, default=2000, help="rounds (table) or matches")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4, help="table line only")
     args = parser.parse_args()
     variant = get_variant(args.variant)
     rules = make_rules(variant, parse_rule_args(args.rule))
@@ -146,11 +148,12 @@ def main() -> int:
     started = time.perf_counter()
     if args.line == "table":
         (mean, half), times, rounds = table_line(variant, rules, args.hero, args.villain,
-                                                 args.rounds, args.seed)
+                                                 args.rounds, args.seed, args.players)
         timing = (f"decision median {statistics.median(times) * 1000:.1f} ms, "
                   f"p99 {percentile(times, 0.99) * 1000:.1f} ms ({len(times)} decisions)"
                   if times else "")
-        print(f"table   {label}: {args.hero} vs 3 {args.villain}, {rounds} rounds: "
+        print(f"table   {label}: {args.hero} vs {args.players - 1} {args.villain}, "
+              f"{rounds} rounds: "
               f"{mean:+.2f} ± {half:.2f} points a round; {timing}")
     else:
         figures = matches_line(variant, rules, args.hero, args.villain, args.rounds, args.seed)
