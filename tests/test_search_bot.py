@@ -348,3 +348,22 @@ def test_9_card_row_gains_come_from_a_table_with_the_very_figures():
     assert seated.gains(cells, 0) != policy.gains(cells, 0)
     assert seated.gains(cells, 0) == [g for s in (0, 3, 6) for g in seated.row_gain(cells[s:s + 3], 0)]
 
+
+def test_9_card_spends_the_time_fewer_players_leave_on_more_play_outs():
+    """A budget is a count of play-outs, by variant and number of players: a
+    2-player 9-card play-out costs about half a 4-player one, so it gets twice as many."""
+    from golfbox.bots.search import budget_for
+    from golfbox.engine import TURN
+
+    spent = {}
+    for players in (2, 4):
+        round_ = round_at("9-card", {}, players, 5, 6 * players)
+        seat = round_.acting_seats[0]
+        view = round_.view(seat)
+        assert view.phase == TURN and not view.flips_due and len(view.legal) == 2
+        bot = SearchBot(random.Random(3))
+        bot.search(view, view.legal)
+        spent[players] = sum(alive * batch for alive, batch in bot.laps_spent)
+    assert spent == {2: 400, 4: 200}
+    assert budget_for("9-card", 3) == 300
+    assert [budget_for(v, 2) for v in ("4-card", "6-card", "polish-poker")] == [300, 200, 200]

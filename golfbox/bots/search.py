@@ -44,6 +44,8 @@ from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, STAR
 # keep a decision's median near 15-35 ms here. 9-card gains most from more (against 3
 # medium, the same 400 rounds, first flips in a row: 100 -0.58, 300 -1.50, 600 -2.21).
 PLAYOUTS = {"4-card": 300, "6-card": 200, "polish-poker": 200, "9-card": 200}
+# With fewer players a play-out is shorter, so the same time buys more of them.
+PLAYOUTS_BY_PLAYERS = {"9-card": {2: 400, 3: 300}}
 FIRST_ROUND = 8  # dealt rounds every action is tried in before the first halving
 SHORTLIST = 3  # placements searched when holding a card (plus the best face-down one)
 PATIENCE_TURNS = 25  # own turns in a round after which it must move the round to its end
@@ -77,6 +79,11 @@ def decision_seed(seed: int, view: SeatView) -> int:
     text = repr((seed, view.seat, table.round_no, table.dealer, table.totals, view.own_grid,
                  view.held, tuple((s, str(a), c) for s, a, c in table.history)))
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def budget_for(variant: str, players: int) -> int:
+    """Play-outs per decision: a count, the same on any machine."""
+    return PLAYOUTS_BY_PLAYERS.get(variant, {}).get(players) or PLAYOUTS.get(variant, 100)
 
 
 def hurry(view: SeatView, legal) -> tuple[Action, ...]:
@@ -180,7 +187,7 @@ class SearchBot:
         alive = list(legal)
         laps = max(1, (len(alive) - 1).bit_length())  # halvings until one action is left
         self.laps_spent = []  # (actions in the running, dealt rounds each) per lap, for tests
-        budget = self.playouts or PLAYOUTS.get(table.variant.name, 100)
+        budget = self.playouts or budget_for(table.variant.name, table.players)
         for lap in range(laps):
             # Each lap spends an equal share of the budget on the actions still in the running.
             batch = max(FIRST_ROUND if lap == 0 else 1, budget // laps // len(alive))
