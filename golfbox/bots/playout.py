@@ -11,6 +11,7 @@ still the engine's.
 from __future__ import annotations
 
 import copy
+from array import array
 from functools import lru_cache
 
 # The same thresholds as medium's, so that the futures played out have the others
@@ -23,9 +24,10 @@ from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_L
 
 # A card's rank by table look-up: rank_of for every card, as fast as the engine's own decoding.
 RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
-# A known card's rank, or UNKNOWN for None: the key of 9-card's tables of rows (see line).
+# A known card's rank, or UNKNOWN for None: the key of 9-card's table of rows (see gains).
 UNKNOWN = JOKER + 1
 RANK_OR_UNKNOWN = {None: UNKNOWN, **{c: RANK[c] for c in range(len(RANK))}}
+ROW_KEYS = (UNKNOWN + 1) ** 3 * (JOKER + 1)  # a row's three ranks (or unknown), the card's rank
 
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
 UNSEEN_MARGIN = 2.0  # knock: this much more below the others for each own card unseen
@@ -64,10 +66,10 @@ class PlayoutPolicy:
         # For one search (see seated): the seat searching, and how much wider a lead it
         # waits for before it knocks in its own futures.
         self.searcher, self.own_caution = None, 0.0
-        self.row_gains: dict = {}  # 9-card: see gains
+        self.row_gains = self.row_known = None  # 9-card: see gains
 
     def _fresh_tables(self) -> None:
-        self.row_gains = {}
+        self.row_gains = self.row_known = None
 
     def seated(self, seat: int, unseen_mean: float, own_caution: float) -> "PlayoutPolicy":
         """This player for one search from ``seat``'s view: an unknown card is worth
@@ -188,16 +190,21 @@ class PlayoutPolicy:
         if self.lines:
             # A row's gains depend only on the ranks in it and the card's rank (a
             # card's value is its rank's): each is worked out once, then looked up.
-            # At most 15 x 15 x 15 x 14 rows; 9-card play-outs ran 1.6x faster.
-            table, key_of, rank = self.row_gains, RANK_OR_UNKNOWN, RANK[card]
+            # 9-card play-outs ran about 1.4x faster. A flat array of doubles keeps
+            # the whole table at 1.1 MB (a dict of tuples grew to 9 MB).
+            if self.row_gains is None:
+                self.row_gains = array("d", bytes(8 * 3 * ROW_KEYS))
+                self.row_known = bytearray(ROW_KEYS)
+            table, known, key_of = self.row_gains, self.row_known, RANK_OR_UNKNOWN
+            rank = RANK[card]
             out = []
             for start in range(0, size, 3):
                 a, b, c = row = cells[start:start + 3]
-                key = (key_of[a], key_of[b], key_of[c], rank)
-                found = table.get(key)
-                if found is None:
-                    found = table[key] = self.row_gain(row, card)
-                out += found
+                at = ((key_of[a] * 15 + key_of[b]) * 15 + key_of[c]) * 14 + rank
+                if not known[at]:
+                    table[3 * at:3 * at + 3] = array("d", self.row_gain(row, card))
+                    known[at] = 1
+                out += table[3 * at:3 * at + 3]
             return out
         return [(values[c] if c is not None else mean) - value for c in cells]
 
