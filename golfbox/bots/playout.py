@@ -191,15 +191,16 @@ class PlayoutPolicy:
             # A row's gains depend only on the ranks in it and the card's rank (a
             # card's value is its rank's): each is worked out once, then looked up.
             # 9-card play-outs ran about 1.4x faster. A flat array of doubles keeps
-            # the whole table at 1.1 MB (a dict of tuples grew to 9 MB).
+            # the whole table at 1.1 MB (a dict of tuples reached 7 MiB in 32 rounds).
             if self.row_gains is None:
                 self.row_gains = array("d", bytes(8 * 3 * ROW_KEYS))
                 self.row_known = bytearray(ROW_KEYS)
             table, known, key_of = self.row_gains, self.row_known, RANK_OR_UNKNOWN
             rank = RANK[card]
             out = []
-            for start in range(0, size, 3):
+            for start in range(0, size, 3):  # 9-card's three rows of three
                 a, b, c = row = cells[start:start + 3]
+                # Rows are numbered by their ranks (15 values with unknown), then the card's (14).
                 at = ((key_of[a] * 15 + key_of[b]) * 15 + key_of[c]) * 14 + rank
                 if not known[at]:
                     table[3 * at:3 * at + 3] = array("d", self.row_gain(row, card))
