@@ -346,7 +346,8 @@ def test_9_card_row_gains_come_from_a_table_with_the_very_figures():
     seated = policy.seated(0, policy.mean - 1.0, 0.0)
     cells = [None] * 9
     assert seated.gains(cells, 0) != policy.gains(cells, 0)
-    assert seated.gains(cells, 0) == [g for s in (0, 3, 6) for g in seated.row_gain(cells[s:s + 3], 0)]
+    rows = (cells[0:3], cells[3:6], cells[6:9])
+    assert seated.gains(cells, 0) == [g for row in rows for g in seated.row_gain(row, 0)]
 
 
 def test_9_card_spends_the_time_fewer_players_leave_on_more_play_outs():
