@@ -27,7 +27,8 @@ RANK = tuple(rank_of(c) for c in range((JOKER + 1) * 4))
 # A known card's rank, or UNKNOWN for None: the key of 9-card's table of rows (see gains).
 UNKNOWN = JOKER + 1
 RANK_OR_UNKNOWN = {None: UNKNOWN, **{c: RANK[c] for c in range(len(RANK))}}
-ROW_KEYS = (UNKNOWN + 1) ** 3 * (JOKER + 1)  # a row's three ranks (or unknown), the card's rank
+KEYS_PER_CELL, KEYS_PER_CARD = UNKNOWN + 1, JOKER + 1  # a row's ranks or unknown; the card's rank
+ROW_KEYS = KEYS_PER_CELL ** 3 * KEYS_PER_CARD
 
 KEEP_GAIN = 0.5  # a drawn card worth less than this is discarded (where allowed)
 UNSEEN_MARGIN = 2.0  # knock: this much more below the others for each own card unseen
@@ -196,12 +197,13 @@ class PlayoutPolicy:
                 self.row_gains = array("d", bytes(8 * 3 * ROW_KEYS))
                 self.row_known = bytearray(ROW_KEYS)
             table, known, key_of = self.row_gains, self.row_known, RANK_OR_UNKNOWN
+            per_cell, per_card = KEYS_PER_CELL, KEYS_PER_CARD
             rank = RANK[card]
             out = []
             for start in range(0, size, 3):  # 9-card's three rows of three
                 a, b, c = row = cells[start:start + 3]
-                # Rows are numbered by their ranks (15 values with unknown), then the card's (14).
-                at = ((key_of[a] * 15 + key_of[b]) * 15 + key_of[c]) * 14 + rank
+                # Rows are numbered by their three keys, then by the card's rank.
+                at = ((key_of[a] * per_cell + key_of[b]) * per_cell + key_of[c]) * per_card + rank
                 if not known[at]:
                     table[3 * at:3 * at + 3] = array("d", self.row_gain(row, card))
                     known[at] = 1
