@@ -6,7 +6,7 @@
 The positions are those hard meets: rounds played by 4 `medium` bots, stopped at
 every turn of one seat, dealt from that seat's view (golfbox.engine.determinize)
 as the search deals them. From each, play-outs run with the search's own turn
-limit (4 turns per player). Reported: microseconds per play-out (copy, play,
+limit (horizon_for: 4 turns per player at 4 players). Reported: microseconds per play-out (copy, play,
 score), the best of several repeats in process CPU time, so another busy process
 does not count against it. Compare two commits by running this script in each,
 alternating, on the same machine.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.bots import make_bot  # noqa: E402
 from golfbox.bots.playout import PlayoutPolicy, final_scores, playout  # noqa: E402
-from golfbox.bots.search import HORIZON_LAPS  # noqa: E402
+from golfbox.bots.search import horizon_for  # noqa: E402
 from golfbox.engine import (TURN, VARIANTS, Determinizer, Round, get_variant,  # noqa: E402
                             make_rules)
 
@@ -54,7 +54,7 @@ def microseconds_per_playout(variant, worlds, per_world: int, repeats: int) -> f
     for _ in range(repeats):
         started = time.process_time()
         for world in worlds:
-            limit = world.turns + HORIZON_LAPS * world.players
+            limit = world.turns + horizon_for(variant.name, world.players) * world.players
             for _ in range(per_world):
                 r = world.copy(rng)
                 playout(r, policy, limit)

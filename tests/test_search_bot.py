@@ -350,13 +350,14 @@ def test_9_card_row_gains_come_from_a_table_with_the_very_figures():
     assert seated.gains(cells, 0) == [g for row in rows for g in seated.row_gain(row, 0)]
 
 
-def test_9_card_spends_the_time_fewer_players_leave_on_more_play_outs():
+def test_9_card_spends_the_time_fewer_players_leave_on_a_longer_horizon_or_more_play_outs():
     """A budget is a count of play-outs, by variant and number of players: a
-    2-player 9-card play-out costs about half a 4-player one, so it gets twice as many."""
-    from golfbox.bots.search import budget_for
+    2-player 9-card play-out costs about half a 4-player one, so at 2 players it
+    looks twice as far ahead (8 turns a player), and at 3 it gets more play-outs."""
+    from golfbox.bots.search import budget_for, horizon_for
     from golfbox.engine import TURN
 
-    spent = {}
+    spent, ahead = {}, {}
     for players in (2, 4):
         round_ = round_at("9-card", {}, players, 5, 6 * players)
         seat = round_.acting_seats[0]
@@ -365,6 +366,9 @@ def test_9_card_spends_the_time_fewer_players_leave_on_more_play_outs():
         bot = SearchBot(random.Random(3))
         bot.search(view, view.legal)
         spent[players] = sum(alive * batch for alive, batch in bot.laps_spent)
-    assert spent == {2: 400, 4: 200}
-    assert budget_for("9-card", 3) == 300
+        ahead[players] = (bot.turn_limit - round_.turns) // players
+    assert spent == {2: 300, 4: 200}
+    assert ahead == {2: 8, 4: 4}
+    assert budget_for("9-card", 3) == 300 and horizon_for("9-card", 3) == 4
+    assert [horizon_for(v, 2) for v in ("4-card", "6-card", "polish-poker")] == [4, 4, 4]
     assert [budget_for(v, 2) for v in ("4-card", "6-card", "polish-poker")] == [300, 200, 200]
