@@ -6,10 +6,10 @@
 The positions are those hard meets: rounds played by 4 `medium` bots, stopped at
 every turn of one seat, dealt from that seat's view (golfbox.engine.determinize)
 as the search deals them. From each, play-outs run with the search's own turn
-limit (horizon_for: 4 turns per player at 4 players). Reported: microseconds per play-out (copy, play,
-score), the best of several repeats in process CPU time, so another busy process
-does not count against it. Compare two commits by running this script in each,
-alternating, on the same machine.
+limit (horizon_for: 4 turns per player at 4 players). Reported: microseconds per
+play-out (copy, play, score), the best of several repeats in process CPU time, so
+another busy process does not count against it. Compare two commits by running
+this script in each, alternating, on the same machine.
 """
 
 from __future__ import annotations
