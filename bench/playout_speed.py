@@ -51,10 +51,11 @@ def microseconds_per_playout(variant, worlds, per_world: int, repeats: int) -> f
     policy = PlayoutPolicy(variant, worlds[0].rules)
     rng = random.Random(7)
     best = float("inf")
+    ahead = horizon_for(variant.name, PLAYERS) * PLAYERS  # turns, as the search looks ahead
     for _ in range(repeats):
         started = time.process_time()
         for world in worlds:
-            limit = world.turns + horizon_for(variant.name, world.players) * world.players
+            limit = world.turns + ahead
             for _ in range(per_world):
                 r = world.copy(rng)
                 playout(r, policy, limit)

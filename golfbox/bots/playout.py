@@ -69,9 +69,6 @@ class PlayoutPolicy:
         self.searcher, self.own_caution = None, 0.0
         self.row_gains = self.row_known = None  # 9-card: see gains
 
-    def _fresh_tables(self) -> None:
-        self.row_gains = self.row_known = None
-
     def seated(self, seat: int, unseen_mean: float, own_caution: float) -> "PlayoutPolicy":
         """This player for one search from ``seat``'s view: an unknown card is worth
         the mean of the cards the seat has not seen (it counts cards, as medium
@@ -80,7 +77,7 @@ class PlayoutPolicy:
         seated = copy.copy(self)
         seated.mean, seated.low = unseen_mean, unseen_mean - TAKE_MARGIN
         seated.searcher, seated.own_caution = seat, own_caution
-        seated._fresh_tables()  # they were rated with the other mean
+        seated.row_gains = seated.row_known = None  # rated with the other mean: not shared
         return seated
 
     # -- estimates from what ``seat`` knows of its own grid
