@@ -12,6 +12,8 @@ dealt from more than its view shows:
           order are still dealt at random;
   others  it sees all of the other player's face-down cards, even those its
           owner has not seen;
+  own     it sees its own face-down cards, the ones it never saw too (in 4-card,
+          its far row); the other's are dealt as ``hard`` deals them;
   all     it sees every grid card, its own unseen ones too.
 
 These bots read the real round, so they exist only here, never at a table.
@@ -45,6 +47,8 @@ class SightedSearch(SearchBot):
         return super().search(view, legal)
 
     def deal(self, dealer, kept, rng):
+        if self.sees == "own":
+            return self.deal_own(dealer, kept, rng)
         world = self.real.copy(rng)
         pool = list(world.stock)
         if self.sees in ("kept", "others"):  # unseen cards go back among the unknown
@@ -62,6 +66,26 @@ class SightedSearch(SearchBot):
         world.stock = pool
         return world
 
+    def deal_own(self, dealer, kept, rng):
+        """A round as hard deals it, with each of its own face-down cards swapped with
+        wherever the real card was dealt (the stock, a hole of the other's, a hidden
+        held card): the unseen cards stay the same cards, and the rest stays random."""
+        world = SearchBot.deal(dealer, kept, rng)
+        mine, real = world.grids[self.seat], self.real.grids[self.seat]
+        for pos, card in enumerate(real):
+            if mine[pos] == card:
+                continue
+            if card in world.stock:
+                i = world.stock.index(card)
+                world.stock[i], mine[pos] = mine[pos], card
+            elif world.held == card:
+                world.held, mine[pos] = mine[pos], card
+            else:  # a hole: the other's, or one of its own not put right yet
+                seat, at = next((s, p) for s, p in dealer.holes if world.grids[s][p] == card
+                                and (s != self.seat or p > pos))
+                world.grids[seat][at], mine[pos] = mine[pos], card
+        return world
+
 
 def play_sighted(round_: Round, bots) -> None:
     """bot_strength's play loop, showing the sighted bots the real round."""
@@ -74,7 +98,7 @@ def play_sighted(round_: Round, bots) -> None:
 
 
 SIGHT = {"kept": "the cards the other kept", "others": "the other's face-down cards",
-         "all": "every grid card"}
+         "own": "its own face-down cards", "all": "every grid card"}
 
 
 def make(name: str, rng: random.Random):
@@ -87,7 +111,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="4-card")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--sees", choices=("kept", "others", "all"), action="append")
+    parser.add_argument("--sees", choices=("kept", "others", "own", "all"), action="append")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
