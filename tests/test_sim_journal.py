@@ -32,16 +32,6 @@ def matches(journal: Path) -> list[tuple]:
             for match_id, status in rows]
 
 
-def quit(term) -> int:
-    """q, reading the terminal meanwhile (a pty nobody reads fills up and blocks the program)."""
-    term.send(b"q")
-    end = time.monotonic() + 20
-    while term.process.poll() is None:
-        assert time.monotonic() < end, "q did not quit"
-        term.read(0.05)
-    return term.process.returncode
-
-
 def wait_for(condition, term, seconds: float = 20):
     """Polls the condition, reading the terminal meanwhile: a pty nobody reads
     fills up, blocks the program's screen updates and with them its keys."""
@@ -73,13 +63,13 @@ def test_the_next_start_resumes_the_match_after_q_a_crash_or_a_closed_terminal(
     term = open_terminal(["sim", *START])
     flip_two(term, journal)
     if how == "q":
-        assert quit(term) == 0
+        assert term.quit() == 0
     elif how == "SIGKILL":
         term.process.kill()
         term.process.wait()
     else:  # the terminal window closed
         term.process.send_signal(signal.SIGHUP)
-        assert term.process.wait(timeout=10) == 0
+        assert term.wait() == 0
     [(match_id, status, played)] = matches(journal)
     assert status == "playing" and played >= 2
 
@@ -88,7 +78,7 @@ def test_the_next_start_resumes_the_match_after_q_a_crash_or_a_closed_terminal(
     again.wait_for_text("resumed the unfinished match")
     again.wait_for_text("--new starts afresh")
     again.wait_for_text("6-card")
-    assert quit(again) == 0
+    assert again.quit() == 0
     [(same_id, status, still)] = matches(journal)
     assert same_id == match_id and status == "playing" and still >= played
 
@@ -97,12 +87,12 @@ def test_new_abandons_the_unfinished_match_and_deals_another(open_terminal, tmp_
     journal = journal_of(tmp_path)
     term = open_terminal(["sim", *START])
     flip_two(term, journal)
-    assert quit(term) == 0
+    assert term.quit() == 0
     fresh = open_terminal(["sim", *START, "--new"])
     fresh.wait_for_text("seat 1 · you")
     fresh.read(0.5)
     assert "resumed" not in fresh.text()
-    assert quit(fresh) == 0
+    assert fresh.quit() == 0
     first, second = matches(journal)
     assert first[1] == "abandoned" and second[1] == "playing" and second[2] == 0
 
@@ -111,12 +101,12 @@ def test_make_run_on_a_laptop_journals_too(open_terminal, tmp_path):
     journal = journal_of(tmp_path)
     term = open_terminal(["run"])
     flip_two(term, journal)
-    assert quit(term) == 0
+    assert term.quit() == 0
     term = open_terminal(["run"])
     term.wait_for_text("resumed the unfinished match")
     term.send(b"?")
     term.wait_for_text("--new")  # the help says how to start afresh
-    assert quit(term) == 0
+    assert term.quit() == 0
     assert len(matches(journal)) == 1
 
 
@@ -124,16 +114,13 @@ def test_journal_flag_is_honoured_or_refused(open_terminal, tmp_path):
     mine = tmp_path / "games" / "mine.sqlite3"
     term = open_terminal(["sim", *START, "--journal", str(mine)])
     flip_two(term, mine)
-    assert quit(term) == 0
+    assert term.quit() == 0
     assert not journal_of(tmp_path).exists()
 
     notes = tmp_path / "notes.txt"
     notes.write_text("not a journal\n")
     term = open_terminal(["sim", "--journal", str(notes)])
-    end = time.monotonic() + 20
-    while term.process.poll() is None and time.monotonic() < end:
-        term.read(0.05)
-    status = term.process.wait(timeout=1)
+    status = term.wait(20)
     term.read(0.3)
     assert status == 2
     assert "not a golfbox journal" in term.text() and str(notes) in term.text()

@@ -142,27 +142,21 @@ def run(args: argparse.Namespace) -> int:
 
     human_seats = fit_to_journal(settings, journal, list(range(humans)), MAX_HUMANS)
     table = SimTable(settings, on_change=on_change, journal=journal)
-    # SIGTERM (kill) and SIGHUP (the terminal window closed) quit like q: the
-    # KeyboardInterrupt unwinds through curses.wrapper, which restores the terminal.
-    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        table.start()
-        if window:
-            try:
-                ui = sim_ui.WindowUI(table, human_seats, changed)
-            except sim_ui.WindowUnavailable as exc:
-                raise UsageError(str(exc)) from None
-            ui.loop()
-        else:
-            cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
-            sim_ui.run_terminal(table, human_seats, changed, cells)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C quits like q; curses.wrapper has restored the terminal
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        table.on_change = None  # the dumps keep the game, not the "paused" notice
-        table.close()
+    with QuitOnSignals(table):
+        try:
+            table.start()
+            if window:
+                try:
+                    ui = sim_ui.WindowUI(table, human_seats, changed)
+                except sim_ui.WindowUnavailable as exc:
+                    raise UsageError(str(exc)) from None
+                ui.loop()
+            else:
+                cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
+                sim_ui.run_terminal(table, human_seats, changed, cells)
+        finally:
+            table.on_change = None  # the dumps keep the game, not the "paused" notice
+            table.close()
     if table.error is not None:
         print(f"golfbox sim: the table stopped: {table.error!r}", file=sys.stderr)
         return 1
@@ -180,7 +174,29 @@ def open_sim_journal(path: str | None, seats: int, *, new: bool):
     return journal
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
+class QuitOnSignals:
+    """SIGTERM (kill), SIGHUP (the terminal window closed) and SIGINT (Ctrl-C) quit
+    like q. The handler only notes the signal in ``table.quit_requested``, which the
+    front end's loop reads every 50 ms: a handler that raised could land in the
+    clean-up and cut it short, or between a lock's acquire and its release and hang
+    the table. Once a signal has asked, it stays in place for good: a second signal
+    while the table closes, or while the process exits after it, changes nothing."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+    def __init__(self, table: SimTable):
+        self.table = table
+
+    def note(self, signum, frame) -> None:
+        self.table.quit_requested = signum
+
+    def __enter__(self) -> "QuitOnSignals":
+        self.previous = {sig: signal.signal(sig, self.note) for sig in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.table.quit_requested is None:  # q, or an error: signals act as before
+            for sig, handler in self.previous.items():
+                signal.signal(sig, handler)
 
 

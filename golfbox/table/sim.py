@@ -52,6 +52,9 @@ class SimTable:
         self.resumed = journal.unfinished() if journal is not None else None
         self.service = None
         self.error: BaseException | None = None
+        # The signal that asked the front end to quit (set by a signal handler: a plain
+        # attribute, no lock, see commands.sim.QuitOnSignals).
+        self.quit_requested: int | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         # Pads and failing displays post into the service, which exists a line later.
@@ -122,6 +125,7 @@ class SimTable:
 
     def close(self) -> None:
         self._stop.set()
+        self.service.wake()  # now, not at its next idle look (up to a second)
         if self._thread is not None:
             self._thread.join(timeout=5)
         try:

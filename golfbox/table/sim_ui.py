@@ -89,14 +89,12 @@ class TerminalUI:
         self.screen.keypad(True)
         self.draw()
         while True:
-            if self.table.error is not None or not self.table.running:
+            if self.table.quit_requested or self.table.error is not None or not self.table.running:
                 return
             try:
                 key = self.screen.get_wch()
             except curses.error:  # no key within the timeout
                 key = None
-            except KeyboardInterrupt:
-                return
             if key is not None and not self.handle(key):
                 return
             if key is not None or self.changed.is_set():
@@ -295,7 +293,7 @@ class WindowUI:
 
     def loop(self) -> None:
         pygame = self.pygame
-        while self.table.error is None and self.table.running:
+        while self.table.error is None and self.table.running and not self.table.quit_requested:
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return
