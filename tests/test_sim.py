@@ -438,10 +438,10 @@ def test_sigterm_quits_and_restores_the_terminal(open_terminal):
 
 def test_signals_while_it_quits_do_not_cut_its_clean_up_short(open_terminal):
     """A stop, then another kill, a closed window, an impatient Ctrl-C, back to
-    back: it still closes the table and the journal, restores the terminal and
-    exits 0. (A handler that raised could land in the clean-up, or
-    between a lock's acquire and its release and hang the table; CI once saw
-    SIGTERM not quit within 10 s.)"""
+    back: it still quits as q does, restores the terminal and exits 0. (A handler
+    that raised landed in the clean-up and killed it; one could also land inside a
+    lock and hang the table, the likeliest reason CI once saw SIGTERM not quit
+    within 10 s.)"""
     term = open_terminal(["sim", "--players", "2", "--seed", "1"])
     term.wait_for_text("seat 1 · you")
     # Back to back, within a millisecond: all of them arrive while it quits. (Not on
