@@ -123,6 +123,11 @@ class SimTable:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    @property
+    def front_end_should_quit(self) -> bool:
+        """A signal asked to quit, or the table stopped (by an error, or never ran)."""
+        return self.quit_requested is not None or self.error is not None or not self.running
+
     def close(self) -> None:
         self._stop.set()
         self.service.wake()  # now, not at its next idle look (up to a second)

@@ -89,7 +89,7 @@ class TerminalUI:
         self.screen.keypad(True)
         self.draw()
         while True:
-            if self.table.quit_requested or self.table.error is not None or not self.table.running:
+            if self.table.front_end_should_quit:
                 return
             try:
                 key = self.screen.get_wch()
@@ -293,7 +293,7 @@ class WindowUI:
 
     def loop(self) -> None:
         pygame = self.pygame
-        while self.table.error is None and self.table.running and not self.table.quit_requested:
+        while not self.table.front_end_should_quit:
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return
