@@ -262,22 +262,27 @@ class Terminal:
         """What was printed, escape sequences removed (enough to find words in it)."""
         return ANSI.sub(b"", self.output).decode("utf-8", "replace")
 
-    def wait_for_text(self, words: str, seconds: float = 10) -> None:
+    def until(self, condition, seconds: float, failure):
+        """condition()'s first true value, reading the terminal meanwhile: a pty nobody
+        reads fills up and blocks the program's screen updates, its keys and its
+        quitting. ``failure()`` says what went wrong if ``seconds`` pass first."""
         end = time.monotonic() + seconds
-        while words not in self.text():
-            assert time.monotonic() < end, f"{words!r} never appeared in:\n{self.text()[-2000:]}"
-            self.read(0.1)
+        while not (value := condition()):
+            assert time.monotonic() < end, failure()
+            self.read(0.05)
+        return value
+
+    def wait_for_text(self, words: str, seconds: float = 10) -> None:
+        self.until(lambda: words in self.text(), seconds,
+                   lambda: f"{words!r} never appeared in:\n{self.text()[-2000:]}")
 
     def send(self, keys: bytes) -> None:
         os.write(self.master, keys)
 
     def wait(self, seconds: float = 10) -> int:
-        """The program's exit status, reading the terminal meanwhile: a pty nobody
-        reads fills up and blocks the program's screen updates, and its quitting."""
-        end = time.monotonic() + seconds
-        while self.process.poll() is None:
-            assert time.monotonic() < end, f"still running after {seconds} s"
-            self.read(0.05)
+        """The program's exit status, once it has exited."""
+        self.until(lambda: self.process.poll() is not None, seconds,
+                   lambda: f"still running after {seconds} s")
         return self.process.returncode
 
     def quit(self, key: bytes = b"q") -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -33,18 +32,14 @@ def matches(journal: Path) -> list[tuple]:
 
 
 def wait_for(condition, term, seconds: float = 20):
-    """Polls the condition, reading the terminal meanwhile: a pty nobody reads
-    fills up, blocks the program's screen updates and with them its keys."""
-    end = time.monotonic() + seconds
-    while True:
+    """The condition's first true value; the journal may not be created yet."""
+    def journal_condition():
         try:
-            value = condition()
+            return condition()
         except sqlite3.Error:  # not created yet
-            value = None
-        if value:
-            return value
-        assert time.monotonic() < end, f"timed out; the screen ended with:\n{term.text()[-2000:]}"
-        term.read(0.05)
+            return None
+    return term.until(journal_condition, seconds,
+                      lambda: f"timed out; the screen ended with:\n{term.text()[-2000:]}")
 
 
 def flip_two(term, journal: Path) -> None:
