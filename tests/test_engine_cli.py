@@ -79,10 +79,22 @@ def test_simulate_summary_text(capsys):
     (["--variant", "6-card", "--players", "2", "--matches", "1", "--bots", "a,b,c"], "3 bots for 2"),
     (["--variant", "6-card", "--players", "2", "--matches", "1", "--bots", "clever"], "unknown bot"),
     (["--variant", "6-card", "--players", "2", "--matches", "0"], "at least 1"),
+    (["--variant", "6-card", "--matches", "1", "--bots", "hard"], "--players is needed"),
+    (["--variant", "6-card", "--matches", "1"], "--players is needed"),
+    (["--variant", "4-card", "--matches", "1", "--bots", ",".join(["random"] * 11)],
+     "2-10 players, not 11"),
 ])
 def test_simulate_bad_input(args, message):
     status, _, err = golfbox("simulate", *args)
     assert status == 2 and message in err
+
+
+def test_simulate_counts_the_players_from_the_bots(capsys):
+    assert main(["simulate", "--variant", "9-card", "--matches", "1", "--rounds", "1",
+                 "--seed", "2", "--bots", "random,greedy,random", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "of 9-card with 3 players" in out
+    assert [line.split()[1] for line in out.splitlines()[2:5]] == ["random", "greedy", "random"]
 
 
 def test_greedy_beats_random_in_every_variant():

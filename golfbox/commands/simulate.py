@@ -17,8 +17,9 @@ from golfbox.bots.simulate import simulate
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", required=True, help=f"one of {', '.join(VARIANTS)}")
-    parser.add_argument("--players", type=int, required=True, metavar="N",
-                        help="players at the table, one bot each")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help="players at the table, one bot each (may be left out when --bots "
+                             "names a bot per seat)")
     parser.add_argument("--matches", type=int, required=True, metavar="M",
                         help="matches to play (Ctrl-C stops early and prints what was played)")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
@@ -60,6 +61,11 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",")]
+    if args.players is None:  # a list of bots already says how many seats there are
+        if len(bots) == 1:
+            raise UsageError("--players is needed when --bots names one bot for every seat")
+        args.players = len(bots)
     try:
         variant = get_variant(args.variant)
         rules = make_rules(variant, parse_rule_args(args.rule))
@@ -68,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.matches < 1 or args.rounds < 1:
         raise UsageError("--matches and --rounds must be at least 1")
-    bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) == 1:
         bots *= args.players
     if len(bots) != args.players:
