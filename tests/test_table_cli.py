@@ -36,6 +36,9 @@ driver = "sim"
     ({"rules": {"assist": True}}, "game.rules: unknown rule 'assist' for 6-card"),
     ({"rounds": 0}, "game.rounds: 0 is out of range (1..99)"),
     ({"bots": {"4": "random"}}, "game.bots.4: there is no seat 4 (seats 1 to 3)"),
+    ({"bots": {"\u00b2": "hard"}}, "game.bots.\u00b2: there is no seat \u00b2 (seats 1 to 3)"),
+    ({"names": {"\u0663": "x"}}, "game.names.\u0663: there is no seat"),  # an Arabic-Indic 3
+    ({"names": {"1": "x", "01": "y"}}, "game.names.01: there is no seat 01"),
     ({"bots": {"2": "genius"}}, "game.bots.2: unknown bot 'genius'"),
     ({"bots": 5}, "game.bots: 5 bots at a table of 3 seats"),
     ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got a string 'fast'"),

@@ -21,6 +21,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -30,6 +31,7 @@ from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS
 from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
 
+SEAT_NUMBER = re.compile(r"[1-9][0-9]*")  # a seat as the config writes it, from 1
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "hints", "language", "names", "seed")
 
@@ -135,7 +137,9 @@ def _by_seat(game: Section, key: str, seats: int) -> Section:
         raise ConfigError(f"game.{key}: expected a table by seat number, e.g. {key} = {{ 1 = ... }}")
     table = game.section(key, {})
     for number in table.raw:
-        if not str(number).isdigit() or not 1 <= int(number) <= seats:
+        # Plain ASCII digits without a leading zero: "²" passes str.isdigit() but not int(),
+        # and "01" would be a second key for seat 1.
+        if not SEAT_NUMBER.fullmatch(str(number)) or not 1 <= int(number) <= seats:
             raise ConfigError(f"{table.key(number)}: there is no seat {number} (seats 1 to {seats})")
     return table
 
