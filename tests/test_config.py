@@ -279,6 +279,22 @@ def test_seat_display_must_show_a_seat_view():
     assert parse_config(config_with(portrait)).seats[0].display.size == (128, 64)
 
 
+@pytest.mark.parametrize("shared,shows", [
+    ({"driver": "ssd1327", "spi": {"dc": 24}}, "ssd1327 shows 128x128"),
+    ({"driver": "ssd1305", "spi": {"dc": 24}}, "ssd1305 shows 128x32"),
+    ({"driver": "dummy", "width": 128, "height": 128}, "dummy shows 128x128"),
+    ({"driver": "ssd1322", "spi": {"dc": 24}, "rotate": 1}, "ssd1322 shows 64x256 (rotate = 1)"),
+])
+def test_shared_display_must_show_a_table_view(shared, shows):
+    """check-config said OK to these, and run then crashed at its first frame."""
+    message = refused(config_with(gpio_seat(SEAT0), shared_display=shared))
+    assert message == ("shared_display: the table view is 256x64 (greyscale) or 128x64, "
+                       f"this {shows}" + ("" if "rotate" in shows else " (rotate = 0)"))
+    small = {"driver": "sh1107", "spi": {"dc": 24}, "rotate": 3}  # 64x128 turned: 128x64
+    assert parse_config(config_with(gpio_seat(SEAT0), shared_display=small)).shared_display.size == (
+        128, 64)
+
+
 def test_serial_seats_name_their_node_and_seat_nodes_is_checked_by_serialnode():
     config = parse_config(config_with(gpio_seat(SEAT0), {"backend": "serial", "node": "E6614103E7452D2F"},
                                       seat_nodes={"ports": ["/dev/serial/by-id/usb-MicroPython*"]}))

@@ -52,6 +52,7 @@ LUMA_DRIVERS: dict[str, tuple[tuple[int, int], str]] = {
 VIRTUAL_DRIVERS = ("pygame", "capture", "dummy", "sim")
 SEAT_SIZE = (128, 64)
 SHARED_SIZE = (256, 64)
+SHARED_SIZES = (SHARED_SIZE, SEAT_SIZE)  # the shared display: wide, or a seat-sized panel
 SEAT_BACKENDS = ("gpio", "sim", "serial")
 MAX_SEATS = 8
 # luma.core.interface.serial.spi refuses any other bus speed.
@@ -413,6 +414,10 @@ def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
     logical = (width, height) if rotate % 2 == 0 else (height, width)
     if seat and logical != SEAT_SIZE:
         raise ConfigError(f"{key}: a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
+                          f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
+    if not seat and logical not in SHARED_SIZES:
+        # The table view is drawn for these two sizes only (render.table).
+        raise ConfigError(f"{key}: the table view is 256x64 (greyscale) or 128x64, "
                           f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
 
     i2c = spi = None
