@@ -55,3 +55,9 @@ def test_demo_rejects_bad_input_by_name(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     assert main(["demo", "--out", str(tmp_path / "file")]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_demo_refuses_more_players_than_seats(tmp_path, capsys):
+    """4-card allows 10 players, the table 8 seats: one line and exit 2, not a traceback."""
+    assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "10"]) == 2
+    assert "--players 10: the table has at most 8 seats" in capsys.readouterr().err

@@ -218,6 +218,7 @@ def test_cells_takes_only_the_known_drawings(capsys):
     (["--players", "3", "--humans", "4"], ["--humans 4", "3 players"]),
     (["--players", "6", "--humans", "5"], ["at most 4"]),
     (["--variant", "4-card", "--players", "11"], ["4-card is for 2-10 players, not 11"]),
+    (["--variant", "4-card", "--players", "9"], ["--players 9: the table has at most 8 seats"]),
     (["--bot", "genius"], ["unknown bot", "random"]),
 ])
 def test_bad_input_is_named_and_exits_2(capsys, argv, words):

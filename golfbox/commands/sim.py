@@ -83,6 +83,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     """TableSettings from the command line; UsageError names whatever is wrong."""
     from golfbox.bots import BOTS, DEFAULT_BOT
     from golfbox.engine import RuleError, get_variant, make_rules, parse_rule_args
+    from golfbox.hal.config import MAX_SEATS
     from golfbox.render.words import LANGUAGES
     from golfbox.table.settings import TableSettings
 
@@ -94,6 +95,8 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         make_rules(variant, rules)  # validate now, with the rule's name in the message
     except RuleError as exc:
         raise UsageError(str(exc)) from None
+    if players > MAX_SEATS:  # 4-card allows 10 players; the table has at most 8 seats
+        raise UsageError(f"--players {players}: the table has at most {MAX_SEATS} seats")
     rounds = getattr(args, "rounds", 9)
     if rounds < 1:
         raise UsageError(f"--rounds {rounds}: a match has at least one round")
