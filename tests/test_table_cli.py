@@ -57,6 +57,12 @@ def test_game_settings_name_the_key(game, message):
     assert str(error.value).startswith(message)
 
 
+def test_a_table_of_one_seat_cannot_play():
+    """check-config said OK to one [[seats]] table, and run opened a lobby that never deals."""
+    with pytest.raises(ConfigError, match=r"^seats: 1 seat wired, a game needs at least 2"):
+        settings_from_config({}, 1)
+
+
 def test_settings_number_seats_from_one():
     settings = settings_from_config({"bots": {"3": "random"}, "names": {"1": "Ann"}}, 3)
     assert settings.bots == {2: "random"} and settings.names == {0: "Ann"}

@@ -72,6 +72,9 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     """
     game = Section(dict(game), "game")
     game.check_known(GAME_KEYS)
+    if seats < 2:  # check-hardware can bring up one seat; a game needs two
+        raise ConfigError(f"seats: {seats} seat wired, a game needs at least 2 "
+                          "(one [[seats]] table per seat)")
     settings = TableSettings(seats=seats)
     settings.seats = game.getint("seats", seats, minval=2, maxval=MAX_SEATS)
     if settings.seats > seats:
