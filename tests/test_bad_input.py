@@ -139,6 +139,18 @@ def test_a_config_that_cannot_be_read_is_one_line_and_exit_2(tmp_path, command, 
     assert listing(tmp_path / "files") == before
 
 
+def test_check_config_refuses_an_empty_path(tmp_path):
+    """It said '.: is a folder', reading "" as the current folder."""
+    one_line_exit_2(golfbox(tmp_path, "check-config", ""), "FILE: an empty path is not a config file")
+
+
+def test_run_refuses_an_empty_journal_path(tmp_path):
+    """It used the default journal instead, as if --journal had not been given."""
+    run = golfbox(tmp_path, "run", "--headless", "--journal", "")
+    one_line_exit_2(run, "--journal: an empty path is not a journal file")
+    assert not (tmp_path / "state").exists()
+
+
 # -- item 4: golfbox score counts suited cards against the decks
 
 

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.file.strip():  # Path("") would be the current folder
+        raise UsageError("FILE: an empty path is not a config file")
     path = Path(args.file)
     try:
         config = load_config(path)

@@ -87,7 +87,9 @@ def _load(path: Path) -> HardwareConfig:
 
 
 def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) -> Path:
-    if override:
+    if override is not None:
+        if not override.strip():  # an empty --journal "" must not fall back on the default
+            raise UsageError("--journal: an empty path is not a journal file")
         return Path(override)
     configured = config.journal.get("path")  # checked with the config (hal/config.py)
     if configured is not None:
