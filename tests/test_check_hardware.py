@@ -125,6 +125,9 @@ def test_bad_arguments_exit_2(tmp_path, capsys):
     assert "no such config file" in capsys.readouterr().err
     assert main(["check-hardware", "--seconds", "-1"]) == 2
     assert "--seconds: -1 is negative" in capsys.readouterr().err
+    for word in ("nan", "inf"):  # nan ran for no time at all and said all was well
+        assert main(["check-hardware", "--seconds", word]) == 2
+        assert f"--seconds: {word} is not a number of seconds" in capsys.readouterr().err
 
 
 def test_ctrl_c_ends_it_cleanly():

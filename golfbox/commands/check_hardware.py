@@ -11,6 +11,7 @@ With no ``--config`` everything is simulated (useful to see the output).
 from __future__ import annotations
 
 import argparse
+import math
 import queue
 import sys
 import time
@@ -35,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from golfbox.commands import UsageError  # imported here: cli imports this module lazily too
 
+    if args.seconds is not None and not math.isfinite(args.seconds):  # float() takes "nan"
+        raise UsageError(f"--seconds: {args.seconds:g} is not a number of seconds")
     if args.seconds is not None and args.seconds < 0:
         raise UsageError(f"--seconds: {args.seconds:g} is negative")
     if args.config is None:
