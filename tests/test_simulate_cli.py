@@ -88,3 +88,21 @@ def test_ctrl_c_prints_what_was_played_and_exits_130(as_json):
         assert result["matches_asked"] == 1000000
     else:
         assert "interrupted" in out and "rounds/s" in out
+
+
+def test_an_interrupted_summary_says_what_its_columns_count():
+    """After Ctrl-C in a match's first round, total 0 stood beside mean/round 20.0 unexplained,
+    and a rate of 0.2 rounds/s read '0 rounds/s'."""
+    from golfbox.commands.simulate import summary_text
+
+    result = {"variant": "9-card", "players": 2, "bots": ["hard", "medium"], "matches": 0,
+              "matches_asked": 5, "interrupted": True, "rounds": 1, "turns": 30,
+              "totals": [0, 0], "wins": [0.0, 0.0], "mean_round_score": [1.0, 20.0],
+              "elapsed_s": 5.0, "rounds_per_s": 0.2}
+    lines = summary_text(result, 5).splitlines()
+    assert lines[0] == "interrupted (Ctrl-C) after 0 of 5 matches; what was played so far:"
+    assert lines[-2] == "total and wins: the 0 finished matches; mean/round: all 1 rounds played"
+    assert lines[-1] == "elapsed 5.00 s, 0.2 rounds/s"
+    whole = dict(result, interrupted=False, matches=1, rounds=9, rounds_per_s=11300.4)
+    assert summary_text(whole, 1).splitlines()[-1] == "elapsed 5.00 s, 11300 rounds/s"
+    assert "finished matches" not in summary_text(whole, 1)

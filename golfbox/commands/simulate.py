@@ -92,17 +92,27 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.end()
     status = 130 if result["interrupted"] else 0  # Ctrl-C: the summary so far, then 128 + SIGINT
-    if args.json:
-        print(json.dumps(result))
-        return status
-    if result["interrupted"]:
-        print(f"interrupted (Ctrl-C) after {result['matches']} of {args.matches} matches; "
-              "what was played so far:")
-    print(f"{result['matches']} matches, {result['rounds']} rounds, {result['turns']} turns "
-          f"of {variant.name} with {args.players} players")
-    print(f"{'seat':>4} {'bot':<8} {'total':>8} {'wins':>8} {'mean/round':>10}")
-    for seat in range(args.players):
-        print(f"{seat:>4} {bots[seat]:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
-              f"{result['mean_round_score'][seat]:>10.2f}")
-    print(f"elapsed {result['elapsed_s']:.2f} s, {result['rounds_per_s'] or 0:.0f} rounds/s")
+    print(json.dumps(result) if args.json else summary_text(result, args.matches))
     return status
+
+
+def summary_text(result: dict, matches_asked: int) -> str:
+    """The table of seats that ``simulate`` prints, from SimulationResult.as_dict()."""
+    lines = []
+    if result["interrupted"]:
+        lines.append(f"interrupted (Ctrl-C) after {result['matches']} of {matches_asked} matches; "
+                     "what was played so far:")
+    lines.append(f"{result['matches']} matches, {result['rounds']} rounds, {result['turns']} turns "
+                 f"of {result['variant']} with {result['players']} players")
+    lines.append(f"{'seat':>4} {'bot':<8} {'total':>8} {'wins':>8} {'mean/round':>10}")
+    for seat, bot in enumerate(result["bots"]):
+        lines.append(f"{seat:>4} {bot:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
+                     f"{result['mean_round_score'][seat]:>10.2f}")
+    if result["interrupted"]:
+        # The unfinished match has no total or winner yet, but its rounds were played.
+        lines.append(f"total and wins: the {result['matches']} finished matches; "
+                     f"mean/round: all {result['rounds']} rounds played")
+    rate = result["rounds_per_s"] or 0
+    rate_text = f"{rate:.0f}" if rate >= 10 else f"{rate:.2g}"  # hard bots: 0.2, not 0
+    lines.append(f"elapsed {result['elapsed_s']:.2f} s, {rate_text} rounds/s")
+    return "\n".join(lines)
