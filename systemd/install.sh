@@ -21,6 +21,7 @@ set -euo pipefail
 SERVICE_USER=golfbox
 DEVICE_GROUPS=(gpio i2c spi dialout)
 VENV=/opt/golfbox/venv
+DOCS=/opt/golfbox  # README.md, docs/, hardware/
 CONFIG=/etc/golfbox/config.toml
 UNIT=/etc/systemd/system/golfbox.service
 MODULES_LOAD=/etc/modules-load.d/golfbox.conf
@@ -90,6 +91,15 @@ if [ "$DRY_RUN" = 0 ]; then
     "$ROOT$VENV/bin/python" -c 'import spidev' 2>/dev/null ||
         warn "python module spidev not found: an SPI display needs it (apt install python3-spidev)"
 fi
+
+# --- documentation: what the unit's Documentation= points at ------------
+# README and the pages it links (rules, wiring, bring-up), replaced on every install.
+run install -D -m 0644 "$SOURCE/README.md" "$ROOT$DOCS/README.md"
+for folder in docs hardware; do
+    [ -d "$SOURCE/$folder" ] || continue
+    run rm -rf "$ROOT$DOCS/$folder"
+    run cp -R "$SOURCE/$folder" "$ROOT$DOCS/$folder"
+done
 
 # --- configuration: never overwritten ------------------------------------
 # Copies FILE to DEST unless DEST exists: readable by the service, writable by root only.

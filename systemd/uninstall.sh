@@ -14,6 +14,7 @@ set -euo pipefail
 
 SERVICE_USER=golfbox
 VENV=/opt/golfbox/venv
+DOCS=/opt/golfbox  # what install.sh copied: README.md, docs/, hardware/
 STATE=/var/lib/golfbox
 CONFIG_DIR=/etc/golfbox
 UNIT=/etc/systemd/system/golfbox.service
@@ -55,11 +56,11 @@ fi
 # i2c-dev stays loaded until the next boot; other users of /dev/i2c-* load it themselves.
 if [ -e "$ROOT$MODULES_LOAD" ]; then run rm -f "$ROOT$MODULES_LOAD"; fi
 
-if [ -e "$ROOT$VENV" ]; then
-    run rm -rf "$ROOT$VENV"
-    # /opt/golfbox itself only if nothing else lives there.
-    run rmdir --ignore-fail-on-non-empty "$ROOT$(dirname "$VENV")"
-fi
+for installed in "$VENV" "$DOCS/README.md" "$DOCS/docs" "$DOCS/hardware"; do
+    if [ -e "$ROOT$installed" ]; then run rm -rf "$ROOT$installed"; fi
+done
+# /opt/golfbox itself only if nothing else lives there.
+if [ -d "$ROOT$DOCS" ]; then run rmdir --ignore-fail-on-non-empty "$ROOT$DOCS"; fi
 
 if [ "$PURGE" = 1 ]; then
     for dir in "$STATE" "$CONFIG_DIR"; do

@@ -135,6 +135,8 @@ def checkout(tmp_path):
     source = tmp_path / "src"
     shutil.copytree(REPO / "systemd", source / "systemd")
     shutil.copy(REPO / "pyproject.toml", source)
+    shutil.copy(REPO / "README.md", source)
+    shutil.copytree(REPO / "docs", source / "docs")
     shutil.copytree(REPO / "hardware", source / "hardware")
     fake = tmp_path / "python3"
     fake.write_text(FAKE_PYTHON.format(log=tmp_path / "log", python=sys.executable))
@@ -182,6 +184,11 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert config.read_text() == (REPO / "hardware/config.example.toml").read_text()
     assert config.stat().st_mode & 0o777 == 0o640
     assert (root / "opt/golfbox/venv/bin/golfbox").exists()
+    # The unit's Documentation= names a file install.sh puts there, with the pages it links.
+    documentation = re.search(r"^Documentation=file://(\S+)$", UNIT.read_text(), re.M).group(1)
+    assert (root / documentation.lstrip("/")).read_text() == (REPO / "README.md").read_text()
+    for linked in ("docs/RULES.md", "hardware/BRINGUP.md", "hardware/WIRING.md"):
+        assert (root / "opt/golfbox" / linked).read_text() == (REPO / linked).read_text()
 
     edited = config.read_text().replace('variant = "6-card"', 'variant = "9-card"  # edited by the owner')
     config.write_text(edited)
