@@ -64,6 +64,17 @@ def test_sandbox_exposure_stays_low():
     assert float(exposure.group(1)) <= 1.0
 
 
+@needs_analyze
+def test_the_filter_lets_the_bots_worker_lower_its_priority():
+    """systemd's own reading of the filter: setpriority, and nothing else of @resources, is
+    allowed (the deny list of @resources made the worker's nice() fail, silently)."""
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=true", str(UNIT)], capture_output=True, text=True, timeout=30
+    )
+    line = next(line for line in result.stdout.splitlines() if "SystemCallFilter=~@resources" in line)
+    assert "e.g. setpriority is allowed" in line
+
+
 def test_unit_keeps_the_settings_the_service_relies_on():
     settings = unit_settings()
     keys = {key for key, _ in settings}
@@ -89,6 +100,8 @@ def test_unit_keeps_the_settings_the_service_relies_on():
         ("DeviceAllow", "char-ttyACM rw"),
         ("RestrictAddressFamilies", "AF_UNIX"),
         ("UMask", "0077"),
+        # The bots' worker lowers its priority: the deny list of @resources must not hold it.
+        ("SystemCallFilter", "setpriority"),
     ]:
         assert wanted in settings
     # These would hide the devices or the board revision the service needs.
@@ -284,3 +297,13 @@ def test_uninstall_keeps_the_journal_unless_purged(checkout):
     purged = script(checkout, "uninstall.sh", "--purge")
     assert purged.returncode == 0, purged.stderr
     assert not (root / "var/lib/golfbox").exists() and not (root / "etc/golfbox").exists()
+
+
+def test_the_bots_worker_runs_at_a_lower_priority_than_the_table():
+    """What the filter above allows, done: the worker's niceness is the table's plus 10."""
+    code = ("import os; from golfbox.table.thinker import _lower_priority, WORKER_NICENESS; "
+            "before = os.nice(0); _lower_priority(); print(os.nice(0) - before, WORKER_NICENESS)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                            timeout=30)
+    lowered, wanted = map(int, result.stdout.split())
+    assert lowered == wanted == 10 and result.stderr == ""

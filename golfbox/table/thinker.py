@@ -35,12 +35,16 @@ def choose(name: str, seed: str, view: SeatView) -> Action:
     return make_bot(name, random.Random(seed)).choose(view)
 
 
+WORKER_NICENESS = 10  # added to the table's own: the loop's presses come first
+
+
 def _lower_priority() -> None:
-    """The worker yields the CPU to the loop: a press is served first, even on one core."""
+    """The worker yields the CPU to the loop: a press is served first, even on one core.
+    The unit's system call filter must allow setpriority (glibc's nice() calls it)."""
     try:
-        os.nice(10)
-    except OSError:
-        pass
+        os.nice(WORKER_NICENESS)
+    except OSError as exc:
+        log.warning("the bots' worker runs at the table's priority: nice() failed: %s", exc)
 
 
 class Thinker:
