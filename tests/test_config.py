@@ -397,6 +397,29 @@ def test_the_mux_reset_pin_needs_spi0_with_one_chip_select():
         gpio_seat({**SEAT0, "left": 7}, i2c={"mux": 0x70, "channel": 0, "address": 0x3C}), i2c_mux=MUX))
 
 
+def test_spi0_with_one_chip_select_has_no_device_1():
+    """check-config said OK, but dtoverlay=spi0-1cs leaves no /dev/spidev0.1 (its CE1, GPIO 7,
+    is the reference build's mux reset)."""
+    shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 1, "dc": 24}}
+    data = config_with(gpio_seat(SEAT0), shared_display=shared, buses={"spi0_1cs": True})
+    assert refused(data) == ("shared_display.spi.device: SPI0 has no device 1 with [buses] "
+                             "spi0_1cs = true (dtoverlay=spi0-1cs removes CE1, GPIO 7); "
+                             "use device = 0, or set spi0_1cs = false")
+    assert parse_config({**data, "buses": {}}).shared_display.spi.device == 1
+
+
+def test_a_mux_from_the_pin_map_says_so_in_its_errors(tmp_path):
+    """Its reset pin clashing with SPI0 named i2c_mux[0].reset, a key not in config.toml."""
+    (tmp_path / "pinmap.toml").write_text((HARDWARE / "pinmap.toml").read_text())
+    config = tmp_path / "config.toml"
+    config.write_text((HARDWARE / "config.example.toml").read_text().replace(
+        "spi0_1cs = true", "spi0_1cs = false"))
+    with pytest.raises(ConfigError) as error:
+        load_config(config)
+    assert str(error.value).endswith("i2c_mux[0].reset (from pinmap.toml): GPIO 7 belongs to SPI0, "
+                                     "which is enabled; pick a free GPIO (see hardware/WIRING.md)")
+
+
 def test_an_unknown_key_names_the_known_ones_in_a_stable_order():
     from golfbox.configfile import ConfigError, Section
 

@@ -256,7 +256,10 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     top = Section(data, "")
     top.check_known(TOP_KEYS)
     gpio = _parse_gpio(top.section("gpio", {}))
-    muxes = _parse_muxes(data.get("i2c_mux", pinmap.get("i2c_mux", [])))
+    if "i2c_mux" in data or "i2c_mux" not in pinmap:
+        muxes = _parse_muxes(data.get("i2c_mux", []))
+    else:  # the pin map's: its errors say so, as its buttons' do
+        muxes = _parse_muxes(pinmap["i2c_mux"], note=f" (from {pinmap_name})")
     defaults = _PinmapDefaults(pinmap, pinmap_name, muxes)
 
     raw_seats = data.get("seats")
@@ -286,7 +289,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     )
     _check_pins(config)
     _check_i2c(config)
-    _check_spi(config)
+    _check_spi(config, one_cs=bool(top.section("buses", {}).raw.get("spi0_1cs")))
     return config
 
 
@@ -311,19 +314,20 @@ def _parse_gpio(gpio: Section) -> GpioSettings:
     return GpioSettings(pin_factory=factory, bounce_time=bounce, hold_time=hold)
 
 
-def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
+def _parse_muxes(raw: Any, note: str = "") -> tuple[I2CMux, ...]:
     if not isinstance(raw, list):
-        raise ConfigError("i2c_mux: expected an array of tables ([[i2c_mux]])")
+        raise ConfigError(f"i2c_mux{note}: expected an array of tables ([[i2c_mux]])")
     muxes = []
     for i, entry in enumerate(raw):
-        key = f"i2c_mux[{i}]"
+        key = f"i2c_mux[{i}]{note}"
         entry = Section(entry, key)
         entry.check_known({"parent", "address", "buses", "reset"})
         buses = entry.get("buses", [])
         if not isinstance(buses, list) or len(buses) > 8:
-            raise ConfigError(f"{key}.buses: expected a list of 1 to 8 bus numbers (channel 0 first)")
+            raise ConfigError(f"{subkey(key, 'buses')}: expected a list of 1 to 8 bus numbers "
+                              "(channel 0 first)")
         for j, bus in enumerate(buses):
-            check_int(bus, f"{key}.buses[{j}]", 0, 255)
+            check_int(bus, subkey(key, f"buses[{j}]"), 0, 255)
         mux = I2CMux(
             key=key,
             parent=entry.getint("parent", 1, minval=0, maxval=255),
@@ -333,7 +337,7 @@ def _parse_muxes(raw: Any) -> tuple[I2CMux, ...]:
         )
         for other in muxes:
             if (other.parent, other.address) == (mux.parent, mux.address):
-                raise ConfigError(f"{key}.address: bus {mux.parent} address 0x{mux.address:02X} "
+                raise ConfigError(f"{subkey(key, 'address')}: bus {mux.parent} address 0x{mux.address:02X} "
                                   f"is already {other.key}")
         muxes.append(mux)
     return tuple(muxes)
@@ -631,7 +635,7 @@ def _check_pins(config: HardwareConfig) -> None:
                 claim(d.spi.rst, subkey(d.bus_key, "rst"))
     for mux in config.i2c_muxes:
         if mux.reset is not None:
-            claim(mux.reset, f"{mux.key}.reset")
+            claim(mux.reset, subkey(mux.key, "reset"))
     for seat in config.seats:
         for button, pin in seat.buttons.items():
             claim(pin, seat.button_keys[button])
@@ -642,7 +646,7 @@ def _check_i2c(config: HardwareConfig) -> None:
     for mux in config.i2c_muxes:
         for bus in mux.buses:
             if bus in parent_of or bus == mux.parent or any(bus == m.parent for m in config.i2c_muxes):
-                raise ConfigError(f"{mux.key}.buses: bus {bus} is listed twice or is a mux's parent")
+                raise ConfigError(f"{subkey(mux.key, 'buses')}: bus {bus} is listed twice or is a mux's parent")
             parent_of[bus] = mux
 
     used: dict[tuple[int, ...], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
@@ -671,13 +675,18 @@ def _check_i2c(config: HardwareConfig) -> None:
                               "(devices on the parent answer on every channel)")
 
 
-def _check_spi(config: HardwareConfig) -> None:
+def _check_spi(config: HardwareConfig, *, one_cs: bool) -> None:
+    """``one_cs``: [buses] spi0_1cs, the overlay that frees GPIO 7 by dropping SPI0's CE1."""
     used: dict[tuple[int, int], str] = {}
     displays = [s.display for s in config.seats if s.display] + (
         [config.shared_display] if config.shared_display else [])
     for d in displays:
         if d.spi:
             spot = (d.spi.port, d.spi.device)
+            if one_cs and spot == (0, 1):
+                raise ConfigError(f"{d.bus_key}.device: SPI0 has no device 1 with [buses] "
+                                  "spi0_1cs = true (dtoverlay=spi0-1cs removes CE1, GPIO 7); "
+                                  "use device = 0, or set spi0_1cs = false")
             if spot in used:
                 raise ConfigError(f"{d.bus_key}: SPI{spot[0]} device {spot[1]} (chip select) "
                                   f"is already used by {used[spot]}")
