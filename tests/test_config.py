@@ -272,6 +272,16 @@ def test_spi_speed_must_be_one_luma_allows():
                               "(0.5 MHz, 1 MHz, 2 MHz, 4 MHz, 8 MHz, 16 MHz")
 
 
+def test_spi_speed_left_out_is_one_the_controller_takes():
+    """An SH1106 on SPI with no speed_hz was refused: the default, 8 MHz, is over its 4 MHz."""
+    sh1106 = {"driver": "sh1106", "spi": {"dc": 24}, "rotate": 0}
+    assert parse_config(config_with(gpio_seat(SEAT0), shared_display=sh1106)).shared_display.spi.speed_hz == (
+        4_000_000)
+    ssd1322 = {"driver": "ssd1322", "spi": {"dc": 24}}
+    assert parse_config(config_with(gpio_seat(SEAT0), shared_display=ssd1322)).shared_display.spi.speed_hz == (
+        8_000_000)
+
+
 def test_seat_display_must_show_a_seat_view():
     assert refused(config_with(gpio_seat(SEAT0, driver="ssd1327"))) == (
         "seats[0].display: a seat view is 128x64, this ssd1327 shows 128x128 (rotate = 0)")

@@ -65,7 +65,7 @@ SPI_MAX_HZ: dict[str, int] = {
     "ssd1306": 10_000_000, "ssd1309": 10_000_000, "ssd1322": 10_000_000,
     "ssd1322_nhd": 10_000_000, "sh1106": 4_000_000,
 }
-SPI_DEFAULT_HZ = 8_000_000  # luma's own default, within every limit above but the SH1106's
+SPI_DEFAULT_HZ = 8_000_000  # luma's own default; an SH1106 left without speed_hz gets its 4 MHz
 
 # Pins a bus takes over when it is enabled (BCM numbers).
 BUS_PINS: dict[str, tuple[int, ...]] = {
@@ -487,7 +487,10 @@ def _parse_i2c(i2c: Section, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
 
 def _parse_spi(spi: Section, driver: str = "") -> SpiLocation:
     spi.check_known({"port", "device", "dc", "rst", "speed_hz"})
-    speed = spi.getint("speed_hz", SPI_DEFAULT_HZ, minval=1)
+    # Left out: luma's default, or the fastest speed the controller takes if that is slower.
+    default = max(s for s in SPI_SPEEDS_HZ if s <= SPI_MAX_HZ.get(driver, SPI_DEFAULT_HZ)
+                  and s <= SPI_DEFAULT_HZ)
+    speed = spi.getint("speed_hz", default, minval=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
         raise ConfigError(f"{spi.key('speed_hz')}: {speed} is not a speed luma allows ({allowed})")
