@@ -152,6 +152,48 @@ def test_hints_hold_ok_moves_the_cursor_to_what_hard_would_do(sim_table, clock):
     assert table.journal.recorded[played] == (0, str(expected))
 
 
+def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
+    """A seat node says HELD after 0.7 s whatever gpio.hold_time says: with hold_time 0.2 the
+    table played the press 0.45 s in, before the node's HELD could ask for the hint."""
+    import re
+    from pathlib import Path
+
+    from golfbox.commands.run import pad_hold_times
+    from golfbox.hal.base import Button
+    from golfbox.hal.config import parse_config
+    from golfbox.hal.serialnode import NODE_HOLD_TIME
+
+    board = (Path(__file__).resolve().parents[1] / "firmware/board.py").read_text()
+    assert int(re.search(r"^HOLD_MS = (\d+)", board, re.M).group(1)) == NODE_HOLD_TIME * 1000
+    config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": ["/dev/ttyACM*"]},
+                           "seats": [{"backend": "serial", "node": "e6614103e7452d2f"},
+                                     {"backend": "sim"}]})
+    assert pad_hold_times(config) == (0.2, {0: NODE_HOLD_TIME})
+
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=11,
+                      hints=True, hold_time=0.2, hold_times={0: NODE_HOLD_TIME})
+    svc = table.service
+    svc.run_until_idle()
+    for _ in range(2):  # turn up two cards (each press waits for a possible hold)
+        table.press(0, Button.OK)
+        clock.advance(1.0)
+        svc.run_until_idle()
+        table.press(0, Button.RIGHT)
+    while svc.match.round.to_move != 0:
+        clock.advance(1.0)
+        svc.run_until_idle()
+    played = svc.actions_played
+    table.press(0, Button.OK)  # the node's PRESSED...
+    clock.advance(NODE_HOLD_TIME - 0.05)
+    svc.run_until_idle()
+    assert svc.actions_played == played  # ...is still waiting past gpio.hold_time + margin
+    table.pad.held(0, Button.OK)  # ...and its HELD, 0.7 s in, asks for the hint
+    svc.run_until_idle()
+    clock.advance(5.0)
+    svc.run_until_idle()
+    assert svc.actions_played == played and svc.messages[0].startswith("hint: ")
+
+
 def test_without_hints_ok_plays_at_once_and_a_hold_does_nothing_more(sim_table):
     from golfbox.hal.base import Button
 

@@ -122,6 +122,14 @@ def open_journal(path: Path) -> Journal:
         return Journal(path)
 
 
+def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
+    """How long each seat's pad takes to say HELD: gpio.hold_time, a seat node its own."""
+    from golfbox.hal.serialnode import NODE_HOLD_TIME
+
+    nodes = {seat: NODE_HOLD_TIME for seat, s in enumerate(config.seats) if s.backend == "serial"}
+    return config.gpio.hold_time, nodes
+
+
 def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
           started: float | None = None, note: str = "", new: bool = False) -> int:
     """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it.
@@ -133,7 +141,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     started = time.monotonic() if started is None else started
     try:
         settings = settings_from_config(config.game, len(config.seats))
-        settings.hold_time = config.gpio.hold_time  # how long ● waits for a hold (hints)
+        settings.hold_time, settings.hold_times = pad_hold_times(config)  # ● waits (hints)
         notifier = Notifier.from_environment()
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None

@@ -37,6 +37,9 @@ PANEL_SIZE = (protocol.PANEL_WIDTH, protocol.PANEL_PAGES * 8)
 FRAME_BYTES = protocol.PANEL_WIDTH * protocol.PANEL_PAGES
 SEGMENT_HEADER = 3  # page, x0, count
 MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
+# A node sends HELD after a press this long (firmware/board.py HOLD_MS; gpio.hold_time
+# is the Pi's own pads'): with hints on, ● on a node's seat waits this long for it.
+NODE_HOLD_TIME = 0.7
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
 
 

@@ -82,6 +82,10 @@ class SimPad:
         self._post(ButtonEvent(seat, _button(button), EventKind.PRESSED))
         self._post(ButtonEvent(seat, _button(button), EventKind.HELD))
 
+    def held(self, seat: int, button: Button | str) -> None:
+        """HELD alone: a hold whose PRESSED was posted earlier, as a slow pad sends it."""
+        self._post(ButtonEvent(seat, _button(button), EventKind.HELD))
+
     def _post(self, event: ButtonEvent) -> None:
         if event.seat not in self.seats:
             raise ValueError(f"seat {event.seat} is not on this pad (seats {sorted(self.seats)})")

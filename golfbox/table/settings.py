@@ -49,9 +49,14 @@ class TableSettings:
     auto_start: bool = False
     hints: bool = False  # holding ● moves a person's cursor to what `hard` would do
     hold_time: float = 0.8  # the pads' long press (gpio.hold_time): ● waits this long with hints
+    hold_times: dict[int, float] = field(default_factory=dict)  # seats held otherwise: nodes
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
     language: str = DEFAULT_LANGUAGE  # what the displays say (golfbox.render.words)
+
+    def hold_time_of(self, seat: int) -> float:
+        """How long after PRESSED this seat's pad sends HELD."""
+        return self.hold_times.get(seat, self.hold_time)
 
     def name(self, seat: int, lang: str | None = None) -> str:
         """The configured name, else P1, P2 … (J1, J2 … in French; seats 1-based, as on

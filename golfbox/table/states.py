@@ -323,7 +323,7 @@ class Playing(InMatch):
         if seat_input.resting is not None or seat_input.confirming_knock:
             return False  # ● only moves the cursor, or answers the question: at once
         if kind is EventKind.PRESSED:
-            when = self.table.clock() + self.table.settings.hold_time + self.HINT_MARGIN
+            when = self.table.clock() + self.table.settings.hold_time_of(seat) + self.HINT_MARGIN
             self.set_timer(waiting, when, lambda: self._press(seat, Button.OK, EventKind.PRESSED))
             return True
         if waiting in self._timers and self._timers[waiting].active:  # held: the press does not act
