@@ -457,7 +457,7 @@ def test_the_service_stops_with_exit_2_and_one_line_when_an_spi_panel_has_no_dri
     if importlib.util.find_spec("spidev"):
         pytest.skip("spidev is installed here")
     config = tmp_path / "config.toml"
-    config.write_text('[[seats]]\nbackend = "sim"\n[shared_display]\ndriver = "ssd1322"\n'
+    config.write_text('[[seats]]\nbackend = "sim"\n' * 2 + '[shared_display]\ndriver = "ssd1322"\n'
                       'spi = { port = 0, device = 0, dc = 24, rst = 25 }\n')
     result = subprocess.run([sys.executable, "-m", "golfbox", "run", "--config", str(config),
                              "--journal", str(tmp_path / "j.sqlite3")],
