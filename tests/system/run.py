@@ -58,11 +58,11 @@ GAME = {"variant": "9-card", "rounds": 9, "seed": 20261123, "bot_delay": 0.1}
 BOT = "medium"
 
 
-def table_config(game: dict, seats: str = "", extra: str = "", people: int = 0) -> str:
+def table_config(game: dict, seats: str = "", extra: str = "", people: int = 0, bot: str = BOT) -> str:
     """Four seats, bots in all but the first ``people``."""
     game_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in game.items())
     sim_seats = "[[seats]]\nbackend = \"sim\"\n" * 4
-    bots = ", ".join(f'{seat} = "{BOT}"' for seat in range(people + 1, 5))
+    bots = ", ".join(f'{seat} = "{bot}"' for seat in range(people + 1, 5))
     return (f"# the system test's table\n{seats or sim_seats}\n[shared_display]\ndriver = \"sim\"\n\n"
             f"[game]\nbots = {{ {bots} }}\nauto_start = true\n{game_lines}\n{extra}")
 
@@ -559,6 +559,35 @@ def check_failing_panel(vm: VM, report: Report) -> None:
               f"entries {entries_first} → {entries_last}, status {status!r}")
 
 
+def check_bot_worker(vm: VM, report: Report) -> None:
+    """`hard` thinks in a worker process that lowers its own priority (table/thinker.py):
+    under the unit's system call filter, for real, it must still be allowed to."""
+    state = fresh_table(vm, table_config(dict(GAME, seed=11), bot="hard"))
+    pid = state["MainPID"]
+    deadline = time.monotonic() + 180
+    worker = None
+    while worker is None and time.monotonic() < deadline:
+        children = vm.sh(f"ps -o pid=,args= --ppid {pid}", check=False).out.splitlines()
+        worker = next((line.split()[0] for line in children if "spawn_main" in line), None)
+        time.sleep(0.5)
+    expect(worker is not None, f"no bots' worker process appeared under the service (pid {pid})")
+    # The worker lowers its priority as it starts, before its first answer: read its
+    # niceness once hard bots have played on (under TCG a worker takes seconds to start).
+    entries = actions_so_far_latest(vm)
+    while actions_so_far_latest(vm) < entries + 4 and time.monotonic() < deadline:
+        time.sleep(1)
+    expect(actions_so_far_latest(vm) >= entries + 4, "hard bots did not play on")
+    table_nice = int(vm.sh(f"ps -o ni= -p {pid}").out)
+    worker_nice = int(vm.sh(f"ps -o ni= -p {worker}").out)
+    failed = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value "
+                   "golfbox.service) -o cat --no-pager | grep 'nice() failed'", check=False).out.strip()
+    expect(worker_nice == table_nice + 10 and not failed,
+           f"the bots' worker {worker} runs at niceness {worker_nice}, the table at {table_nice}: "
+           f"{failed or 'not 10 lower'}")
+    report.ok("hard thinks in a worker at a lower priority, under the unit's filter",
+              f"worker {worker} niceness {worker_nice}, table {table_nice}")
+
+
 def actions_so_far_latest(vm: VM) -> int:
     return len(game_record(journal_of(vm), latest=True)["entries"])
 
@@ -714,6 +743,7 @@ def main() -> int:
                  ("node", lambda: check_seat_node(vm, report, workdir)),
                  ("panel", lambda: check_failing_panel(vm, report)),
                  ("gpio", lambda: check_gpio_sim(vm, report)),
+                 ("worker", lambda: check_bot_worker(vm, report)),
                  ("uninstall", lambda: check_uninstall(vm, report))]
         for name, step in steps:
             if name not in ("install", "running", "uninstall") and not wanted(name):
