@@ -649,7 +649,8 @@ def _check_i2c(config: HardwareConfig) -> None:
     for mux in config.i2c_muxes:
         for bus in mux.buses:
             if bus in parent_of or bus == mux.parent or any(bus == m.parent for m in config.i2c_muxes):
-                raise ConfigError(f"{subkey(mux.key, 'buses')}: bus {bus} is listed twice or is a mux's parent")
+                raise ConfigError(f"{subkey(mux.key, 'buses')}: bus {bus} is listed twice "
+                                  "or is a mux's parent")
             parent_of[bus] = mux
 
     used: dict[tuple[int, ...], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
@@ -687,7 +688,7 @@ def _check_spi(config: HardwareConfig, *, one_cs: bool) -> None:
         if d.spi:
             spot = (d.spi.port, d.spi.device)
             if one_cs and spot == (0, 1):
-                raise ConfigError(f"{d.bus_key}.device: SPI0 has no device 1 with [buses] "
+                raise ConfigError(f"{subkey(d.bus_key, 'device')}: SPI0 has no device 1 with [buses] "
                                   "spi0_1cs = true (dtoverlay=spi0-1cs removes CE1, GPIO 7); "
                                   "use device = 0, or set spi0_1cs = false")
             if spot in used:
