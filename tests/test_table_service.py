@@ -50,6 +50,10 @@ def test_lobby_join_then_hold_to_start(sim_table):
     assert [p.seat for p in svc.players] == [0, 1]
     table.press(2, Button.OK)
     assert svc.messages[2] == "not in this match: join when it ends"
+    # The notice says it once: it read "NOT IN THIS MATCH NOT IN THIS MATCH: JOIN WHEN IT ENDS".
+    from golfbox.render import render_notice
+    expected = render_notice((128, 64), "P3", "not in this match: join when it ends")
+    assert table.displays[2].image.tobytes() == expected.tobytes()
 
 
 def test_whole_match_with_presses_and_a_bot_equals_the_engine(sim_table):

@@ -69,7 +69,9 @@ def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input
     if engine_seat is None or session.players[engine_seat].bot is not None:
         text = (say(lang, "a bot plays this seat") if engine_seat is not None
                 else say(lang, "not in this match"))
-        text = f"{text}\n{message}" if message else text
+        # A press here says why it did nothing: "a bot plays this seat" again, or "not in this
+        # match: join when it ends". It replaces the standing line rather than repeating it.
+        text = message or text
         return (("notice", text), lambda: draw.render_notice(size, name, text)), False
     view = session.match.view(engine_seat)
     changed = seat_input.update(view.legal, view.variant.cols)
