@@ -287,6 +287,28 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
         svc.match.view(None).table
 
 
+def test_a_node_unplugged_at_the_round_results_is_stood_in_for_there_too(clock, sim_table):
+    """The results waited for ever for the ● of a person whose node was gone, though the
+    shared display said a bot would play for it after 10 s."""
+    table = sim_table(clock=clock, variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      seed=3, takeover_after=10.0, bot_delay=1.0)
+    svc = table.service
+    while svc.state == "playing":  # seat 1 plays whatever is under its cursor, ● twice to knock
+        table.press(0, Button.OK)
+        clock.now += 1.0
+        svc.run_until_idle()
+    assert svc.state == "round_over" and svc.match.round_no == 1
+    svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
+    svc.run_until_idle()
+    clock.now += 9.0
+    svc.run_until_idle()
+    assert svc.state == "round_over"  # still waiting for the person
+    for _ in range(2):  # away 10 s: a bot stands in; bot_delay later it goes on
+        clock.now += 1.0
+        svc.run_until_idle()
+    assert svc.state == "playing" and svc.match.round_no == 2
+
+
 def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
     table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)

@@ -225,6 +225,18 @@ class Session:
         """Nobody at the table to press ● (every seat a bot or a stand-in)."""
         return all(p.bot is not None or self.stands_in(i) for i, p in enumerate(self.players))
 
+    def all_bots_due(self) -> float | None:
+        """When every person's seat will have been away long enough for a bot to stand in
+        (None: somebody is at the table, or nobody stands in)."""
+        after, due = self.settings.takeover_after, []
+        for player in self.players:
+            if player.bot is None:
+                since = self.away.get(player.seat)
+                if since is None or not after:
+                    return None
+                due.append(since + after)
+        return max(due) if due else None
+
     def link_changed(self, event: LinkEvent, where: str) -> None:
         """A seat node or a display went away or came back (``where`` names it)."""
         if event.connected:

@@ -424,8 +424,11 @@ class RoundOver(ReadsRules, InMatch):
 
     def sync_timers(self):
         now, table = self.table.clock(), self.table
-        self.keep_timer("next", self.session.all_bots(),  # nobody to press ●
+        all_bots = self.session.all_bots()
+        self.keep_timer("next", all_bots,  # nobody to press ●
                         lambda: now + table.settings.bot_delay, self._go_on)
+        # Wake up when the last person away has been away long enough: then nobody is.
+        self.set_timer("takeover", None if all_bots else self.session.all_bots_due(), lambda: None)
         size = table.shared_display.size if table.shared_display is not None else None
         self.keep_timer("page", screens.reveal_pages(self.session, size) > 1,
                         lambda: now + REVEAL_PAGE_SECONDS, self._turn_page)
