@@ -264,7 +264,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
     assert svc.players[svc.match.round.to_move].seat == 1
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
-    assert svc.table_message == "seat 2: node unplugged · a bot plays for it after 60 s away"
+    assert svc.table_message == "seat 2: node unplugged · a bot plays after 60 s"
     clock.now += 59.0
     svc.run_until_idle()
     assert svc.actions_played == 4  # still waiting for the person
@@ -307,6 +307,33 @@ def test_a_node_unplugged_at_the_round_results_is_stood_in_for_there_too(clock, 
         clock.now += 1.0
         svc.run_until_idle()
     assert svc.state == "playing" and svc.match.round_no == 2
+
+
+def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_table):
+    """A second unplug replaced the first one's words, and any part coming back (another
+    node, a display) cleared them all, with a seat still away."""
+    table = sim_table(clock=clock, variant="6-card", seats=4, auto_start=True, seed=3,
+                      takeover_after=120.0)
+    svc = table.service
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
+    svc.run_until_idle()
+    assert svc.table_message == ("seat 2: node unplugged · a bot plays after 120 s · "
+                                 "seat 3: node unplugged · a bot plays after 120 s")
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.post(LinkEvent(None, False, "shared display: I2C error"))
+    svc.run_until_idle()
+    assert svc.table_message == ("seat 3: node unplugged · a bot plays after 120 s · "
+                                 "shared display: I2C error")
+    svc.post(LinkEvent(None, True, "shared display: back"))
+    svc.post(LinkEvent(2, False, "seat 3 display: I2C error"))  # its display too, then back
+    svc.post(LinkEvent(2, True, "seat 3 display: back"))
+    svc.run_until_idle()
+    assert svc.table_message == "seat 3: node unplugged · a bot plays after 120 s"
+    # One seat's words fit the 256x64 shared display's bar whole, the seconds too (the bar
+    # starts at x 62 and keeps 2 px each side, render/table.py); they were cut at "AFTER…".
+    from golfbox.render import glyphs
+    assert glyphs.text_width(svc.table_message.upper(), 1) <= 256 - 62 - 4
 
 
 def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):

@@ -36,13 +36,29 @@ STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well a
 
 @dataclass
 class Notices:
-    """Words for people: one message per seat until its next press, one for the table."""
+    """Words for people: one message per seat until its next press, and on the shared
+    display every fault still standing (a part that failed, a seat away, the journal),
+    each until it is mended: a second fault or one part coming back clears no other."""
     seats: dict[int, str] = field(default_factory=dict)  # physical seat -> message
-    table: str = ""  # on the shared display (a failed display, a journal problem)
+    faults: dict[object, str] = field(default_factory=dict)  # what failed -> its words
 
     def say(self, seat: int | None, message: str) -> None:
         if seat is not None and message:
             self.seats[seat] = message
+
+    @property
+    def table(self) -> str:
+        """The shared display's line, oldest fault first."""
+        return " · ".join(self.faults.values())
+
+
+JOURNAL_FAULT = "journal"  # the key of Notices.faults for a game that could not be saved
+
+
+def part_key(event: LinkEvent) -> tuple:
+    """Notices.faults' key for the part a LinkEvent is about: a seat's node (its buttons),
+    a seat's display, or the shared display (seat None)."""
+    return (event.seat, event.buttons)
 
 
 class Session:
@@ -180,9 +196,10 @@ class Session:
         except (JournalError, ValueError) as exc:
             # Not saved, so not played: the table stays as it was and says why.
             log.error("journal: %s", exc)
-            self.notices.table = say(self.language, "cannot save the game: see the log")
+            self.notices.faults[JOURNAL_FAULT] = say(self.language, "cannot save the game: see the log")
             self.notices.say(physical, say(self.language, "not saved, not played: try again"))
             return False
+        self.notices.faults.pop(JOURNAL_FAULT, None)  # saved again
         return True
 
     def peeking(self, engine_seat: int) -> bool:
@@ -241,20 +258,21 @@ class Session:
         """A seat node or a display went away or came back (``where`` names it)."""
         if event.connected:
             log.info("%s is back: %s", where, event.reason)
-            self.notices.table = ""
+            self.notices.faults.pop(part_key(event), None)
             if event.buttons and self.away.pop(event.seat, None) is not None:
                 self._stand_ins.discard(self.engine_seat.get(event.seat))
             return
         log.warning("%s failed: %s (the game goes on)", where, event.reason)
         # The reason names the part as the log does, in English: other languages say "fault:".
         reason = event.reason or f"{where}: failed"
-        self.notices.table = reason if self.language == "en" else say(self.language, "fault: {reason}",
-                                                                        reason=reason)
+        words = reason if self.language == "en" else say(self.language, "fault: {reason}",
+                                                         reason=reason)
         if event.buttons:  # a seat node: its person can no longer play
             self.away.setdefault(event.seat, self._clock())
             if self.settings.takeover_after:
-                self.notices.table += " · " + say(self.language, "a bot plays for it after {n} s away",
-                                                  n=f"{self.settings.takeover_after:g}")
+                words += " · " + say(self.language, "a bot plays after {n} s",
+                                     n=f"{self.settings.takeover_after:g}")
+        self.notices.faults[part_key(event)] = words
 
     def stands_in(self, engine_seat: int) -> bool:
         """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
@@ -305,8 +323,9 @@ class Session:
             if engine_seat not in self._stand_ins:
                 self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
-                self.notices.table = say(self.language, "{who} is away: a bot plays for it until it is back",
-                                         who=self.name(seat))
+                self.notices.faults[(seat, True)] = say(  # the part_key of its node
+                    self.language, "{who} is away: a bot plays for it until it is back",
+                    who=self.name(seat))
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
                             self._clock() - self.away[seat])
         bot, rng = self._bot_for(engine_seat, name)
