@@ -300,6 +300,16 @@ def test_stock_runs_out_reshuffle_then_end_when_nothing_left():
     assert r.over and r.ender is None
 
 
+def test_a_deal_that_leaves_nothing_to_draw_ends_the_round_at_once():
+    """8 cards dealt and 1 turned to the discard: no stock. The round offered draw, which
+    raised IndexError, instead of ending and scoring."""
+    variant = get_variant("4-card")
+    deck = [parse_card(word) for word in "A 2 3 4 5 6 7 8 9".split()]
+    r = Round(variant, make_rules(variant, {}), 2, dealer=1, deck=deck)
+    assert r.over and r.legal_actions(0) == () and r.ender is None
+    assert sorted(r.scores) == [1 + 3 + 5 + 7, 2 + 4 + 6 + 8]
+
+
 def test_match_totals_and_shared_winners():
     m = Match("4-card", 2, rounds=2, seed=3)
     for _ in range(2):

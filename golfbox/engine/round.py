@@ -163,6 +163,10 @@ class Round:
             tuple(self.start_pending), None, None, None, self._totals_before,
             (), (self.discard[-1],), tuple(self.known), 0,
         ]
+        if not stock:
+            # Only a stacked deck gets here (every real deal leaves a stock): with nothing
+            # to draw and a one-card discard, the round ends at once, as when it runs out.
+            self._finish()
 
     def _set_rules(self, variant: Variant, rules: Rules, players: int, rng) -> None:
         self.variant, self.rules, self.players = variant, rules, players
