@@ -194,6 +194,27 @@ def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
     assert svc.actions_played == played and svc.messages[0].startswith("hint: ")
 
 
+def test_a_hold_right_after_turning_a_card_up_still_asks_for_the_hint(sim_table, clock):
+    """After a card is turned up the cursor rests on it, and a press only moves it off: the
+    hold's first half moved it, and the hold then asked for nothing."""
+    from golfbox.hal.base import Button
+
+    table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True, seed=3,
+                      hints=True, hold_time=0.8)
+    svc = table.service
+    svc.run_until_idle()
+    table.press(0, Button.OK)  # turn up the card under the cursor (after the hold time)
+    clock.advance(1.1)
+    svc.run_until_idle()
+    played = svc.actions_played
+    assert svc.inputs[0].resting is not None  # the cursor rests on the card just turned up
+    table.hold(0, Button.OK)
+    clock.advance(5.0)
+    svc.run_until_idle()
+    assert svc.actions_played == played and svc.messages[0].startswith("hint: ")
+    assert str(svc.inputs[0].choice).startswith("flip")
+
+
 def test_without_hints_ok_plays_at_once_and_a_hold_does_nothing_more(sim_table):
     from golfbox.hal.base import Button
 

@@ -326,9 +326,10 @@ class Playing(InMatch):
             when = self.table.clock() + self.table.settings.hold_time_of(seat) + self.HINT_MARGIN
             self.set_timer(waiting, when, lambda: self._press(seat, Button.OK, EventKind.PRESSED))
             return True
-        if waiting in self._timers and self._timers[waiting].active:  # held: the press does not act
-            self.set_timer(waiting, None, lambda: None)
-            self._ask_hint(seat)
+        # Held: the press does not act. If it already did (it moved a resting cursor off the
+        # card just turned up), the hold still asks for the hint.
+        self.set_timer(waiting, None, lambda: None)
+        self._ask_hint(seat)
         return True
 
     def _ask_hint(self, seat: int) -> None:
