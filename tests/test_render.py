@@ -225,3 +225,15 @@ def test_reveal_pages():
     assert first.tobytes() != second.tobytes()
     with pytest.raises(ValueError):
         render_reveal(public, (128, 64), page=2)
+
+
+def test_a_long_name_in_the_reveal_title_stops_short_of_the_page_number():
+    """'R1/9 · HENRIETTE (MEDIUM) WENT OUT' ran under the '1/2' on a 128x64 shared display."""
+    from golfbox.render import glyphs
+
+    public = goldens.play_out(goldens.deal("9-card", players=6)).view(None)
+    names = [f"Bartholomew Henriette{seat}" for seat in range(6)]
+    image = render_reveal(public, (128, 64), page=0, names=names).convert("L")
+    gap_end = 128 - glyphs.text_width("1/2")
+    gap = [image.getpixel((x, y)) for x in range(gap_end - 4, gap_end) for y in range(2, 7)]
+    assert not any(gap)  # nothing drawn in the 4 px before the page number

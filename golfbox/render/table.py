@@ -236,9 +236,11 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     if image.width == NARROW[0]:
         header = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
     header = " · ".join(w for w in (header, _end_words(view, names, lang)) if w)
-    glyphs.draw_text(draw, 0, 2, header, ink)  # 2 rows down: room for its accents
-    if pages > 1:
-        page_words = f"{page + 1}/{pages}"
+    page_words = f"{page + 1}/{pages}" if pages > 1 else ""
+    room = image.width - (glyphs.text_width(page_words) + 4 if page_words else 0)
+    # A long name that went out is cut short rather than drawn under the page number.
+    glyphs.draw_text(draw, 0, 2, glyphs.fit_text(header, room), ink)  # 2 rows down: accents
+    if page_words:
         glyphs.draw_text(draw, image.width - glyphs.text_width(page_words), 2, page_words, dim)
 
     rows, cols = view.variant.rows, view.variant.cols
