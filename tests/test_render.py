@@ -237,3 +237,20 @@ def test_a_long_name_in_the_reveal_title_stops_short_of_the_page_number():
     gap_end = 128 - glyphs.text_width("1/2")
     gap = [image.getpixel((x, y)) for x in range(gap_end - 4, gap_end) for y in range(2, 7)]
     assert not any(gap)  # nothing drawn in the 4 px before the page number
+
+
+def test_the_lobby_shows_every_long_name_without_covering_the_menu():
+    """Eight long names ran under the menu's bar on a 128x64 screen, and the last ones were
+    left out; now every name shows, cut shorter if it must ("Alexa…")."""
+    from golfbox.render.table import _players_lines, render_lobby
+
+    names = ("Alexandrine, Bartholomew, Christopher, Dominique, Emmanuelle, Fitzgerald, "
+             "Guillaume (facile), Henriette (moyen)")
+    image = render_lobby((128, 64), "ALEXANDRINE : TU JOUES", ["jeu : 6 cartes"], 0, names,
+                         "◀▶ changer · ● suivant · garder ● lancer · ✕ partir", "fr").convert("L")
+    assert not any(image.getpixel((x, 18)) for x in range(128))  # a dark row under the bar
+    lines = _players_lines(names, 122, 3, "fr")
+    assert len(lines) == 3 and " ".join(lines).count(", ") == 7  # all eight, in three lines
+    assert lines[0].startswith("à la table : Alexa") and lines[-1].split(", ")[-1].startswith("Henri")
+    short = "P1, P2 (HARD), P3"  # names that fit stay whole
+    assert _players_lines(short, 122, 3, "en") == ["playing: P1, P2 (HARD), P3"]

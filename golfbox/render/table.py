@@ -316,15 +316,19 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     or why the match cannot start) at the bottom.
 
     Who plays and the footer are laid out from the bottom up, wrapped so that every
-    name shows (eight players too); the menu gets the rows left above them, at most
-    three, around the cursor. On 256×64 the first three lines (game, empty seats,
+    name shows (eight players too, long names cut shorter), leaving room for at least
+    one menu row; the menu gets the rows left above them, at most three, around the
+    cursor. On 256×64 the first three lines (game, empty seats,
     rounds) make the left column and the house rules the right one.
     """
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, title, ink)
     text_w = image.width - 6
-    bottom = glyphs.wrap_text(say(lang, "playing: {who}", who=players), text_w, 4, sep=", ") + glyphs.wrap_text(footer, text_w, 2)
+    footer_lines = glyphs.wrap_text(footer, text_w, 2)
+    # Under the title and one menu row (its bar ends at y 17): the rest is who plays.
+    room = (image.height - 19) // LINE - len(footer_lines)
+    bottom = _players_lines(players, text_w, room, lang) + footer_lines
     top = 64 - LINE * len(bottom)
     for i, line in enumerate(bottom):
         glyphs.draw_text(draw, 3, top + LINE * i, line, ink)
@@ -348,6 +352,20 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
                 glyphs.draw_text(draw, x + column_w - 9, y, "▶", fg)
             glyphs.draw_text(draw, x + 11, y, text, fg)
     return image
+
+
+def _players_lines(players: str, width: int, lines: int, lang: str) -> list[str]:
+    """"playing: A, B, …" in at most ``lines`` lines, every name shown: names too long
+    for that are cut shorter and shorter ("Alexand…") rather than left out."""
+    names = players.split(", ")
+    for longest in (None, 12, 10, 8, 6, 4):
+        shown = names if longest is None else [
+            name if len(name) <= longest else name[:longest - 1].rstrip() + "…" for name in names]
+        text = say(lang, "playing: {who}", who=", ".join(shown))
+        wrapped = glyphs.wrap_text(text, width, lines, sep=", ")
+        if " ".join(wrapped) == text:  # nothing cut short to fit
+            return wrapped
+    return glyphs.wrap_text(text, width, lines, sep=", ")
 
 
 def _window(count: int, cursor: int, size: int, start: int = 0) -> range:
