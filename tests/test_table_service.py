@@ -336,6 +336,21 @@ def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_tabl
     assert glyphs.text_width(svc.table_message.upper(), 1) <= 256 - 62 - 4
 
 
+def test_a_seat_outside_the_match_is_told_how_in_once_it_has_ended(clock, sim_table):
+    """At the match's result it was still told "not in this match: join when it ends"."""
+    table = sim_table(clock=clock, variant="4-card", rounds=1, seats=3, bots={1: "medium"},
+                      seed=5, bot_delay=1.0)
+    svc = table.service
+    table.press(0, Button.OK)  # seat 1 joins; seat 3 stays out
+    table.hold(0, Button.OK)
+    while svc.state != "match_over":
+        table.press(0, Button.OK)
+        clock.now += 1.0
+        svc.run_until_idle()
+    table.press(2, Button.OK)
+    assert svc.messages[2] == "the match is over: ✕ on a player's pad opens the lobby"
+
+
 def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
     table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)

@@ -63,6 +63,8 @@ FRENCH: dict[str, str] = {
     "a bot plays this seat": "un robot joue ici",
     "not in this match": "pas dans cette partie",
     "not in this match: join when it ends": "attends la fin de la partie",
+    "the match is over: ✕ on a player's pad opens the lobby":
+        "partie finie : ✕ d'un joueur ouvre l'accueil",
     "not allowed now": "pas permis maintenant",
     "not saved, not played: try again": "non enregistré : réessaie",
     "● shows the result": "● montre le résultat", "● deals the next round": "● donne la manche suivante",

@@ -447,7 +447,14 @@ class MatchOver(ReadsRules, InMatch):
     name = TableState.MATCH_OVER
 
     def on_button(self, seat, button, kind):
-        return None if self.press_or_read(seat, button, kind) else super().on_button(seat, button, kind)
+        if self.press_or_read(seat, button, kind):
+            return None
+        if self.session.engine_seat.get(seat) is None and kind is EventKind.PRESSED:
+            # Not "join when it ends": it has ended, and the way in is the lobby.
+            self.table.notices.say(seat, say(self.lang, "the match is over: ✕ on a player's pad "
+                                                        "opens the lobby"))
+            return None
+        return super().on_button(seat, button, kind)
 
     def seat_frame(self, seat, size):
         return self.rules_seat_frame(seat, size) or super().seat_frame(seat, size)
