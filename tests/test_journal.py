@@ -225,6 +225,42 @@ def test_another_sqlite_database_is_refused_and_left_alone(path):
     assert path.read_bytes() == before
 
 
+def test_a_version_1_journal_is_migrated_and_its_finished_match_result_is_still_shown(path):
+    """Version 2 keeps when a finished match's result was left; a version 1 journal's
+    finished match was never marked so, and is shown once more after the upgrade."""
+    from golfbox.table.journal import MIGRATIONS, APPLICATION_ID
+
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO match (id, started_at, config, seed, players, variant, status, ended_at, "
+               "totals, winners) VALUES (1, '2026-11-20T20:00:00+00:00', '{\"variant\": \"4-card\"}', "
+               "'7', '[]', '4-card', 'finished', '2026-11-20T20:30:00+00:00', '[3, 9]', '[0]')")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        assert journal.result_shown().id == 1
+        journal.close_result(1)
+        journal.close_result(1)  # harmless twice
+        assert journal.result_shown() is None
+        assert [m.id for m in journal.history()] == [1]
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_only_the_newest_match_finished_and_not_left_is_shown_again(journal):
+    first = journal.start_match({"variant": "4-card"}, seed=1)
+    assert journal.result_shown() is None  # in play: unfinished() resumes it
+    journal.finish_match(first, [3, 9], winners=[0])
+    assert journal.result_shown().id == first
+    second = journal.start_match({"variant": "4-card"}, seed=2)
+    assert journal.result_shown() is None  # a newer match began
+    journal.abandon(second)
+    assert journal.result_shown() is None
+    with pytest.raises(ValueError, match="not finished"):
+        journal.close_result(second)
+
+
 def test_a_journal_from_a_newer_golfbox_is_refused(journal, path):
     journal.close()
     db = sqlite3.connect(path)

@@ -351,6 +351,32 @@ def test_a_seat_outside_the_match_is_told_how_in_once_it_has_ended(clock, sim_ta
     assert svc.messages[2] == "the match is over: ✕ on a player's pad opens the lobby"
 
 
+def test_a_restart_on_the_last_reveal_shows_it_and_the_result_again(clock, sim_table):
+    """The journal had marked the match finished, so a power cut on its last reveal or its
+    result opened the lobby: both screens were lost. Now they come back, until ✕ or ● leaves."""
+    settings = dict(variant="4-card", rounds=1, seats=2, bots={1: "medium"}, seed=5, bot_delay=1.0)
+    first = sim_table(clock=clock, **settings)
+    table = first.service
+    first.press(0, Button.OK)  # seat 1 joins and deals
+    first.hold(0, Button.OK)
+    while table.state == "playing":
+        first.press(0, Button.OK)
+        clock.now += 1.0
+        table.run_until_idle()
+    assert table.state == "round_over" and table.match.over
+    totals = table.match.totals
+    again = sim_table(clock=clock, **settings)  # the power cut: the same journal
+    assert again.service.state == "round_over" and again.service.match.over
+    assert again.service.match.totals == totals and again.service.match.round_no == 1
+    again.press(0, Button.OK)
+    assert again.service.state == "match_over"
+    third = sim_table(clock=clock, **settings)  # cut on the result: it is still there
+    assert third.service.state == "round_over"
+    third.press(0, Button.OK, Button.BACK)  # the result, then ✕: the lobby
+    assert third.service.state == "lobby"
+    assert sim_table(clock=clock, **settings).service.state == "lobby"  # left: not shown again
+
+
 def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
     table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
                   takeover_after=1.0)

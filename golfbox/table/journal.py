@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 # "GOLF" in ASCII: tells a golfbox journal from any other SQLite file.
 APPLICATION_ID = 0x474F4C46
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_ACTION_LENGTH = 200
 
 _SCHEMA_V1 = """
@@ -87,8 +87,14 @@ CREATE TABLE round_score (
 CREATE INDEX match_by_status ON match(status, id);
 """
 
+# Version 2: when a finished match's result was left (a new match, or the lobby). Until
+# then a restart shows that result again, as a power cut on it would otherwise skip it.
+_SCHEMA_V2 = """
+ALTER TABLE match ADD COLUMN result_closed_at TEXT;  -- ISO 8601, UTC; NULL: still shown
+"""
+
 # MIGRATIONS[n] takes a journal from schema version n to n + 1.
-MIGRATIONS: list[str] = [_SCHEMA_V1]
+MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -220,6 +226,14 @@ class Journal:
                 (_now(), json.dumps(totals), json.dumps(winners), match_id),
             )
 
+    def close_result(self, match_id: int) -> None:
+        """The finished match's result was left: a restart no longer shows it. Harmless twice."""
+        with self._writing() as db:
+            if self._status(db, match_id) != "finished":
+                raise ValueError(f"match {match_id} is {self._status(db, match_id)}, not finished")
+            db.execute("UPDATE match SET result_closed_at = ? WHERE id = ? AND result_closed_at IS NULL",
+                       (_now(), match_id))
+
     def abandon(self, match_id: int) -> None:
         """Give up a match in play (it will not be resumed). Abandoning twice is harmless."""
         with self._writing() as db:
@@ -237,27 +251,41 @@ class Journal:
                 "SELECT id, started_at, config, seed, players FROM match"
                 " WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
             ).fetchone()
-            if row is None:
+            return None if row is None else self._match_log(db, row)
+
+    def result_shown(self) -> MatchLog | None:
+        """The newest match, if it is finished and its result was never left (close_result),
+        with all its entries: the table was on its last reveal or its result when it stopped."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT id, started_at, config, seed, players, status, result_closed_at FROM match"
+                " ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None or row[5] != "finished" or row[6] is not None:
                 return None
-            match_id, started_at, config, seed, players = row
-            actions, events = [], []
-            for seq, seat, action, event, data in db.execute(
-                "SELECT seq, seat, action, event, data FROM entry WHERE match_id = ? ORDER BY seq", (match_id,)
-            ):
-                if action is not None:
-                    actions.append((seq, seat, action))
-                else:
-                    events.append((seq, event, json.loads(data)))
-            return MatchLog(
-                id=match_id,
-                started_at=datetime.fromisoformat(started_at),
-                config=json.loads(config),
-                seed=int(seed),
-                players=json.loads(players),
-                actions=actions,
-                events=events,
-                round_scores=self._round_scores(db, match_id),
-            )
+            return self._match_log(db, row[:5])
+
+    def _match_log(self, db: sqlite3.Connection, row: tuple) -> MatchLog:
+        """A match row (id, started_at, config, seed, players) with all its entries."""
+        match_id, started_at, config, seed, players = row
+        actions, events = [], []
+        for seq, seat, action, event, data in db.execute(
+            "SELECT seq, seat, action, event, data FROM entry WHERE match_id = ? ORDER BY seq", (match_id,)
+        ):
+            if action is not None:
+                actions.append((seq, seat, action))
+            else:
+                events.append((seq, event, json.loads(data)))
+        return MatchLog(
+            id=match_id,
+            started_at=datetime.fromisoformat(started_at),
+            config=json.loads(config),
+            seed=int(seed),
+            players=json.loads(players),
+            actions=actions,
+            events=events,
+            round_scores=self._round_scores(db, match_id),
+        )
 
     def history(self, limit: int = 20) -> list[MatchSummary]:
         """Finished matches, newest first."""

@@ -104,14 +104,24 @@ class Session:
         self._decisions = {}
         self.actions_played = 0
 
+    def close_result(self) -> None:
+        """The finished match's result is left: a restart starts afresh, not on it."""
+        if self.journal is not None and self.match_id is not None:
+            try:
+                self.journal.close_result(self.match_id)
+            except (JournalError, ValueError) as exc:  # at worst a restart shows it once more
+                log.error("journal: %s", exc)
+
     def rematch(self) -> None:
         """A new match with the same players and settings."""
+        self.close_result()
         config = self.match_config
         self.start_match(self.players, config["variant"], config["rules"], config["rounds"],
                          config.get("hints", False), self.language)
 
-    def resume(self, saved: MatchLog) -> bool:
-        """Replay an unfinished match: the same seed and the same actions give the same table."""
+    def resume(self, saved: MatchLog, finished: bool = False) -> bool:
+        """Replay an unfinished match: the same seed and the same actions give the same table.
+        ``finished``: a finished match whose result the table was showing, to show it again."""
         try:
             players = [Player.from_json(p) for p in saved.players]
             config = saved.config
@@ -128,7 +138,10 @@ class Session:
                     match.apply(seat, action)
         except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
             log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
-            self.journal.abandon(saved.id)
+            if finished:
+                self.journal.close_result(saved.id)
+            else:
+                self.journal.abandon(saved.id)
             self.match, self._decisions = None, {}
             return False
         self.match_id = saved.id
@@ -140,7 +153,8 @@ class Session:
         self._use(match, players)
         self.actions_played = len(saved.actions)
         for round_no, scores in enumerate(match.history, start=1):
-            self.journal.finish_round(saved.id, round_no, scores)  # a crash may have come between
+            if not finished:  # (a finished match has all its rounds)
+                self.journal.finish_round(saved.id, round_no, scores)  # a crash may have come between
         log.info("resumed match %d at round %d after %d actions", saved.id, match.round_no,
                  len(saved.actions))
         return True

@@ -40,8 +40,9 @@ class TableState(StrEnum):
 
 
 def opening(table: "TableService") -> "State":
-    """The first state: an unfinished match resumed from the journal, else a match started
-    at once (``auto_start``), else the lobby."""
+    """The first state: an unfinished match resumed from the journal, else the result of
+    a finished one that was still shown (its last reveal, then who won), else a match
+    started at once (``auto_start``), else the lobby."""
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
@@ -49,6 +50,10 @@ def opening(table: "TableService") -> "State":
         if not session.match.round.over:
             return Playing(table)
         session.finish_round()  # a crash came between the last action and the reveal
+        return RoundOver(table)
+    shown = table.journal.result_shown() if table.journal is not None else None
+    if shown is not None and session.resume(shown, finished=True):
+        table.lobby.language = session.language
         return RoundOver(table)
     if settings.auto_start:
         # Every seat plays: the configured bots, and people in all the others.
@@ -466,6 +471,7 @@ class MatchOver(ReadsRules, InMatch):
             self.session.rematch()
             return Playing(self.table)
         if button is Button.BACK:
+            self.session.close_result()
             self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}
             return Lobby(self.table)
         return None
