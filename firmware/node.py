@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.1.1"
 HOST_SILENT_MS = 3000  # the host pings every second; three missed means it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -113,6 +113,9 @@ class SeatNode:
                 self.session = token
                 self.frame_valid = False
                 self.frame[:] = bytes(len(self.frame))  # the host starts from a blank frame too
+                # The host sends only what differs from blank, but the panel may still show
+                # the last session's frame: its first frame repaints every page.
+                self.dirty = [[0, WIDTH - 1] for _ in range(PAGES)]
             self.link.send_unreliable(protocol.MSG_HELLO, protocol.pack_hello(token, self.unique_id, FIRMWARE_VERSION))
         elif msg_type == protocol.MSG_PING:
             self.link.send_unreliable(protocol.MSG_PONG, payload)

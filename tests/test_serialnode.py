@@ -200,6 +200,60 @@ def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
 
 
+def message_type(block: bytes) -> int | None:
+    """The message type of one encoded block (without its 0x00), None if it does not decode."""
+    try:
+        body = protocol.cobs_decode(block)
+    except ValueError:
+        return None
+    return body[3] if len(body) >= 4 else None
+
+
+def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_on(make_node, make_hub):
+    """The node starts its session on SYNC and sends a press (BUTTON, seq 0) while its HELLO
+    is lost. The host's handshake took that BUTTON, threw it away and acknowledged it; once a
+    HELLO came through both sides disagreed on the sequence, and no press arrived ever again."""
+    node = make_node()
+    lost = []
+    node.relay.drop_to_host = lambda block: message_type(block) == protocol.MSG_HELLO and (
+        lost.append(block) or True)
+    hub, events = make_hub()
+    deadline = time.monotonic() + 5
+    while not lost and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lost, "the node never answered a SYNC"
+    node.press("ok")
+    time.sleep(0.3)
+    node.relay.drop_to_host = None  # the line clears up
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.OK)
+    node.press("left")
+    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.LEFT)
+
+
+def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
+    """A new session cleared the node's frame but not its panel, and the host sent only what
+    differs from a blank frame: where the new frame is dark, the old one stayed lit."""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    display = hub.display(SEAT)
+    lit = Image.new("1", (128, 64), 1)
+    display.show(lit)
+    assert display.wait_shown(3) and node.wait_oled(image_to_pages(lit), 2)
+    node.unplug()
+    assert events.get(timeout=3).connected is False
+    dark = Image.new("1", (128, 64))
+    dark.paste(1, (10, 10, 60, 30))
+    with pytest.raises(DisplayError):
+        display.show(dark)
+    time.sleep(0.5)  # back well before the node's 3 s "waiting" screen would repaint it all
+    node.plug()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert display.wait_shown(3)
+    assert node.wait_oled(image_to_pages(dark), 2)
+
+
 @needs_micropython
 def test_a_node_that_stops_answering_is_reported_and_taken_back(make_node, make_hub):
     node = make_node()

@@ -470,18 +470,21 @@ class _NodeConnection:
 
     # handshake: SYNC (fresh random token) until the node answers HELLO with that token
     def _handshake(self) -> tuple[str, str] | None:
+        """SYNC until the node answers HELLO. Outside any session: no message of the last
+        session is resent, and nothing the node sends is taken or acknowledged (SYNC says
+        ack 0), so a press it sends before its HELLO gets through is resent in the session."""
         token = random.randrange(1, 0x10000)
+        sync = protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
         self._write(b"\x00")  # end whatever half block the node was holding
         deadline = time.monotonic() + self.hub.config.handshake_timeout
         next_sync = 0.0
         while not self.hub._stop.is_set() and time.monotonic() < deadline:
             if time.monotonic() >= next_sync:
-                self.link.send_unreliable(protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
-                self._write(self.link.poll(self._now()))
+                self._write(sync)
                 next_sync = time.monotonic() + 0.03  # the node answers in a few ms; a noisy line needs many tries
             data = self.port.read(self.port.in_waiting or 1)
             self.stats.bytes_in += len(data)
-            for msg_type, payload in self.link.receive(data, self._now()):
+            for _seq, _ack, msg_type, payload in self.link.decoder.feed(data):
                 if msg_type != protocol.MSG_HELLO:
                     continue
                 try:

@@ -78,6 +78,10 @@ class Relay:
         self.interrupts = 0  # 0x03 bytes that became SIGINT
         self.loss = loss
         self.rng = random.Random(seed)
+        # drop_to_host(block) -> True drops one whole block (its bytes before the 0x00) on its
+        # way to the host: a line that loses just the messages a test names.
+        self.drop_to_host = None
+        self._to_host_pending = bytearray()
         self.master: int | None = None
         self._lock = threading.Lock()
         self._stop = False
@@ -138,7 +142,9 @@ class Relay:
                         if not data:  # the node process ended
                             return
                         if master is not None:  # unplugged: the node talks to nobody
-                            os.write(master, self._mangle(data))
+                            data = self._drop_blocks(self._mangle(data))
+                            if data:
+                                os.write(master, data)
                     else:
                         data = self._ctrl_c(self._mangle(os.read(master, 4096)))
                         self.node_sock.sendall(data)
@@ -147,6 +153,21 @@ class Relay:
                         raise
                     time.sleep(0.01)
             selector.close()
+
+    def _drop_blocks(self, data: bytes) -> bytes:
+        if self.drop_to_host is None and not self._to_host_pending:
+            return data
+        pending, out = self._to_host_pending, bytearray()
+        pending += data
+        while (end := pending.find(0)) >= 0:
+            block = bytes(pending[:end])
+            del pending[:end + 1]
+            if self.drop_to_host is None or not self.drop_to_host(block):
+                out += block + b"\x00"
+        if self.drop_to_host is None:
+            out += pending
+            pending.clear()
+        return bytes(out)
 
     def _ctrl_c(self, data: bytes) -> bytes:
         if self.ctrl_c_pid is None or b"\x03" not in data or not self._catches_sigint():
