@@ -277,3 +277,13 @@ def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recove
         node.press("back")
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK)
     assert "seat 5: dropped corrupt block at byte" in caplog.text
+
+
+def test_link_stats_keep_only_the_newest_frame_times():
+    """One entry per acknowledged frame, for a whole evening: the list grew without end."""
+    from golfbox.hal.serialnode import FRAME_TIMES_KEPT, LinkStats
+
+    stats = LinkStats()
+    for i in range(FRAME_TIMES_KEPT + 500):
+        stats.frame_times.append(i / 1000)
+    assert len(stats.frame_times) == FRAME_TIMES_KEPT and stats.frame_times[-1] == (FRAME_TIMES_KEPT + 499) / 1000

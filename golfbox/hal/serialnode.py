@@ -20,6 +20,7 @@ import os
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -40,6 +41,7 @@ MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
 # A node sends HELD after a press this long (firmware/board.py HOLD_MS; gpio.hold_time
 # is the Pi's own pads'): with hints on, ● on a node's seat waits this long for it.
 NODE_HOLD_TIME = 0.7
+FRAME_TIMES_KEPT = 1000  # LinkStats keeps this many of the newest frame delivery times
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
 
 
@@ -203,7 +205,8 @@ class LinkStats:
     retransmits: int = 0
     node_rx_errors: int = 0
     ping_ms: float | None = None
-    frame_times: list[float] = field(default_factory=list)  # show() to acknowledged, seconds
+    # show() to acknowledged, seconds: the newest FRAME_TIMES_KEPT (a table runs all evening).
+    frame_times: deque[float] = field(default_factory=lambda: deque(maxlen=FRAME_TIMES_KEPT))
 
 
 class SerialNodeHub:
