@@ -68,6 +68,17 @@ def test_an_overlong_block_is_dropped_and_the_decoder_resyncs():
     assert errors == [f"block longer than {protocol.MAX_ENCODED} bytes"]
 
 
+def test_a_payload_one_byte_over_the_limit_is_dropped():
+    """241 bytes passed: its encoding still fits the decoder's buffer. PROTOCOL.md says 240."""
+    errors = []
+    decoder = protocol.BlockDecoder(lambda offset, reason: errors.append((offset, reason)))
+    at_limit = protocol.encode_block(1, 0, protocol.MSG_FRAME, bytes(protocol.MAX_PAYLOAD))
+    over = protocol.encode_block(2, 0, protocol.MSG_FRAME, bytes(protocol.MAX_PAYLOAD + 1))
+    blocks = decoder.feed(at_limit + over)
+    assert [seq for seq, _, _, _ in blocks] == [1]
+    assert errors == [(len(at_limit), f"payload of {protocol.MAX_PAYLOAD + 1} bytes, at most 240")]
+
+
 class Wire:
     """Carries bytes between two Links with a simulated clock, mangling a fraction of them."""
 

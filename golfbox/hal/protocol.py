@@ -183,6 +183,10 @@ class BlockDecoder:
         if body[0] != len(body):
             self._error("length %d, block of %d bytes" % (body[0], len(body)))
             return None
+        if len(body) > MAX_BLOCK:  # its encoding may still fit MAX_ENCODED
+            self._error("payload of %d bytes, at most %d" % (len(body) - HEADER_SIZE - CRC_SIZE,
+                                                             MAX_PAYLOAD))
+            return None
         crc = crc16(body[:-CRC_SIZE])
         if crc != (body[-2] << 8) | body[-1]:
             self._error("crc mismatch")
