@@ -98,9 +98,9 @@ class SeatNode:
     def _button(self, button, kind):
         if self.session is None:
             return  # nobody to tell: a press before the table is up means nothing
-        counter = (self.events + 1) & 0xFFFF
-        if self.link.send(protocol.MSG_BUTTON, protocol.pack_button(counter, button, kind)) is not None:
-            self.events = counter
+        # Counted even when the queue is full and it is dropped: the host sees the gap.
+        self.events = (self.events + 1) & 0xFFFF
+        self.link.send(protocol.MSG_BUTTON, protocol.pack_button(self.events, button, kind))
 
     def _handle(self, msg_type, payload):
         if msg_type == protocol.MSG_SYNC:

@@ -231,6 +231,27 @@ def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_o
     assert events.get(timeout=3) == ButtonEvent(SEAT, Button.LEFT)
 
 
+def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, caplog):
+    """The node counts them and drops them with its session when the cable is back; the
+    host had a new connection with no counter to compare, and logged nothing."""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+    node.unplug()
+    assert events.get(timeout=3).connected is False
+    node.press("left")
+    node.press("right")
+    time.sleep(0.3)
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        node.plug()
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        node.press("back")
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK)
+    assert "seat 5: 2 button events lost in the node" in caplog.text
+
+
 def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
     """A new session cleared the node's frame but not its panel, and the host sent only what
     differs from a blank frame: where the new frame is dark, the old one stayed lit."""

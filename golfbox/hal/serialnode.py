@@ -193,6 +193,9 @@ class _SeatState:
     connection: "_NodeConnection | None" = None
     buttons_down: int = 0
     ever_connected: bool = False
+    # The node's counter of its last button event that arrived, kept across its connections:
+    # presses it counted but dropped with a session (unplugged, or its queue full) show as a gap.
+    last_event: int | None = None
 
 
 @dataclass
@@ -437,6 +440,7 @@ class _NodeConnection:
             self.seat = self.hub._claim(self, self.node_id)
             if self.seat is not None:
                 self.hub.stats[self.seat] = self.stats
+                self._last_counter = self.hub._seats[self.seat].last_event
             self._start_session()
             self._serve()
             reason = None  # the hub is closing
@@ -586,6 +590,7 @@ class _NodeConnection:
                     log.warning("%s: %d button events lost in the node (counter %d, expected %d)", self._label(), (counter - expected) & 0xFFFF, counter, expected)
                 self._last_counter = counter
                 if self.seat is not None:
+                    self.hub._seats[self.seat].last_event = counter
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]), EventKind(protocol.KIND_CODES[kind]))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
