@@ -252,6 +252,39 @@ def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, ca
     assert "seat 5: 2 button events lost in the node" in caplog.text
 
 
+def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_path, caplog):
+    """The second was refused (rightly), but its port stayed open without a seat and was
+    never claimed again: after the first was unplugged the seat stayed paused for good."""
+    from fake_mpy.harness import FakeNode
+
+    ports_a, ports_b = tmp_path / "a", tmp_path / "b"
+    for folder in (ports_a, ports_b, tmp_path / "node-a", tmp_path / "node-b"):
+        folder.mkdir()
+    first = FakeNode(tmp_path / "node-a", NODE_ID, ports_a)
+    second = FakeNode(tmp_path / "node-b", NODE_ID, ports_b)
+    config = SerialNodeConfig(seats={SEAT: NODE_ID}, ports=(str(ports_a / "*"), str(ports_b / "*")),
+                              scan_interval=0.1)
+    hub, events = SerialNodeHub(config), queue.Queue()
+    try:
+        first.plug()
+        hub.start(events.put)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+            second.plug()
+            time.sleep(3.0)  # refused, then tried again: said once at ERROR
+        errors = [r for r in caplog.records if "also answers" in r.message and r.levelno == logging.ERROR]
+        assert len(errors) == 1
+        first.unplug()
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
+        assert events.get(timeout=8) == LinkEvent(SEAT, True, buttons=True)
+        second.press("ok")
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+    finally:
+        hub.close()
+        first.close()
+        second.close()
+
+
 def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
     """A new session cleared the node's frame but not its panel, and the host sent only what
     differs from a blank frame: where the new frame is dark, the old one stayed lit."""

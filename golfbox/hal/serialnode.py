@@ -221,6 +221,7 @@ class SerialNodeHub:
         self._seats = {seat: _SeatState(seat, node_id) for seat, node_id in config.seats.items()}
         self._connections: dict[str, _NodeConnection] = {}  # by real device path
         self._retry_after: dict[str, float] = {}  # ports that did not answer like a node
+        self._duplicates: set[str] = set()  # ports whose node's id another port already serves
         self._sink: EventSink | None = None
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
@@ -303,8 +304,13 @@ class SerialNodeHub:
             for state in self._seats.values():
                 if state.node_id == node_id:
                     if state.connection is not None:
-                        log.error("seat %d: node %s also answers on %s; ignoring that port", state.seat + 1, node_id, connection.path)
-                        return None
+                        # Closed and tried again later: it takes the seat if the other goes.
+                        level = logging.DEBUG if connection.real_path in self._duplicates else logging.ERROR
+                        self._duplicates.add(connection.real_path)
+                        log.log(level, "seat %d: node %s also answers on %s; ignoring that port while "
+                                "the other serves the seat", state.seat + 1, node_id, connection.path)
+                        raise _SeatTaken()
+                    self._duplicates.discard(connection.real_path)
                     state.connection = connection
                     state.ever_connected = True
                     self._lock.notify_all()
@@ -385,6 +391,10 @@ class _NodeGone(Exception):
     """The node stopped answering or the port failed; the message says how."""
 
 
+class _SeatTaken(Exception):
+    """Another port's node with the same id serves the seat: this port is tried again later."""
+
+
 class _NodeConnection:
     """One open port and the node behind it, served by its own reader thread."""
 
@@ -444,6 +454,8 @@ class _NodeConnection:
             self._start_session()
             self._serve()
             reason = None  # the hub is closing
+        except _SeatTaken:
+            reason, retry = None, True
         except _NodeGone as gone:
             reason = str(gone)
         except (serial.SerialException, OSError) as err:
