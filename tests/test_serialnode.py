@@ -285,6 +285,21 @@ def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_p
         second.close()
 
 
+@needs_micropython
+def test_a_noisy_second_is_summed_up_once_it_is_over(make_node, make_hub, caplog):
+    """Past 10 a second corrupt blocks are only counted; the count was logged only when a
+    later block went bad, so the last noisy second's was late, or never said."""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        time.sleep(1.0 - time.monotonic() % 1.0 + 0.05)  # the burst falls inside one second
+        node.relay.inject_to_host(b"\x05garbage\x00" * 30)
+        time.sleep(2.0)  # quiet from now on
+    assert caplog.text.count("dropped corrupt block") == 10
+    assert "seat 5: 20 more corrupt blocks not logged" in caplog.text
+
+
 def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
     """A new session cleared the node's frame but not its panel, and the host sent only what
     differs from a blank frame: where the new frame is dark, the old one stayed lit."""

@@ -464,6 +464,7 @@ class _NodeConnection:
             log.exception("%s: link failed", self._label())
             reason, retry = f"link failed ({err})", True
         finally:
+            self._summarise_corrupt_blocks(None)
             try:
                 self.port.close()
             except (serial.SerialException, OSError):
@@ -544,6 +545,7 @@ class _NodeConnection:
             data = self.port.read(self.port.in_waiting or 1)
             now_s = time.monotonic()
             now = self._now()
+            self._summarise_corrupt_blocks(int(now_s))  # a noisy second's count, once it is over
             if data:
                 self.stats.bytes_in += len(data)
                 heard = self.link.rx_blocks
@@ -638,14 +640,19 @@ class _NodeConnection:
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1
-        second = int(time.monotonic())
-        if second != self._error_log_second:
-            if self._errors_this_second > 10:
-                log.warning("%s: %d more corrupt blocks not logged", self._label(), self._errors_this_second - 10)
-            self._error_log_second, self._errors_this_second = second, 0
+        self._summarise_corrupt_blocks(int(time.monotonic()))
         self._errors_this_second += 1
         if self._errors_this_second <= 10:  # a noisy cable must not flood the journal
             log.warning("%s: dropped corrupt block at byte %d (%s)", self._label(), offset, reason)
+
+    def _summarise_corrupt_blocks(self, second: int | None) -> None:
+        """Once a second has passed (None: now, the link is ending), say how many of its
+        corrupt blocks were not logged one by one. Called for each block and by the reader."""
+        if second == self._error_log_second:
+            return
+        if self._errors_this_second > 10:
+            log.warning("%s: %d more corrupt blocks not logged", self._label(), self._errors_this_second - 10)
+        self._error_log_second, self._errors_this_second = second or 0, 0
 
     def _write(self, data: bytes) -> None:
         if data:
