@@ -264,7 +264,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
     assert svc.players[svc.match.round.to_move].seat == 1
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
-    assert svc.table_message == "seat 2: node unplugged · a bot plays after 60 s"
+    assert svc.table_message == "seat 2: node unplugged · a bot plays in 60 s"
     clock.now += 59.0
     svc.run_until_idle()
     assert svc.actions_played == 4  # still waiting for the person
@@ -318,22 +318,35 @@ def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_tabl
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
     svc.run_until_idle()
-    assert svc.table_message == ("seat 2: node unplugged · a bot plays after 120 s · "
-                                 "seat 3: node unplugged · a bot plays after 120 s")
+    assert svc.table_message == ("seat 2: node unplugged · a bot plays in 120 s · "
+                                 "seat 3: node unplugged · a bot plays in 120 s")
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
     svc.post(LinkEvent(None, False, "shared display: I2C error"))
     svc.run_until_idle()
-    assert svc.table_message == ("seat 3: node unplugged · a bot plays after 120 s · "
+    assert svc.table_message == ("seat 3: node unplugged · a bot plays in 120 s · "
                                  "shared display: I2C error")
     svc.post(LinkEvent(None, True, "shared display: back"))
     svc.post(LinkEvent(2, False, "seat 3 display: I2C error"))  # its display too, then back
     svc.post(LinkEvent(2, True, "seat 3 display: back"))
     svc.run_until_idle()
-    assert svc.table_message == "seat 3: node unplugged · a bot plays after 120 s"
+    assert svc.table_message == "seat 3: node unplugged · a bot plays in 120 s"
+    # Several faults take turns on the shared display, each whole, every 4 s.
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    first = table.shared.image.tobytes()
+    assert svc.notices.shared_line() == "1/2 seat 3: node unplugged · a bot plays in 120 s"
+    clock.now += 4.0
+    svc.run_until_idle()
+    assert svc.notices.shared_line() == "2/2 seat 2: node unplugged · a bot plays in 120 s"
+    assert table.shared.image.tobytes() != first  # redrawn: the line turned by itself
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.run_until_idle()
+    assert svc.notices.shared_line() == svc.table_message  # one fault: no numbering
     # One seat's words fit the 256x64 shared display's bar whole, the seconds too (the bar
     # starts at x 62 and keeps 2 px each side, render/table.py); they were cut at "AFTER…".
     from golfbox.render import glyphs
     assert glyphs.text_width(svc.table_message.upper(), 1) <= 256 - 62 - 4
+    assert glyphs.text_width(("2/2 " + svc.table_message).upper(), 1) <= 256 - 62 - 4
 
 
 def test_a_seat_outside_the_match_is_told_how_in_once_it_has_ended(clock, sim_table):

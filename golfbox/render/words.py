@@ -93,7 +93,7 @@ FRENCH: dict[str, str] = {
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
-    "a bot plays after {n} s": "un robot le remplace après {n} s",
+    "a bot plays in {n} s": "un robot le remplace dans {n} s",
     "paused": "en pause", "stopped by an error: restarting": "arrêt sur erreur : redémarrage",
     # the lobby
     "{label}: {value}": "{label} : {value}", "playing: {who}": "à la table : {who}",

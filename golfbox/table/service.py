@@ -35,6 +35,7 @@ __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 log = logging.getLogger(__name__)
 
 IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
+FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's one bar
 _WAKE = object()  # posted to make a blocked loop look at its stop event
 
 
@@ -61,6 +62,7 @@ class TableService:
         self.painter = screens.Painter(self.seat_displays, shared_display)
         self._status = ""
         self._watchdog = None
+        self._fault_turn = None  # the timer that shows the next of several faults
         self.current: states.State = states.Lobby(self)
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
@@ -178,8 +180,20 @@ class TableService:
 
     def _after_change(self, first: int | None = None) -> None:
         self.current.sync_timers()
+        self._keep_faults_turning()
         self.painter.draw(self.current, first)
         self._report_status()
+
+    def _keep_faults_turning(self) -> None:
+        """With several faults, the shared display shows the next one every few seconds."""
+        several = len(self.notices.faults) > 1
+        if several and (self._fault_turn is None or not self._fault_turn.active):
+            def next_fault() -> None:
+                self.notices.turn += 1
+            self._fault_turn = self.timers.call_at(self.clock() + FAULT_TURN_SECONDS, next_fault)
+        elif not several and self._fault_turn is not None:
+            self._fault_turn.cancel()
+            self._fault_turn = None
 
     def status_words(self) -> str:
         """What the table is doing, in words (systemd's STATUS=, the simulator's top line):

@@ -41,6 +41,7 @@ class Notices:
     each until it is mended: a second fault or one part coming back clears no other."""
     seats: dict[int, str] = field(default_factory=dict)  # physical seat -> message
     faults: dict[object, str] = field(default_factory=dict)  # what failed -> its words
+    turn: int = 0  # which fault the shared display shows, when there are several
 
     def say(self, seat: int | None, message: str) -> None:
         if seat is not None and message:
@@ -48,8 +49,16 @@ class Notices:
 
     @property
     def table(self) -> str:
-        """The shared display's line, oldest fault first."""
+        """Every fault, oldest first (systemd's STATUS=, the simulator, the tests)."""
         return " · ".join(self.faults.values())
+
+    def shared_line(self) -> str:
+        """The shared display's bar holds one fault whole: several take turns ("1/2 …"),
+        the table moving on every FAULT_TURN_SECONDS (TableService)."""
+        faults = list(self.faults.values())
+        if len(faults) <= 1:
+            return self.table
+        return f"{self.turn % len(faults) + 1}/{len(faults)} {faults[self.turn % len(faults)]}"
 
 
 JOURNAL_FAULT = "journal"  # the key of Notices.faults for a game that could not be saved
@@ -284,7 +293,7 @@ class Session:
         if event.buttons:  # a seat node: its person can no longer play
             self.away.setdefault(event.seat, self._clock())
             if self.settings.takeover_after:
-                words += " · " + say(self.language, "a bot plays after {n} s",
+                words += " · " + say(self.language, "a bot plays in {n} s",
                                      n=f"{self.settings.takeover_after:g}")
         self.notices.faults[part_key(event)] = words
 

@@ -233,7 +233,7 @@ class Lobby(ReadsRules):
         frame = self.rules_shared_frame(size)
         if frame is not None:
             return frame
-        message = self.table.notices.table
+        message = self.table.notices.shared_line()
         footer = self.table.lobby.problem() or say(self.lang, "hold ● on your pad to start")
         return screens.lobby(size, self.table.lobby, say(self.lang, "golfbox: press ● to join"),
                              f"{message} · {footer}" if message else footer)
@@ -391,7 +391,7 @@ class Playing(InMatch):
         self.keep_timer("peek", peeking, lambda: now + settings.peek_timeout, self._peek_due)
 
     def shared_frame(self, size):
-        return screens.table(size, self.session, self.table.notices.table)
+        return screens.table(size, self.session, self.table.notices.shared_line())
 
 
 class RoundOver(ReadsRules, InMatch):
