@@ -276,12 +276,13 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
         shared = _parse_display(top.section("shared_display"), "shared display",
                                 defaults.shared_display(), seat=False, muxes=muxes)
 
+    buses = top.section("buses", {})  # after the seats: their errors are reported first
     config = HardwareConfig(
         seats=seats,
         shared_display=shared,
         gpio=gpio,
         i2c_muxes=muxes,
-        reserved_pins=_reserved_pins(top.section("buses", {}), seats, shared, muxes),
+        reserved_pins=_reserved_pins(buses, seats, shared, muxes),
         seat_nodes=_parse_seat_nodes(top.section("seat_nodes", {}), seats),
         game=top.section("game", {}).raw,
         journal=_parse_journal(top.section("journal", {})),
@@ -289,7 +290,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     )
     _check_pins(config)
     _check_i2c(config)
-    _check_spi(config, one_cs=bool(top.section("buses", {}).raw.get("spi0_1cs")))
+    _check_spi(config, one_cs=buses.getbool("spi0_1cs", False))
     return config
 
 
@@ -485,17 +486,21 @@ def _parse_i2c(i2c: Section, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
                        parent=found[0].parent)
 
 
+def _fastest_speed(limit_hz: int) -> int:
+    """The fastest bus speed luma allows at or below ``limit_hz``."""
+    return max(s for s in SPI_SPEEDS_HZ if s <= limit_hz)
+
+
 def _parse_spi(spi: Section, driver: str = "") -> SpiLocation:
     spi.check_known({"port", "device", "dc", "rst", "speed_hz"})
     # Left out: luma's default, or the fastest speed the controller takes if that is slower.
-    default = max(s for s in SPI_SPEEDS_HZ if s <= SPI_MAX_HZ.get(driver, SPI_DEFAULT_HZ)
-                  and s <= SPI_DEFAULT_HZ)
+    default = _fastest_speed(min(SPI_DEFAULT_HZ, SPI_MAX_HZ.get(driver, SPI_DEFAULT_HZ)))
     speed = spi.getint("speed_hz", default, minval=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
         raise ConfigError(f"{spi.key('speed_hz')}: {speed} is not a speed luma allows ({allowed})")
     if speed > SPI_MAX_HZ.get(driver, speed):
-        fastest = max(s for s in SPI_SPEEDS_HZ if s <= SPI_MAX_HZ[driver])
+        fastest = _fastest_speed(SPI_MAX_HZ[driver])
         raise ConfigError(f"{spi.key('speed_hz')}: {speed / 1e6:g} MHz is faster than the "
                           f"{driver}'s serial interface takes ({SPI_MAX_HZ[driver] / 1e6:g} MHz); "
                           f"use {fastest}")

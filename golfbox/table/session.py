@@ -64,10 +64,10 @@ class Notices:
 JOURNAL_FAULT = "journal"  # the key of Notices.faults for a game that could not be saved
 
 
-def part_key(event: LinkEvent) -> tuple:
-    """Notices.faults' key for the part a LinkEvent is about: a seat's node (its buttons),
-    a seat's display, or the shared display (seat None)."""
-    return (event.seat, event.buttons)
+def part_key(seat: int | None, buttons: bool) -> tuple:
+    """Notices.faults' key for a part of the table: a seat's node (its buttons), a seat's
+    display, or the shared display (seat None), as a LinkEvent names it."""
+    return (seat, buttons)
 
 
 class Session:
@@ -268,20 +268,14 @@ class Session:
     def all_bots_due(self) -> float | None:
         """When every person's seat will have been away long enough for a bot to stand in
         (None: somebody is at the table, or nobody stands in)."""
-        after, due = self.settings.takeover_after, []
-        for player in self.players:
-            if player.bot is None:
-                since = self.away.get(player.seat)
-                if since is None or not after:
-                    return None
-                due.append(since + after)
-        return max(due) if due else None
+        due = [self._stand_in_from(p.seat) for p in self.players if p.bot is None]
+        return None if not due or None in due else max(due)
 
     def link_changed(self, event: LinkEvent, where: str) -> None:
         """A seat node or a display went away or came back (``where`` names it)."""
         if event.connected:
             log.info("%s is back: %s", where, event.reason)
-            self.notices.faults.pop(part_key(event), None)
+            self.notices.faults.pop(part_key(event.seat, event.buttons), None)
             if event.buttons and self.away.pop(event.seat, None) is not None:
                 self._stand_ins.discard(self.engine_seat.get(event.seat))
             return
@@ -295,14 +289,18 @@ class Session:
             if self.settings.takeover_after:
                 words += " · " + say(self.language, "a bot plays in {n} s",
                                      n=f"{self.settings.takeover_after:g}")
-        self.notices.faults[part_key(event)] = words
+        self.notices.faults[part_key(event.seat, event.buttons)] = words
+
+    def _stand_in_from(self, seat: int) -> float | None:
+        """When a bot starts playing for the person at physical ``seat``: takeover_after
+        after its node went away (None: it is here, or takeover_after is 0)."""
+        since, after = self.away.get(seat), self.settings.takeover_after
+        return since + after if since is not None and after else None
 
     def stands_in(self, engine_seat: int) -> bool:
         """Does a bot play now for the person at ``engine_seat``, whose node went away?"""
-        seat = self.players[engine_seat].seat
-        since = self.away.get(seat)
-        after = self.settings.takeover_after
-        return bool(after) and since is not None and self._clock() - since >= after
+        due = self._stand_in_from(self.players[engine_seat].seat)
+        return due is not None and self._clock() >= due
 
     def bot_seats(self) -> list[int]:
         """Engine seats to act now that a bot plays (its own or a stand-in)."""
@@ -311,10 +309,10 @@ class Session:
     def takeover_due(self) -> float | None:
         """When the first acting seat that went away is handed to a bot."""
         bots = set(self.bot_seats())
-        waiting = [self.away[self.players[s].seat] for s in self.match.round.acting_seats
-                   if s not in bots and self.players[s].seat in self.away]
-        after = self.settings.takeover_after
-        return min(waiting) + after if waiting and after else None
+        due = [self._stand_in_from(self.players[s].seat) for s in self.match.round.acting_seats
+               if s not in bots]
+        due = [when for when in due if when is not None]
+        return min(due) if due else None
 
     # ------------------------------------------------------------------ bots
 
@@ -346,7 +344,7 @@ class Session:
             if engine_seat not in self._stand_ins:
                 self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
-                self.notices.faults[(seat, True)] = say(  # the part_key of its node
+                self.notices.faults[part_key(seat, buttons=True)] = say(
                     self.language, "{who} is away: a bot plays for it until it is back",
                     who=self.name(seat))
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
