@@ -438,3 +438,27 @@ def test_an_unknown_key_names_the_known_ones_in_a_stable_order():
             Section({"colour": 1}, "gpio").check_known({"pin_factory", "hold_time", "bounce_time"})
         assert str(caught.value) == ("gpio.colour: unknown key (expected one of: bounce_time, "
                                      "hold_time, pin_factory)")
+
+
+def test_spi0_has_no_device_2():
+    """check-config said OK to /dev/spidev0.2: SPI0 has two chip selects, CE0 and CE1
+    (SPI1 has three, with dtoverlay=spi1-3cs)."""
+    shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 2, "dc": 24}}
+    assert refused(config_with(gpio_seat(SEAT0), shared_display=shared)) == (
+        "shared_display.spi.device: SPI0 has devices 0 and 1 (CE0, CE1), not 2")
+    shared["spi"]["port"] = 1  # buttons clear of SPI1's GPIO 16-21
+    seat = gpio_seat({"left": 5, "right": 6, "ok": 13, "back": 26})
+    assert parse_config(config_with(seat, shared_display=shared)).shared_display.spi.device == 2
+
+
+def test_a_mux_channel_named_by_its_bus_and_by_its_channel_is_one_spot():
+    """A display on bus 22 (channel 0 of a mux listing buses = [22, 23]) and another on
+    { mux, channel = 0 } at the same address were both accepted: the same OLED twice."""
+    mux = [{"parent": 1, "address": 0x70, "buses": [22, 23]}]
+    data = config_with(gpio_seat(SEAT0, i2c={"bus": 22, "address": 0x3C}),
+                       gpio_seat(SEAT1, i2c={"mux": 0x70, "channel": 0, "address": 0x3C}),
+                       i2c_mux=mux)
+    assert refused(data) == ("seats[1].display.i2c: mux 0x70 channel 0 address 0x3C is already "
+                             "used by seats[0].display.i2c (bus 22 is that channel)")
+    data["seats"][1]["display"]["i2c"]["channel"] = 1
+    assert len(parse_config(data).seats) == 2

@@ -506,9 +506,13 @@ def _parse_spi(spi: Section, driver: str = "") -> SpiLocation:
                           f"use {fastest}")
     if "dc" not in spi:
         raise ConfigError(f"{spi.key('dc')}: missing (the GPIO wired to the display's D/C pin)")
+    port = spi.getint("port", 0, minval=0, maxval=1)
+    device = spi.getint("device", 0, minval=0, maxval=2)
+    if port == 0 and device == 2:  # SPI1 has CE0-CE2 (spi1-3cs); SPI0 only CE0 and CE1
+        raise ConfigError(f"{spi.key('device')}: SPI0 has devices 0 and 1 (CE0, CE1), not 2")
     return SpiLocation(
-        port=spi.getint("port", 0, minval=0, maxval=1),
-        device=spi.getint("device", 0, minval=0, maxval=2),
+        port=port,
+        device=device,
         dc=spi.getint("dc", minval=0, maxval=HIGHEST_GPIO, what=GPIO),
         rst=spi.getint("rst", None, minval=0, maxval=HIGHEST_GPIO, what=GPIO),
         speed_hz=speed,
@@ -662,22 +666,30 @@ def _check_i2c(config: HardwareConfig) -> None:
                                         for m in config.i2c_muxes}
     displays = [s.display for s in config.seats if s.display] + (
         [config.shared_display] if config.shared_display else [])
+    # A channel may be named by its fixed bus (a mux's old-style buses list) or by
+    # { mux, channel }: both name one spot, (parent, mux, channel, address).
+    channel_of = {bus: (m.parent, m.address, i) for m in config.i2c_muxes
+                  for i, bus in enumerate(m.buses)}
+    named_by_bus: dict[tuple[int, ...], int] = {}
     for d in displays:
         if not d.i2c:
             continue
         spot = d.i2c.spot()
+        if d.i2c.bus in channel_of:
+            spot = (*channel_of[d.i2c.bus], d.i2c.address)
+            named_by_bus[spot] = d.i2c.bus
         if spot in used:
-            raise ConfigError(f"{d.bus_key}: {d.i2c} is already used by {used[spot]}")
+            via = f" (bus {named_by_bus[spot]} is that channel)" if spot in named_by_bus else ""
+            raise ConfigError(f"{d.bus_key}: {d.i2c} is already used by {used[spot]}{via}")
         used[spot] = d.bus_key
     # A mux channel is wired through to its parent bus: a device on the parent answers
     # at its address on every channel too, so the same address below it would collide.
     for spot, key in list(used.items()):
-        if len(spot) == 4:  # (parent, mux, channel, address)
-            parent, address, where = spot[0], spot[3], f"mux 0x{spot[1]:02X} channel {spot[2]}"
-        elif spot[0] in parent_of:
-            parent, address, where = parent_of[spot[0]].parent, spot[1], f"mux bus {spot[0]}"
-        else:
+        if len(spot) != 4:  # (parent, mux, channel, address)
             continue
+        parent, address = spot[0], spot[3]
+        where = (f"mux bus {named_by_bus[spot]}" if spot in named_by_bus
+                 else f"mux 0x{spot[1]:02X} channel {spot[2]}")
         if (parent, address) in used:
             raise ConfigError(f"{key}: address 0x{address:02X} on {where} collides with "
                               f"{used[(parent, address)]} on its parent bus {parent} "
