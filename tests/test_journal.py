@@ -348,3 +348,28 @@ def test_sigkill_mid_stream_loses_no_returned_action_and_a_torn_wal_tail_only_th
         survived = [seq for seq, _, _ in journal.unfinished().actions]
     assert survived == list(range(1, len(survived) + 1))
     assert len(survived) >= len(kept) - 1  # at most the torn commit is gone
+
+
+def test_a_journal_in_use_by_another_golfbox_is_refused(path):
+    """A second `golfbox run` on the same journal wrote moves into the same match as
+    the first (WAL lets any number of writers in); the replay then failed and the
+    next start set the match aside: the game was lost. Now the second is refused."""
+    child = textwrap.dedent(f"""
+        import sys, time
+        from golfbox.table.journal import Journal
+        journal = Journal({str(path)!r})
+        print("open", flush=True)
+        sys.stdin.read()
+    """)
+    first = subprocess.Popen([sys.executable, "-c", child], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout.readline() == "open\n"
+        with pytest.raises(JournalError) as refused:
+            Journal(path)
+        assert str(refused.value) == (f"journal {path}: is in use by another golfbox "
+                                      "(stop it first: is the golfbox service running?)")
+    finally:
+        first.communicate("")
+    with Journal(path) as again:  # the first has exited: its lock went with it
+        assert again.unfinished() is None

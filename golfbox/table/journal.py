@@ -31,6 +31,7 @@ A Journal may be shared between threads: calls are serialised by a lock.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -141,7 +142,7 @@ class Journal:
     def __init__(self, path: os.PathLike | str):
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._db = _open(self.path)
+        self._db, self._owner = _open(self.path)
 
     # -- lifetime ---------------------------------------------------------
 
@@ -150,6 +151,7 @@ class Journal:
             if self._db is not None:
                 self._db.close()  # checkpoints the WAL into the main file
                 self._db = None
+                _let_go(self._owner)  # only after SQLite let go of the file: see _own
 
     def __enter__(self) -> Journal:
         return self
@@ -434,12 +436,57 @@ def _check_ours(path: Path) -> bool:
     return app_id == APPLICATION_ID
 
 
-def _open(path: Path) -> sqlite3.Connection:
-    """Open (creating if absent) and check a journal; raise JournalError if unusable.
+IN_USE = "is in use by another golfbox (stop it first: is the golfbox service running?)"
+
+# Journal files this process holds: (device, inode) -> [the locked descriptor, Journals open].
+_HELD: dict[tuple[int, int], list[int]] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _own(path: Path) -> tuple[int, int]:
+    """Take the journal for this process: an exclusive flock on the file, kept until
+    the last Journal of this process on it closes (tests reopen one to play a
+    restart). SQLite's locks guard single transactions; two tables writing moves into
+    one match would make it unplayable. flock and SQLite's fcntl locks do not
+    interact on Linux, but closing any descriptor of the file drops this process's
+    fcntl locks: so a file already held is not opened again, and the descriptor is
+    closed only once SQLite has closed it everywhere in the process (_let_go)."""
+    with _HELD_LOCK:
+        info = path.stat()
+        key = (info.st_dev, info.st_ino)
+        if key in _HELD:
+            _HELD[key][1] += 1
+            return key
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise JournalError(path, IN_USE) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        _HELD[key] = [fd, 1]
+        return key
+
+
+def _let_go(key: tuple[int, int]) -> None:
+    with _HELD_LOCK:
+        held = _HELD[key]
+        held[1] -= 1
+        if held[1] == 0:
+            os.close(held[0])
+            del _HELD[key]
+
+
+def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
+    """Open (creating if absent), take and check a journal; raise JournalError if
+    unusable. Returns the connection and the file's key in _HELD (see _own).
 
     Only a file marked as a golfbox journal (application_id) is ever called
     corrupt, the verdict that lets the caller set it aside."""
     marked = _check_ours(path)
+    owner = None
     # umask covers the directory and the -wal/-shm files SQLite creates; the
     # main file is created explicitly so its mode never depends on umask.
     old_umask = os.umask(0o077)
@@ -449,24 +496,38 @@ def _open(path: Path) -> sqlite3.Connection:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
             pass
+        owner = _own(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             _prepare(db, path)
         except BaseException:
             db.close()
             raise
-    except sqlite3.OperationalError as exc:  # permissions, a full or read-only disk, a lock
-        raise JournalError(path, f"cannot open ({exc})") from exc
-    except sqlite3.DatabaseError as exc:
-        if not marked:  # it may be anybody's file: leave it as it is
-            raise JournalError(path, f"{NOT_OURS} (an unreadable SQLite file: {exc}); "
-                                     "refusing to touch it") from exc
-        raise JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup") from exc
-    except OSError as exc:
-        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from exc
+    except BaseException as exc:
+        if owner is not None:
+            _let_go(owner)
+        why = _why_not(path, marked, exc)
+        if why is None:
+            raise
+        raise why from exc
     finally:
         os.umask(old_umask)
-    return db
+    return db, owner
+
+
+def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | None:
+    """The JournalError that says why opening ``path`` failed with ``exc``; None to let
+    ``exc`` itself through (a JournalError already, or not about the file)."""
+    if isinstance(exc, sqlite3.OperationalError):  # permissions, a full or read-only disk, a lock
+        return JournalError(path, f"cannot open ({exc})")
+    if isinstance(exc, sqlite3.DatabaseError):
+        if not marked:  # it may be anybody's file: leave it as it is
+            return JournalError(path, f"{NOT_OURS} (an unreadable SQLite file: {exc}); "
+                                      "refusing to touch it")
+        return JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup")
+    if isinstance(exc, OSError):
+        return JournalError(path, f"cannot open: {exc.strerror or exc}")
+    return None
 
 
 def _prepare(db: sqlite3.Connection, path: Path) -> None:
