@@ -12,7 +12,7 @@ import importlib
 import logging
 import sys
 
-from golfbox.commands import UsageError
+from golfbox.commands import NotNow, UsageError
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -57,5 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"golfbox {args.command}: {exc}", file=sys.stderr)
         return 2
+    except NotNow as exc:
+        print(f"golfbox {args.command}: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130

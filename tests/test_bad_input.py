@@ -176,3 +176,42 @@ def test_score_accepts_suited_cards_the_decks_can_hold(tmp_path, variant, grids,
     run = golfbox(tmp_path, "score", "--variant", variant, *grids)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == scores
+
+
+FULL_DISK = """
+import resource, signal, sys
+from golfbox.commands import NotNow
+from golfbox.commands.run import open_journal
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))  # no file may grow
+waits = []
+
+def sleep(seconds):  # the disk gets room while the start waits, if asked to
+    waits.append(seconds)
+    if sys.argv[2] == "room":
+        resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY,) * 2)
+
+try:
+    journal = open_journal(__import__("pathlib").Path(sys.argv[1]), patience=10, sleep=sleep)
+    print("opened after", waits, journal.unfinished())
+except NotNow as exc:
+    print("not now:", exc)
+"""
+
+
+@pytest.mark.parametrize("room", ["room", "none"])
+def test_a_journal_on_a_full_disk_is_tried_again_and_the_start_fails_for_systemd_to_retry(tmp_path, room):
+    """A full disk at start said "cannot open" with exit status 2, which systemd never
+    restarts: the table stayed down after the disk had room again. Now the start tries
+    again for a while, then exits 1 (restarted); the table comes up once there is room.
+    A file size limit of 0 stands for the full disk: SQLite's writes fail as they would."""
+    path = tmp_path / "journal.sqlite3"
+    out = subprocess.run([sys.executable, "-c", FULL_DISK, str(path), room],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stderr.count("trying again every 5 s") == 1, out.stderr
+    if room == "room":
+        assert out.stdout == "opened after [5.0] None\n"
+    else:
+        assert out.stdout == (f"not now: journal {path}: cannot open (disk I/O error) "
+                              "(tried for 10 s)\n")

@@ -5,3 +5,8 @@ the layers below (engine, bots, render, hal, table) never import it."""
 
 class UsageError(Exception):
     """Bad input from the command line: reported on one line, exit status 2."""
+
+
+class NotNow(Exception):
+    """A failure that may pass by itself (a full disk): reported on one line, exit
+    status 1, which systemd restarts (it does not restart exit status 2)."""

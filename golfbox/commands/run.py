@@ -28,8 +28,9 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
-from golfbox.commands import UsageError
+from golfbox.commands import NotNow, UsageError
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config, sim_config
 from golfbox.table.journal import Journal, JournalError, set_aside
 from golfbox.table.notify import Notifier, NotifyError
@@ -110,13 +111,40 @@ def start_afresh(journal: Journal) -> None:
         log.info("journal: match %d abandoned (--new)", unfinished.id)
 
 
-def open_journal(path: Path) -> Journal:
-    """Open the journal; a corrupt one is moved aside (kept for repair) and a fresh one begun."""
+# A journal that cannot be opened for a reason that may pass (a full disk, a lock) is
+# tried again for this long before the start fails with exit status 1. systemd then
+# starts it again; as each start lasts this long, its limit of 5 starts in 120 s is
+# never reached, so the table comes back by itself once the disk has room. The wait
+# stays well inside the unit's TimeoutStartSec (60 s).
+JOURNAL_PATIENCE = 30.0
+JOURNAL_RETRY = 5.0
+
+
+def open_journal(path: Path, *, patience: float = JOURNAL_PATIENCE,
+                 sleep: Callable[[float], None] = time.sleep) -> Journal:
+    """Open the journal; a corrupt one is moved aside (kept for repair) and a fresh one
+    begun; one that fails for a passing reason is tried again (JOURNAL_PATIENCE)."""
+    waited = 0.0
+    while True:
+        try:
+            return _open_or_set_aside(path)
+        except JournalError as exc:
+            if not exc.passing:
+                raise UsageError(str(exc)) from None
+            if waited >= patience:
+                raise NotNow(f"{exc} (tried for {waited:g} s)") from None
+            if waited == 0:
+                log.warning("%s: trying again every %g s", exc, JOURNAL_RETRY)
+            sleep(JOURNAL_RETRY)
+            waited += JOURNAL_RETRY
+
+
+def _open_or_set_aside(path: Path) -> Journal:
     try:
         return Journal(path)
     except JournalError as exc:
         if "corrupt" not in exc.problem:
-            raise UsageError(str(exc)) from None
+            raise
         log.error("%s", exc)
         set_aside(path)
         return Journal(path)

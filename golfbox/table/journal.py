@@ -31,10 +31,12 @@ A Journal may be shared between threads: calls are serialised by a lock.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import stat
 import threading
@@ -102,9 +104,10 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 class JournalError(Exception):
     """The journal file cannot be used, or a write to it failed."""
 
-    def __init__(self, path: os.PathLike | str, problem: str):
+    def __init__(self, path: os.PathLike | str, problem: str, *, passing: bool = False):
         self.path = Path(path)
         self.problem = problem
+        self.passing = passing  # it may heal by itself (a full disk, a lock): worth another try
         super().__init__(f"journal {self.path}: {problem}")
 
 
@@ -519,15 +522,32 @@ def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | Non
     """The JournalError that says why opening ``path`` failed with ``exc``; None to let
     ``exc`` itself through (a JournalError already, or not about the file)."""
     if isinstance(exc, sqlite3.OperationalError):  # permissions, a full or read-only disk, a lock
-        return JournalError(path, f"cannot open ({exc})")
+        passing = getattr(exc, "sqlite_errorcode", 0) & 0xFF in PASSING_SQLITE_ERRORS
+        return JournalError(path, f"cannot open ({exc}{_if_full(path)})", passing=passing)
     if isinstance(exc, sqlite3.DatabaseError):
         if not marked:  # it may be anybody's file: leave it as it is
             return JournalError(path, f"{NOT_OURS} (an unreadable SQLite file: {exc}); "
                                       "refusing to touch it")
         return JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup")
     if isinstance(exc, OSError):
-        return JournalError(path, f"cannot open: {exc.strerror or exc}")
+        return JournalError(path, f"cannot open: {exc.strerror or exc}{_if_full(path)}",
+                            passing=exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO))
     return None
+
+
+# SQLite's primary result codes for a failure that can pass: SQLITE_BUSY, SQLITE_LOCKED,
+# SQLITE_IOERR (a write into a full disk, as often as SQLITE_FULL), SQLITE_FULL.
+PASSING_SQLITE_ERRORS = (5, 6, 10, 13)
+FULL_BELOW = 1 << 20  # free bytes under which a failed write is put down to a full disk
+
+
+def _if_full(path: Path) -> str:
+    """'; the disk is full' when the journal's disk has (next to) no room left."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return ""
+    return f"; the disk is full ({free} bytes free)" if free < FULL_BELOW else ""
 
 
 def _prepare(db: sqlite3.Connection, path: Path) -> None:
