@@ -164,12 +164,15 @@ class Journal:
 
     # -- writing ----------------------------------------------------------
 
-    def start_match(self, config: Mapping[str, Any], seed: int, players: Sequence[Any] = ()) -> int:
+    def start_match(self, config: Mapping[str, Any], seed: int, players: Sequence[Any] = (),
+                    *, leaving: int | None = None) -> int:
         """Begin a match; returns its id.
 
         ``config`` must be JSON-serialisable; its ``variant`` (a name, or a
         table with a ``name``) is what ``history()`` shows. ``players`` is the
         seat setup (e.g. names, human or bot), JSON-serialisable, kept as is.
+        ``leaving``: the finished match whose result this one leaves (a rematch),
+        closed in the same transaction: a power cut leaves one or the other.
         """
         if not isinstance(config, Mapping):
             raise TypeError(f"config must be a mapping, not {type(config).__name__}")
@@ -177,6 +180,8 @@ class Journal:
         config_json = _to_json("config", dict(config))
         players_json = _to_json("players", list(players))
         with self._writing() as db:
+            if leaving is not None:
+                self._close_result(db, leaving)
             cursor = db.execute(
                 "INSERT INTO match (started_at, config, seed, players, variant) VALUES (?, ?, ?, ?, ?)",
                 (_now(), config_json, str(seed), players_json, _variant_name(config)),
@@ -234,10 +239,13 @@ class Journal:
     def close_result(self, match_id: int) -> None:
         """The finished match's result was left: a restart no longer shows it. Harmless twice."""
         with self._writing() as db:
-            if self._status(db, match_id) != "finished":
-                raise ValueError(f"match {match_id} is {self._status(db, match_id)}, not finished")
-            db.execute("UPDATE match SET result_closed_at = ? WHERE id = ? AND result_closed_at IS NULL",
-                       (_now(), match_id))
+            self._close_result(db, match_id)
+
+    def _close_result(self, db: sqlite3.Connection, match_id: int) -> None:
+        if self._status(db, match_id) != "finished":
+            raise ValueError(f"match {match_id} is {self._status(db, match_id)}, not finished")
+        db.execute("UPDATE match SET result_closed_at = ? WHERE id = ? AND result_closed_at IS NULL",
+                   (_now(), match_id))
 
     def abandon(self, match_id: int) -> None:
         """Give up a match in play (it will not be resumed). Abandoning twice is harmless."""

@@ -62,6 +62,7 @@ class Notices:
 
 
 JOURNAL_FAULT = "journal"  # the key of Notices.faults for a game that could not be saved
+SAVE_RETRY_SECONDS = 2.0  # while the journal fails, timers that save wait at least this long
 
 
 def part_key(seat: int | None, buttons: bool) -> tuple:
@@ -89,29 +90,42 @@ class Session:
         self.away: dict[int, float] = {}
         self._stand_ins: set[int] = set()  # engine seats a bot plays for now
         self._seed_used = False
+        self._scores_unsaved = False  # a round's scores the journal could not take (_save_scores)
 
     # ------------------------------------------------------------------ the match
 
     def start_match(self, players: list[Player], variant: str, rules: dict, rounds: int,
-                    hints: bool = False, language: str = "en") -> None:
+                    hints: bool = False, language: str = "en", *,
+                    leaving: int | None = None, physical: int | None = None) -> bool:
+        """Deal a new match; False (and the fault shown, to ``physical`` too, the seat
+        that asked) if the journal cannot take it. ``leaving``: the finished match whose
+        result it leaves (see Journal.start_match)."""
         if self.settings.seed is not None and not self._seed_used:
             seed = self.settings.seed
         else:
             seed = secrets.randbits(64)  # recorded, so the match can be replayed
-        self._seed_used = True
         match = Match(variant, len(players), rules, rounds=rounds, seed=seed)
-        self.match_config = {"variant": variant, "rules": rules, "rounds": rounds}
+        config = {"variant": variant, "rules": rules, "rounds": rounds}
         if hints:  # the house option for learners (not a rule: the game is the same)
-            self.match_config["hints"] = True
+            config["hints"] = True
         if language != "en":  # what the displays say: a resumed match says it too
-            self.match_config["language"] = language
+            config["language"] = language
         if self.journal is not None:
-            self.match_id = self.journal.start_match(self.match_config, seed,
-                                                     [p.to_json() for p in players])
+            try:
+                match_id = self.journal.start_match(config, seed, [p.to_json() for p in players],
+                                                    leaving=leaving)
+            except (JournalError, ValueError) as exc:
+                self._save_failed(exc, physical)  # nothing dealt: the table stays where it is
+                return False
+            self._saved()
+            self.match_id = match_id
+        self._seed_used = True
+        self.match_config = config
         log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
         self._use(match, players)
         self._decisions = {}
         self.actions_played = 0
+        return True
 
     def close_result(self) -> None:
         """The finished match's result is left: a restart starts afresh, not on it."""
@@ -121,12 +135,13 @@ class Session:
             except (JournalError, ValueError) as exc:  # at worst a restart shows it once more
                 log.error("journal: %s", exc)
 
-    def rematch(self) -> None:
-        """A new match with the same players and settings."""
-        self.close_result()
+    def rematch(self, physical: int | None = None) -> bool:
+        """A new match with the same players and settings; False if it could not be saved."""
         config = self.match_config
-        self.start_match(self.players, config["variant"], config["rules"], config["rounds"],
-                         config.get("hints", False), self.language)
+        return self.start_match(self.players, config["variant"], config["rules"], config["rounds"],
+                                config.get("hints", False), self.language,
+                                leaving=self.match_id if self.journal is not None else None,
+                                physical=physical)
 
     def resume(self, saved: MatchLog, finished: bool = False) -> bool:
         """Replay an unfinished match: the same seed and the same actions give the same table.
@@ -161,9 +176,8 @@ class Session:
                 self.match_config[option] = config[option]
         self._use(match, players)
         self.actions_played = len(saved.actions)
-        for round_no, scores in enumerate(match.history, start=1):
-            if not finished:  # (a finished match has all its rounds)
-                self.journal.finish_round(saved.id, round_no, scores)  # a crash may have come between
+        if not finished:  # (a finished match has all its rounds)
+            self._save_scores(enumerate(match.history, start=1))  # a crash may have come between
         log.info("resumed match %d at round %d after %d actions", saved.id, match.round_no,
                  len(saved.actions))
         return True
@@ -205,11 +219,27 @@ class Session:
 
     def finish_round(self) -> None:
         """Write a round's scores (and, after the last, the match's) to the journal."""
+        self._save_scores([(self.match.round_no, self.match.round.scores)])
+
+    def _save_scores(self, rounds) -> None:
+        """Write the scores of ``rounds`` ((round number, scores) pairs) and, if it is
+        over, the match's result. A failure is shown and the play goes on: the actions
+        are saved, so the next start writes the scores (resume, opening); until then
+        each later save tries again. Writing scores twice is harmless."""
         match = self.match
-        if self.journal is not None:
-            self.journal.finish_round(self.match_id, match.round_no, match.round.scores)
+        self._scores_unsaved = False
+        if self.journal is None:
+            return
+        try:
+            for round_no, scores in rounds:
+                self.journal.finish_round(self.match_id, round_no, scores)
             if match.over:
                 self.journal.finish_match(self.match_id, match.totals, match.winners)
+        except (JournalError, ValueError) as exc:
+            self._save_failed(exc, None)
+            self._scores_unsaved = True
+            return
+        self._saved()
 
     def _record(self, engine_seat: int | None, text: str, physical: int | None) -> bool:
         if self.journal is None:
@@ -218,12 +248,25 @@ class Session:
             self.journal.record(self.match_id, engine_seat, text)
         except (JournalError, ValueError) as exc:
             # Not saved, so not played: the table stays as it was and says why.
-            log.error("journal: %s", exc)
-            self.notices.faults[JOURNAL_FAULT] = say(self.language, "cannot save the game: see the log")
-            self.notices.say(physical, say(self.language, "not saved, not played: try again"))
+            self._save_failed(exc, physical)
             return False
-        self.notices.faults.pop(JOURNAL_FAULT, None)  # saved again
+        self._saved()
+        if self._scores_unsaved:  # the journal takes writes again: the scores it missed
+            self._save_scores(enumerate(self.match.history, start=1))
         return True
+
+    def _save_failed(self, exc: Exception, physical: int | None) -> None:
+        log.error("journal: %s", exc)
+        self.notices.faults[JOURNAL_FAULT] = say(self.language, "cannot save the game: see the log")
+        self.notices.say(physical, say(self.language, "not saved, not played: try again"))
+
+    def _saved(self) -> None:
+        self.notices.faults.pop(JOURNAL_FAULT, None)  # saved again
+
+    def save_pause(self) -> float:
+        """Seconds a timer that saves (a bot's move, the next round) waits while the
+        journal fails: a bot_delay of 0 otherwise retried it as fast as the loop turns."""
+        return SAVE_RETRY_SECONDS if JOURNAL_FAULT in self.notices.faults else 0.0
 
     def peeking(self, engine_seat: int) -> bool:
         """Is this seat looking at its peeked cards (its only move: "done looking")?"""

@@ -58,10 +58,10 @@ def opening(table: "TableService") -> "State":
     if settings.auto_start:
         # Every seat plays: the configured bots, and people in all the others.
         table.lobby.joined = set(range(settings.seats)) - set(settings.bots)
-        session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
-                            settings.rounds, settings.hints, settings.language)
-        return Playing(table)
-    return Lobby(table)
+        if session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
+                               settings.rounds, settings.hints, settings.language):
+            return Playing(table)
+    return Lobby(table)  # (with auto_start: the journal failed, shown; holding ● tries again)
 
 
 class State:
@@ -214,8 +214,9 @@ class Lobby(ReadsRules):
         self.table.notices.say(seat, message)
         if not start:
             return None
-        self.session.start_match(lobby.players(), lobby.variant, lobby.rules(), lobby.rounds,
-                                 lobby.hints, lobby.language)
+        if not self.session.start_match(lobby.players(), lobby.variant, lobby.rules(),
+                                        lobby.rounds, lobby.hints, lobby.language, physical=seat):
+            return None  # not saved, not dealt: the lobby stays as it was, holding ● tries again
         return Playing(self.table)
 
     def seat_frame(self, seat, size):
@@ -383,7 +384,8 @@ class Playing(InMatch):
         # bot_delay, so each still turns a card about every bot_delay seconds. While a bot
         # thinks off the loop, its answer (on_thought) is the next move.
         self.keep_timer("bot", bool(bot_seats) and not session.thinking(),
-                        lambda: now + settings.bot_delay / len(bot_seats), self._bot_due)
+                        lambda: now + max(settings.bot_delay / len(bot_seats), session.save_pause()),
+                        self._bot_due)
         # Wake up when a seat that went away has been away long enough for a bot to stand in.
         self.set_timer("takeover", session.takeover_due(), lambda: None)
         rnd = session.match.round
@@ -432,7 +434,8 @@ class RoundOver(ReadsRules, InMatch):
         now, table = self.table.clock(), self.table
         all_bots = self.session.all_bots()
         self.keep_timer("next", all_bots,  # nobody to press ●
-                        lambda: now + table.settings.bot_delay, self._go_on)
+                        lambda: now + max(table.settings.bot_delay, self.session.save_pause()),
+                        self._go_on)
         # Wake up when the last person away has been away long enough: then nobody is.
         self.set_timer("takeover", None if all_bots else self.session.all_bots_due(), lambda: None)
         size = table.shared_display.size if table.shared_display is not None else None
@@ -468,8 +471,7 @@ class MatchOver(ReadsRules, InMatch):
         if kind is not EventKind.PRESSED:
             return None
         if button is Button.OK:
-            self.session.rematch()
-            return Playing(self.table)
+            return Playing(self.table) if self.session.rematch(seat) else None
         if button is Button.BACK:
             self.session.close_result()
             self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}

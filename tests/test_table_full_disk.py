@@ -1,0 +1,153 @@
+"""A journal that stops taking writes (a full disk) while the table runs: nothing is
+lost, the table says so and carries on once there is room, and it never crashes.
+
+The journal here is the real one, over a disk that can be filled at will: while
+``full`` is set every write fails as SQLite's does on a full disk (JournalError).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golfbox.hal.base import Button
+from golfbox.hal.sim import SimDisplay, SimPad
+from golfbox.table.assemble import assemble_table
+from golfbox.table.journal import Journal, JournalError
+from golfbox.table.settings import TableSettings
+from golfbox.table.timers import ManualClock
+
+
+class FillingDisk(Journal):
+    """The real journal on a disk that fills up when a test says so."""
+
+    full = False
+    fill_before: str | None = None  # fill the disk just before this write, once
+    writes_tried = 0
+
+    def _full(self, write: str) -> None:
+        if write == self.fill_before:
+            self.full, self.fill_before = True, None
+        if self.full:
+            self.writes_tried += 1
+            raise JournalError(self.path, "database or disk is full")
+
+    def start_match(self, *args, **kwargs):
+        self._full("start_match")
+        return super().start_match(*args, **kwargs)
+
+    def record(self, *args):
+        self._full("record")
+        return super().record(*args)
+
+    def finish_round(self, *args):
+        self._full("finish_round")
+        return super().finish_round(*args)
+
+    def finish_match(self, *args):
+        self._full("finish_match")
+        return super().finish_match(*args)
+
+
+def table(path, clock, full=False, **settings):
+    settings = TableSettings(**{"variant": "4-card", "seats": 2, "rounds": 2, "bot_delay": 0.0,
+                                "seed": 5, **settings})
+    pad = SimPad(range(settings.seats))
+    displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(settings.seats)}
+    shared = SimDisplay("shared", (256, 64), "L")
+    journal = FillingDisk(path)
+    journal.full = full
+    service = assemble_table(settings, [pad], displays, shared, journal, clock=clock)
+    return service, pad
+
+
+def run_for(service, clock, seconds):
+    for _ in range(int(seconds * 10)):
+        service.run_until_idle()
+        clock.advance(0.1)
+
+
+@pytest.fixture
+def clock():
+    return ManualClock(1000.0)
+
+
+def test_a_disk_that_fills_as_a_round_is_scored_does_not_stop_the_table(tmp_path, clock):
+    """The scores' write raised out of the loop: the service crashed, and crashed again
+    at every start while the disk stayed full. Now the table shows the fault, waits,
+    and saves the scores once the disk has room."""
+    path = tmp_path / "journal.sqlite3"
+    service, _ = table(path, clock, bots={0: "medium", 1: "medium"}, auto_start=True)
+    service.journal.fill_before = "finish_round"
+    run_for(service, clock, 30)
+    assert service.state == "round_over" and service.journal.full
+    assert "cannot save the game" in service.notices.shared_line()
+    # With bot_delay 0 the bots' "next round" was tried as fast as the loop turns.
+    assert service.journal.writes_tried <= 30 / 2 + 2
+    assert service.journal.history() == []  # no round saved yet …
+    service.journal.full = False  # … until the disk has room
+    run_for(service, clock, 60)
+    assert service.session.match.over and service.session.match.round_no == 2
+    assert "cannot save" not in service.notices.shared_line()
+    finished = service.journal.history()[0]
+    assert finished.round_scores == dict(enumerate(map(list, service.session.match.history), 1))
+
+
+def test_a_restart_on_a_full_disk_resumes_the_match(tmp_path, clock):
+    """resume() wrote the scores it found missing and raised on a full disk: every
+    start crashed until the disk had room. Now the match comes back, the fault shown."""
+    path = tmp_path / "journal.sqlite3"
+    service, _ = table(path, clock, bots={0: "medium", 1: "medium"}, auto_start=True)
+    service.journal.fill_before = "finish_round"
+    run_for(service, clock, 30)
+    actions = service.session.actions_played
+    service.close("power cut")
+    again, _ = table(path, clock, full=True, bots={0: "medium", 1: "medium"}, auto_start=True)
+    assert again.state == "round_over"  # the reveal the power cut interrupted
+    run_for(again, clock, 10)
+    assert again.session.actions_played == actions and "cannot save" in again.notices.shared_line()
+
+
+def test_a_full_disk_when_a_match_is_dealt_keeps_the_lobby(tmp_path, clock):
+    """Holding ● to deal raised out of the loop and lost every choice made in the lobby."""
+    service, pad = table(tmp_path / "journal.sqlite3", clock)
+    for seat in (0, 1):
+        pad.press(seat, Button.OK)  # both join
+        service.run_until_idle()
+    pad.press(0, Button.OK)
+    pad.press(0, Button.LEFT)  # rounds: 2 -> 1
+    service.run_until_idle()
+    rounds = service.lobby.rounds
+    service.journal.full = True
+    pad.hold(0, Button.OK)
+    service.run_until_idle()
+    assert service.state == "lobby" and service.lobby.rounds == rounds
+    assert service.notices.seats[0] == "not saved, not played: try again"
+    service.journal.full = False
+    pad.hold(0, Button.OK)
+    service.run_until_idle()
+    assert service.state == "playing" and service.session.match.rounds == rounds
+
+
+def test_a_new_match_from_the_result_is_one_write(tmp_path, clock):
+    """"● new match" left the result and dealt the new match in two transactions: a
+    power cut between them (or a full disk at the second) left neither, and the next
+    start showed an empty lobby. Now it is one: the result stays until the deal is saved."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    presses = random.Random(1)
+    for _ in range(2000):  # seat 0 (a person) presses about until the match is over
+        if service.state == "match_over":
+            break
+        pad.press(0, Button.OK if service.state == "round_over" else
+                  presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
+        run_for(service, clock, 0.2)
+    assert service.state == "match_over"
+    service.journal.fill_before = "start_match"
+    pad.press(0, Button.OK)  # ● new match: the disk is full
+    service.run_until_idle()
+    assert service.state == "match_over"
+    service.close("power cut")
+    again, _ = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    assert again.state == "round_over" and again.session.match.over  # its result, again
