@@ -104,11 +104,16 @@ def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) 
 
 
 def start_afresh(journal: Journal) -> None:
-    """--new: the unfinished match (if any) is abandoned (kept in the journal), not resumed."""
+    """--new: the unfinished match (if any) is abandoned (kept in the journal), not
+    resumed; a finished match's result still showing is left, not shown again."""
     unfinished = journal.unfinished()
     if unfinished is not None:
         journal.abandon(unfinished.id)
         log.info("journal: match %d abandoned (--new)", unfinished.id)
+    shown = journal.result_shown()
+    if shown is not None:
+        journal.close_result(shown.id)
+        log.info("journal: match %d's result left (--new)", shown.id)
 
 
 # A journal that cannot be opened for a reason that may pass (a full disk, a lock) is

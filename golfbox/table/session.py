@@ -169,6 +169,7 @@ class Session:
             self.match, self._decisions = None, {}
             return False
         self.match_id = saved.id
+        self._seed_used = True  # the configured seed dealt the first match, not the next one
         self.match_config = {"variant": config["variant"], "rules": config.get("rules", {}),
                              "rounds": config["rounds"]}
         for option in ("hints", "language"):

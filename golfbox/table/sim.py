@@ -164,11 +164,11 @@ def fit_to_journal(settings, journal, humans: list[int], max_humans: int) -> lis
     (whatever --players/--humans say now). Returns the seats played from the keyboard."""
     from golfbox.table.lobby import Player
 
-    unfinished = journal.unfinished()
-    if unfinished is None:
+    resumed = journal.unfinished() or journal.result_shown()  # a result still showing too
+    if resumed is None:
         return humans
     try:
-        players = [Player.from_json(p) for p in unfinished.players]
+        players = [Player.from_json(p) for p in resumed.players]
     except (KeyError, TypeError, ValueError):
         return humans  # the service sets an unreadable match aside and deals a new one
     if not players:

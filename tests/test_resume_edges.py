@@ -1,0 +1,77 @@
+"""A restart at the edges of a match: the configured seed, and --new on a result still shown."""
+
+from __future__ import annotations
+
+from golfbox.commands.run import start_afresh
+from golfbox.hal.base import Button
+from golfbox.hal.sim import SimDisplay, SimPad
+from golfbox.table.assemble import assemble_table
+from golfbox.table.journal import Journal
+from golfbox.table.settings import TableSettings
+from golfbox.table.timers import ManualClock
+
+
+def table(path, **settings):
+    settings = TableSettings(**{"variant": "6-card", "seats": 2, "rounds": 1, "bots": {1: "random"},
+                                "bot_delay": 0.0, "auto_start": True, "seed": 7, **settings})
+    pad = SimPad(range(2))
+    service = assemble_table(settings, [pad], {0: SimDisplay("a"), 1: SimDisplay("b")}, None,
+                             Journal(path), clock=ManualClock(100.0))
+    return service, pad
+
+
+def play_to_the_result(service, pad):
+    for _ in range(500):
+        service.run_until_idle()
+        if service.state == "match_over":
+            return
+        pad.press(0, Button.OK)
+    raise AssertionError(f"still {service.state}")
+
+
+def test_a_restart_does_not_deal_the_configured_seed_twice(tmp_path):
+    """[game] seed deals the first match. After a restart in the middle of it, the next
+    match was dealt from the same seed again (the same cards as the first), where an
+    uninterrupted table deals a fresh one."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = table(path)
+    service.run_until_idle()
+    pad.press(0, Button.OK)
+    service.run_until_idle()
+    service.close("power cut")
+    service, pad = table(path)  # resumes match 1
+    play_to_the_result(service, pad)
+    pad.press(0, Button.OK)  # ● new match
+    service.run_until_idle()
+    assert service.state == "playing"
+    first, second = service.journal._db.execute("SELECT seed FROM match ORDER BY id").fetchall()
+    assert first == ("7",) and second != ("7",)
+
+
+def test_new_leaves_a_result_still_shown(tmp_path):
+    """--new "abandons the unfinished match and deals a new one"; with the last match's
+    result still on the displays, the start showed that result again instead."""
+    with Journal(tmp_path / "journal.sqlite3") as journal:  # a finished match whose result was showing at the cut
+        match_id = journal.start_match({"variant": "6-card", "rules": {}, "rounds": 1}, 3,
+                                       [{"seat": 0, "name": "P1"}, {"seat": 1, "name": "P2"}])
+        journal.finish_round(match_id, 1, [5, 9])
+        journal.finish_match(match_id, [5, 9], [0])
+        assert journal.result_shown() is not None
+        start_afresh(journal)
+        assert journal.result_shown() is None and journal.history()[0].id == match_id
+
+
+def test_the_simulator_keeps_the_table_of_a_result_it_shows_again(tmp_path):
+    """golfbox sim --players 2 on a journal whose 4-player match's result was showing drew
+    that result on a 2-seat table: the sim fitted itself only to an unfinished match."""
+    from golfbox.table.sim import fit_to_journal
+
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        players = [{"seat": s, "name": f"P{s + 1}", "bot": None if s == 0 else "medium"}
+                   for s in range(4)]
+        match_id = journal.start_match({"variant": "6-card", "rules": {}, "rounds": 1}, 3, players)
+        journal.finish_round(match_id, 1, [5, 9, 1, 2])
+        journal.finish_match(match_id, [5, 9, 1, 2], [2])
+        settings = TableSettings(variant="6-card", seats=2)
+        assert fit_to_journal(settings, journal, [0, 1], 2) == [0]
+        assert settings.seats == 4 and settings.bots == {1: "medium", 2: "medium", 3: "medium"}
