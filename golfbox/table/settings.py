@@ -16,7 +16,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
     hints = false               # true: holding ● shows what the hard bot would do (for learners)
     language = "en"             # what the displays say: "en" or "fr" (also chosen in the lobby)
     names = { 1 = "Ann", 2 = "Bob" }
-    seed = 1234                 # replay a known deal (default: a fresh random seed per match)
+    seed = 1234                 # the first match deals a known deal (default: a fresh seed per match)
 """
 
 from __future__ import annotations
