@@ -15,6 +15,8 @@ import logging
 import os
 import multiprocessing
 import random
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Callable, NamedTuple
 
@@ -36,6 +38,14 @@ def choose(name: str, seed: str, view: SeatView) -> Action:
 
 
 WORKER_NICENESS = 10  # added to the table's own: the loop's presses come first
+ORPHAN_CHECK_SECONDS = 1.0  # how often the worker looks whether the table is still there
+
+
+def _start_worker() -> None:
+    """In the worker, once: yield the CPU to the loop, and leave with the table."""
+    _lower_priority()
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
+                     name="orphan-watch").start()
 
 
 def _lower_priority() -> None:
@@ -45,6 +55,16 @@ def _lower_priority() -> None:
         os.nice(WORKER_NICENESS)
     except OSError as exc:
         log.warning("the bots' worker runs at the table's priority: nice() failed: %s", exc)
+
+
+def _exit_when_orphaned(table_pid: int) -> None:
+    """A table killed outright (SIGKILL, a crash) never shuts its pool down, and the
+    worker, which holds both ends of its own queue, would wait for work for ever, with
+    multiprocessing's resource tracker beside it. (systemd kills the whole group; on a
+    laptop they piled up.) When the parent changes, the table is gone: leave."""
+    while os.getppid() == table_pid:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(0)
 
 
 class Thinker:
@@ -59,7 +79,7 @@ class Thinker:
         if self._pool is None:
             # spawn: the table has threads (pads, displays), which fork would copy half-way.
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_lower_priority)
+                                             initializer=_start_worker)
         self.pending.add(key)
 
         def done(future: Future) -> None:

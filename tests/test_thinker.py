@@ -1,0 +1,53 @@
+"""The bots' worker process: it thinks off the table's loop, and leaves with the table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+TABLE = textwrap.dedent("""
+    import os, queue, random, sys
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    answers = queue.SimpleQueue()
+    thinker = Thinker(answers.put)
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random.Random(1))
+    seat = round_.acting_seats[0]
+    thinker.think(("m", 0, seat), "medium", "seed", round_.view(seat))
+    answers.get(timeout=60)  # the worker is up and has answered
+    print(*[p.pid for p in thinker._pool._processes.values()], flush=True)
+    sys.stdin.read()  # until killed
+""")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting for init counts as gone
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_the_worker_leaves_when_the_table_is_killed():
+    """A SIGKILLed table left its worker (and multiprocessing's resource tracker) running
+    for ever, 36 MB each pair: a laptop's kill loop left 182 of them."""
+    table = subprocess.Popen([sys.executable, "-c", TABLE], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(table.stdout.readline())
+        assert alive(worker)
+        table.send_signal(signal.SIGKILL)
+        table.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(worker), "the worker outlived its table"
+    finally:
+        table.kill()
