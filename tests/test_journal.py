@@ -373,3 +373,25 @@ def test_a_journal_in_use_by_another_golfbox_is_refused(path):
         first.communicate("")
     with Journal(path) as again:  # the first has exited: its lock went with it
         assert again.unfinished() is None
+
+
+def test_two_journals_set_aside_in_one_second_are_both_kept(tmp_path):
+    """The name carried the time to the second: a second damaged journal set aside in the
+    same second (a Pi with no clock restores the same time at every boot) replaced the first."""
+    path = tmp_path / "journal.sqlite3"
+    kept = []
+    for evening in (b"first evening", b"second evening"):
+        path.write_bytes(evening)
+        kept.append(set_aside(path))
+    assert [p.read_bytes() for p in kept] == [b"first evening", b"second evening"]
+
+
+def test_a_journal_cut_shorter_than_its_header_says_so(path):
+    """A file of SQLite's first bytes cut below the 72 that hold the mark was called "an
+    SQLite database of another program"."""
+    path.write_bytes(b"SQLite format 3\x00" + b"\x10\x00\x02\x02" + b"\x00" * 20)
+    with pytest.raises(JournalError) as refused:
+        Journal(path)
+    assert str(refused.value) == (f"journal {path}: is cut short (40 bytes, less than the 100 of "
+                                  "an SQLite header): not a golfbox journal; refusing to touch it "
+                                  "(move it away to begin a new journal)")

@@ -397,6 +397,10 @@ def set_aside(path: os.PathLike | str) -> Path:
     path = Path(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    again = 1
+    while any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        again += 1  # one set aside in the same second (or a clock set back): keep both
+        target = path.with_name(f"{path.name}.corrupt-{stamp}.{again}")
     for suffix in ("", "-wal", "-shm"):
         source = Path(f"{path}{suffix}")
         if source.exists():
@@ -440,7 +444,11 @@ def _check_ours(path: Path) -> bool:
         raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
     if not header.startswith(SQLITE_MAGIC):
         raise JournalError(path, f"{NOT_OURS} (not an SQLite database); refusing to touch it")
-    app_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else -1
+    if len(header) < 100:  # the mark (application_id) is at byte 68: whose it was is lost
+        raise JournalError(path, f"is cut short ({len(header)} bytes, less than the 100 of an "
+                                 "SQLite header): not a golfbox journal; refusing to touch it "
+                                 "(move it away to begin a new journal)")
+    app_id = int.from_bytes(header[68:72], "big")
     if app_id not in (0, APPLICATION_ID):
         raise JournalError(path, f"{NOT_OURS} (an SQLite database of another program); "
                                  "refusing to touch it")
