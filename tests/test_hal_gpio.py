@@ -194,9 +194,12 @@ def test_close_releases_the_pins_and_stops_events(mock_pins):
 def test_pin_already_in_use_fails_and_frees_what_was_built(mock_pins):
     from gpiozero.exc import GPIOPinInUse
 
+    from golfbox.hal.base import HardwareSetupError
+
     other = gpiozero.Button("GPIO22", pin_factory=mock_pins)
-    with pytest.raises(GPIOPinInUse):
+    with pytest.raises(HardwareSetupError, match=r"^seats\[0\]\.buttons\.ok GPIO 22: in use \(") as info:
         GpioPad({0: SEAT0}, pin_factory=mock_pins)
+    assert isinstance(info.value.__cause__, GPIOPinInUse)
     other.close()
     pad, _ = make_pad(mock_pins)  # GPIO17 and 27, built before the failure, were released
     pad.close()

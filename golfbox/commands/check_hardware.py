@@ -15,7 +15,6 @@ import math
 import queue
 import sys
 import time
-import warnings
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -53,21 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
     events: queue.Queue[ButtonEvent | LinkEvent] = queue.Queue()
     try:
-        with warnings.catch_warnings(record=True) as fallbacks:  # gpiozero's, one per driver tried
-            warnings.simplefilter("always")
-            hardware = build_hardware(config, events.put)
-    except HardwareSetupError as exc:  # a missing package: one line naming it
+        hardware = build_hardware(config, events.put)
+    except HardwareSetupError as exc:  # a missing package, a pin it cannot have: one line, as run says it
         raise UsageError(str(exc)) from None
-    except Exception as exc:  # a pin in use, no GPIO driver, …: say so and stop
-        if type(exc).__name__ == "BadPinFactory":  # gpiozero found no way to drive pins: not a Pi
-            raise UsageError(
-                f"{args.config} drives the Pi's GPIO, and gpiozero found no pin driver here "
-                "(this needs a Raspberry Pi; to try it with mock pins: "
-                f"GPIOZERO_PIN_FACTORY=mock golfbox check-hardware --config {args.config})") from None
+    except Exception as exc:  # anything else: say so and stop
         print(f"could not set up the hardware: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
-    for fallback in fallbacks:  # it worked: gpiozero's notes on the drivers it skipped still count
-        warnings.warn_explicit(fallback.message, fallback.category, fallback.filename, fallback.lineno)
 
     try:
         _describe_wiring(config)

@@ -186,7 +186,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     try:
         hardware = build_hardware(config, inbox.put)
-    except HardwareSetupError as exc:  # a missing package: restarting will not help
+    except HardwareSetupError as exc:  # a missing package, a pin in use: restarting will not help
         journal.close()
         raise UsageError(str(exc)) from None
     except BaseException:

@@ -65,8 +65,9 @@ class DisplayError(OSError):
 
 
 class HardwareSetupError(Exception):
-    """Hardware this machine cannot drive at all (a missing package, not a Pi): retrying
-    will not heal it, so it stops the start with one line naming what to install."""
+    """Hardware this machine cannot drive at all (a missing package, not a Pi, a pin the
+    kernel holds): retrying will not heal it, so it stops the start with one line naming
+    the part (its config key, pin or panel) and what to do."""
 
 
 @runtime_checkable

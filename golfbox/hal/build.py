@@ -15,6 +15,7 @@ and reports unplugged nodes itself.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -57,11 +58,15 @@ def build_hardware(config: HardwareConfig, sink: EventSink, *,
     wins over $GPIOZERO_PIN_FACTORY and gpiozero's own choice.
     """
     hardware = Hardware(config=config)
-    try:
-        _build(hardware, config, sink, pin_factory, clock)
-    except BaseException:
-        hardware.close()
-        raise
+    with warnings.catch_warnings(record=True) as notes:  # gpiozero's, one per pin driver it tried
+        warnings.simplefilter("always")
+        try:
+            _build(hardware, config, sink, pin_factory, clock)
+        except BaseException:
+            hardware.close()
+            raise  # its one line says what failed: the notes would only bury it
+    for note in notes:  # it worked: gpiozero's notes on the drivers it skipped still count
+        warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)
     for pad in hardware.pads:
         pad.start(sink)
     return hardware
@@ -75,13 +80,17 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         from golfbox.hal.gpio import pin_factory_by_name
 
         pin_factory = pin_factory_by_name(config.gpio.pin_factory)
-    for mux in config.i2c_muxes:
+    for index, mux in enumerate(config.i2c_muxes):
         if mux.reset is not None:
+            from golfbox.hal.gpio import gpio_setup_error
             from golfbox.hal.i2cmux import MuxReset
 
-            hardware.mux_resets[(mux.parent, mux.address)] = MuxReset(
-                mux.reset, pin_factory=pin_factory, clock=clock,
-                name=f"TCA9548A 0x{mux.address:02X} on I2C{mux.parent}")
+            try:
+                reset = MuxReset(mux.reset, pin_factory=pin_factory, clock=clock,
+                                 name=f"TCA9548A 0x{mux.address:02X} on I2C{mux.parent}")
+            except Exception as exc:  # no pin driver, the pin held by the kernel …
+                raise gpio_setup_error(f"i2c_mux[{index}].reset", mux.reset, exc) from exc
+            hardware.mux_resets[(mux.parent, mux.address)] = reset
 
     def resilient(display: Display, seat: int | None, where: DisplayConfig) -> ResilientDisplay:
         reset = None

@@ -26,7 +26,7 @@ import threading
 import time
 from typing import Any, Callable, Mapping
 
-from golfbox.hal.base import Button, ButtonEvent, EventKind, EventSink
+from golfbox.hal.base import Button, ButtonEvent, EventKind, EventSink, HardwareSetupError
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +91,31 @@ def pin_factory_by_name(name: str) -> Any:
 
     for ep in entry_points(group="gpiozero_pin_factories"):
         if ep.name == name.lower():
-            return ep.load()()
+            try:
+                return ep.load()()
+            except Exception as exc:  # its module is missing, or it finds no GPIO chip
+                raise HardwareSetupError(f"gpio.pin_factory {name!r}: {why_gpio_failed(exc)}") from exc
     raise BadPinFactory(f"unknown gpiozero pin factory {name!r}")
+
+
+def why_gpio_failed(exc: Exception) -> str:
+    """What went wrong setting up a pin, in words, for the one line run and check-hardware print."""
+    from gpiozero.exc import BadPinFactory, GPIOPinInUse
+
+    if isinstance(exc, BadPinFactory):
+        return ("gpiozero found no pin driver here (this needs a Raspberry Pi; to try it with "
+                "mock pins: GPIOZERO_PIN_FACTORY=mock)")
+    if isinstance(exc, ImportError) and exc.name:
+        return f"needs the Python module {exc.name}, which is not installed (hardware/SETUP.md, step 4)"
+    # lgpio says "GPIO busy" when a kernel driver (an overlay in config.txt) holds the line.
+    if isinstance(exc, GPIOPinInUse) or "busy" in str(exc).lower():
+        return f"in use ({exc}); `gpioinfo` names what holds it"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def gpio_setup_error(key: str, pin: int, exc: Exception) -> HardwareSetupError:
+    """``seats[0].buttons.left GPIO 17: why``: restarting will not free a pin, so exit 2."""
+    return HardwareSetupError(f"{key} GPIO {pin}: {why_gpio_failed(exc)}")
 
 
 class GpioPad:
@@ -110,9 +133,12 @@ class GpioPad:
             for seat, pins in seats.items():
                 for button, pin in pins.items():
                     logic = _SeatButton(seat, button, Debouncer(bounce_time, clock), self._post)
-                    device = GpioButton(
-                        f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
-                        hold_time=hold_time, hold_repeat=False, pin_factory=pin_factory)
+                    try:
+                        device = GpioButton(
+                            f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
+                            hold_time=hold_time, hold_repeat=False, pin_factory=pin_factory)
+                    except Exception as exc:
+                        raise gpio_setup_error(f"seats[{seat}].buttons.{button.value}", pin, exc) from exc
                     device.when_pressed = logic.pressed
                     device.when_released = logic.released
                     device.when_held = logic.held

@@ -1,0 +1,135 @@
+"""A GPIO golfbox cannot have stops `golfbox run` and `check-hardware` with one line naming
+the part and pin, exit status 2 (the unit's RestartPreventExitStatus=2: no restart loop).
+
+The pins come from gpiozero pin factories registered the way real ones are (an entry point
+in gpiozero_pin_factories, here from a throwaway dist-info): ``held`` is gpiozero's
+MockFactory with the pins of $HELD_PINS already claimed, as a kernel driver claims GPIO 7
+when dtoverlay=spi0-1cs is forgotten; ``broken`` names a module that is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gpiozero")
+
+ROOT = Path(__file__).resolve().parents[1]
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO) ")
+
+FACTORIES = '''
+from gpiozero import DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory
+
+
+class HeldPins(MockFactory):
+    """Mock pins, those of $HELD_PINS taken by someone else before golfbox asks."""
+
+    def __init__(self):
+        super().__init__()
+        import os
+        self.holders = [DigitalOutputDevice(int(pin), pin_factory=self)
+                        for pin in os.environ.get("HELD_PINS", "").split()]
+'''
+
+MUX = """
+[[i2c_mux]]
+parent = 1
+address = 0x70
+reset = 7
+
+[[seats]]
+backend = "gpio"
+buttons = { left = 17, right = 27, ok = 22, back = 4 }
+display = { driver = "ssd1306", i2c = { mux = 0x70, channel = 0, address = 0x3C } }
+
+[[seats]]
+backend = "sim"
+"""
+
+
+@pytest.fixture
+def site(tmp_path):
+    site = tmp_path / "site"
+    info = site / "golfbox_test_factories-0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: golfbox-test-factories\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(
+        "[gpiozero_pin_factories]\nheld = golfbox_test_factories:HeldPins\n"
+        "broken = no_such_gpio_module:Factory\n")
+    (site / "golfbox_test_factories.py").write_text(FACTORIES)
+    return site
+
+
+def golfbox(tmp_path: Path, site: Path | None, config: str, *args: str, held: str = "",
+            factory_env: str | None = None) -> subprocess.CompletedProcess:
+    path = tmp_path / "config.toml"
+    path.write_text(config)
+    env = dict(os.environ, HOME=str(tmp_path), HELD_PINS=held,
+               PYTHONPATH=os.pathsep.join(str(p) for p in (ROOT, site) if p))
+    env.pop("GPIOZERO_PIN_FACTORY", None)
+    if factory_env:
+        env["GPIOZERO_PIN_FACTORY"] = factory_env
+    command = [sys.executable, "-m", "golfbox", *args[:1], "--config", str(path), *args[1:]]
+    return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+def the_one_line(result: subprocess.CompletedProcess) -> str:
+    """Exit 2, no traceback, no warning: besides log lines, stderr is one line, the last."""
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.strip().splitlines() if not LOG_LINE.match(line)]
+    assert len(lines) == 1, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == lines[0]
+    return lines[0]
+
+
+RUN = ("run", "--journal", "journal.sqlite3")
+CHECK = ("check-hardware", "--seconds", "0")
+
+
+@pytest.mark.parametrize("command", [RUN, CHECK], ids=["run", "check-hardware"])
+def test_the_mux_reset_pin_held_elsewhere_is_named_by_its_key(tmp_path, site, command):
+    result = golfbox(tmp_path, site, '[gpio]\npin_factory = "held"\n' + MUX, *command, held="7")
+    line = the_one_line(result)
+    assert line.startswith(f"golfbox {command[0]}: i2c_mux[0].reset GPIO 7: in use ("), line
+
+
+@pytest.mark.parametrize("command", [RUN, CHECK], ids=["run", "check-hardware"])
+def test_a_button_pin_held_elsewhere_is_named_by_its_seat_and_button(tmp_path, site, command):
+    result = golfbox(tmp_path, site, '[gpio]\npin_factory = "held"\n' + MUX, *command, held="22")
+    line = the_one_line(result)
+    assert line.startswith(f"golfbox {command[0]}: seats[0].buttons.ok GPIO 22: in use ("), line
+
+
+@pytest.mark.parametrize("command", [RUN, CHECK], ids=["run", "check-hardware"])
+def test_a_pin_factory_that_cannot_be_imported_is_named(tmp_path, site, command):
+    result = golfbox(tmp_path, site, '[gpio]\npin_factory = "broken"\n' + MUX, *command)
+    assert the_one_line(result) == (
+        f"golfbox {command[0]}: gpio.pin_factory 'broken': needs the Python module "
+        "no_such_gpio_module, which is not installed (hardware/SETUP.md, step 4)")
+
+
+def test_off_a_pi_the_first_pin_says_there_is_no_pin_driver(tmp_path):
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine may have GPIO")
+    try:
+        import lgpio  # noqa: F401
+        pytest.skip("lgpio is installed here")
+    except ImportError:
+        pass
+    result = golfbox(tmp_path, None, MUX, *RUN)
+    assert the_one_line(result) == (
+        "golfbox run: i2c_mux[0].reset GPIO 7: gpiozero found no pin driver here (this needs a "
+        "Raspberry Pi; to try it with mock pins: GPIOZERO_PIN_FACTORY=mock)")
+
+
+def test_with_free_pins_it_gets_past_the_gpio(tmp_path, site):
+    """The fake factory itself is sound: with nothing held, check-hardware runs to the end."""
+    result = golfbox(tmp_path, site, '[gpio]\npin_factory = "held"\n' + MUX, *CHECK)
+    assert "every button" in result.stdout or "not pressed" in result.stdout, result.stderr
