@@ -25,6 +25,7 @@ DOCS=/opt/golfbox  # README.md, docs/, hardware/
 CONFIG=/etc/golfbox/config.toml
 UNIT=/etc/systemd/system/golfbox.service
 MODULES_LOAD=/etc/modules-load.d/golfbox.conf
+UDEV_RULE=/etc/udev/rules.d/60-golfbox-i2c-mux.rules
 PYTHON=${PYTHON:-python3}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEMPLATE=$SOURCE/hardware/config.example.toml
@@ -143,6 +144,28 @@ else
 fi
 if [ -z "$ROOT" ]; then
     run modprobe i2c-dev || warn "could not load i2c-dev now; it loads at the next boot"
+fi
+
+# The TCA9548A's driver (i2c-mux-pca954x) keeps the last channel selected and writes the mux
+# only for another channel: after golfbox pulses the mux's RESET that channel stays cut off,
+# and two muxes on one bus with the same display address below each collide. idle_state -2
+# (MUX_IDLE_DISCONNECT) deselects after every transfer; the i2c-mux overlay cannot set it.
+# The attribute appears in probe, before "bind"; "add" covers a coldplug replay at boot.
+if [ "$DRY_RUN" = 1 ]; then
+    say "would write $ROOT$UDEV_RULE (TCA9548A idle_state -2: disconnect when idle)"
+else
+    install -d -m 0755 "$ROOT$(dirname "$UDEV_RULE")"
+    cat > "$ROOT$UDEV_RULE" <<'RULE'
+# golfbox (written by systemd/install.sh): an I2C mux deselects its channels after every
+# transfer, so a RESET pulse cannot leave the kernel's cached channel cut off (hardware/SETUP.md).
+ACTION=="add|bind", SUBSYSTEM=="i2c", DRIVER=="pca954x", ATTR{idle_state}="-2"
+RULE
+    say "wrote $ROOT$UDEV_RULE"
+fi
+if [ -z "$ROOT" ]; then
+    # Apply it to a mux already bound, without a reboot.
+    run udevadm control --reload && run udevadm trigger --action=add --subsystem-match=i2c ||
+        warn "could not apply $UDEV_RULE now; it applies at the next boot"
 fi
 
 # --- check the config before anything starts it --------------------------

@@ -307,3 +307,55 @@ def test_the_bots_worker_runs_at_a_lower_priority_than_the_table():
                             timeout=30)
     lowered, wanted = map(int, result.stdout.split())
     assert lowered == wanted == 10 and result.stderr == ""
+
+
+# -- the udev rule that makes the TCA9548A deselect when idle ---------------------------------
+
+UDEV_RULE = "etc/udev/rules.d/60-golfbox-i2c-mux.rules"
+# udev(7): KEY op "value", comma-separated; ATTR{file} takes an attribute name.
+UDEV_PAIR = re.compile(r'^(?P<key>[A-Z]+)(\{(?P<attr>[A-Za-z0-9_.-]+)\})?(?P<op>==|!=|=|\+=|-=|:=)"(?P<value>[^"]*)"$')
+
+
+def udev_rules(text: str) -> list[dict[str, tuple[str, str]]]:
+    """Each rule line as {key or KEY{attr}: (operator, value)}; asserts every pair parses."""
+    rules = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        assert not line.rstrip().endswith("\\"), "a rule on one line, no continuation"
+        pairs = {}
+        for pair in (p.strip() for p in line.split(",")):
+            match = UDEV_PAIR.match(pair)
+            assert match, f"not a udev key-value pair: {pair!r}"
+            name = match["key"] + (f"{{{match['attr']}}}" if match["attr"] else "")
+            pairs[name] = (match["op"], match["value"])
+        rules.append(pairs)
+    return rules
+
+
+@needs_systemctl
+def test_install_writes_the_mux_idle_state_rule_and_uninstall_removes_it(checkout):
+    root = checkout / "root"
+    dry = script(checkout, "install.sh", "--dry-run")
+    assert "60-golfbox-i2c-mux.rules" in dry.stdout and not (root / UDEV_RULE).exists()
+    assert script(checkout, "install.sh").returncode == 0
+    rule = root / UDEV_RULE
+    assert rule.stat().st_mode & 0o777 == 0o644
+    # drivers/i2c/muxes/i2c-mux-pca954x.c: driver "pca954x" on the i2c bus, idle_state created
+    # in probe (so present at "bind"), -2 = MUX_IDLE_DISCONNECT (dt-bindings/mux/mux.h).
+    assert udev_rules(rule.read_text()) == [{
+        "ACTION": ("==", "add|bind"), "SUBSYSTEM": ("==", "i2c"), "DRIVER": ("==", "pca954x"),
+        "ATTR{idle_state}": ("=", "-2")}]
+    again = script(checkout, "install.sh")
+    assert again.returncode == 0 and udev_rules(rule.read_text())  # rewritten, still one rule
+
+    assert "would run: rm -f" in script(checkout, "uninstall.sh", "--dry-run").stdout and rule.exists()
+    assert script(checkout, "uninstall.sh").returncode == 0
+    assert not rule.exists()
+
+
+def test_the_rule_parser_refuses_what_udev_would(tmp_path):
+    with pytest.raises(AssertionError):
+        udev_rules('ACTION=="bind", ATTR{idle_state}=-2\n')  # value not quoted
+    with pytest.raises(AssertionError):
+        udev_rules('ACTION=="bind" SUBSYSTEM=="i2c"\n')  # no comma

@@ -264,6 +264,8 @@ def check_install(vm: VM, report: Report) -> None:
     installed = vm.sh("cat /etc/systemd/system/golfbox.service").out
     expect(installed == (REPO / "systemd/golfbox.service").read_text(),
            "the installed unit is not systemd/golfbox.service")
+    rule = vm.sh("cat /etc/udev/rules.d/60-golfbox-i2c-mux.rules", check=False).out
+    expect('DRIVER=="pca954x", ATTR{idle_state}="-2"' in rule, "install.sh wrote no TCA9548A idle_state rule")
     report.ok("install.sh as README says, offline, exit 0; the unit installed as shipped")
 
 
@@ -685,7 +687,8 @@ def check_uninstall(vm: VM, report: Report) -> None:
            "golfbox.service still active after uninstall.sh")
     expect(vm.sh("systemctl show -p LoadState golfbox.service").out.strip() == "LoadState=not-found",
            "systemd still knows golfbox.service after uninstall.sh")
-    for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox"):
+    for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox",
+                 "/etc/udev/rules.d/60-golfbox-i2c-mux.rules"):
         expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh left {path}")
     for path in (JOURNAL, "/etc/golfbox/config.toml"):
         expect(vm.sh(f"test -s {path}", check=False).rc == 0, f"uninstall.sh removed {path} (it must keep it)")
