@@ -134,3 +134,66 @@ def test_a_stuck_channel_pulses_the_mux_reset_and_the_displays_come_back():
         assert reset.pulses == 1
     finally:
         hardware.close()
+
+
+# -- the driver's idle state: -2 (disconnect when idle), else a RESET pulse leaves it stale ----
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("-2\n", None),
+    ("-1\n", "is -1, not -2"),
+    ("0\n", "is 0, not -2"),  # idles on channel 0: as stale after a pulse
+    (None, "is missing (a kernel too old for it?), not -2"),
+])
+def test_the_mux_idle_state_is_read_from_sysfs(sysfs, content, expected):
+    from golfbox.hal.i2cmux import idle_state_warning
+
+    sysfs, _ = sysfs
+    if content is not None:
+        (sysfs / "1-0070" / "idle_state").write_text(content)
+    warning = idle_state_warning(0, 1, 0x70, sysfs)
+    if expected is None:
+        assert warning is None
+        return
+    path = sysfs / "1-0070" / "idle_state"
+    assert warning.startswith(f"i2c_mux[0] (TCA9548A 0x70 on I2C1): {path} {expected} (disconnect when idle)")
+    assert "/etc/udev/rules.d/60-golfbox-i2c-mux.rules" in warning and f"echo -2 | sudo tee {path}" in warning
+    assert "\n" not in warning
+
+
+def test_an_unbound_mux_is_left_to_its_displays_error(tmp_path):
+    from golfbox.hal.i2cmux import idle_state_warning
+
+    assert idle_state_warning(0, 1, 0x70, tmp_path) is None
+
+
+def test_build_and_check_hardware_report_a_mux_that_keeps_its_channel(sysfs, monkeypatch, capsys):
+    """The table starts all the same; run logs the warning (serve) and check-hardware prints it."""
+    pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    from golfbox.hal import i2cmux
+
+    sysfs, _ = sysfs
+    (sysfs / "1-0070" / "idle_state").write_text("-1\n")
+    monkeypatch.setattr(i2cmux, "SYSFS_I2C_DEVICES", sysfs)  # the fake tree stands for /sys
+    hardware = build_hardware(mux_config(reset=7), lambda event: None, pin_factory=MockFactory())
+    try:
+        assert len(hardware.mux_warnings) == 1 and "is -1, not -2" in hardware.mux_warnings[0]
+    finally:
+        hardware.close()
+    (sysfs / "1-0070" / "idle_state").write_text("-2\n")
+    hardware = build_hardware(mux_config(reset=7), lambda event: None, pin_factory=MockFactory())
+    hardware.close()
+    assert hardware.mux_warnings == []
+
+    (sysfs / "1-0070" / "idle_state").write_text("-1\n")
+    config = sysfs.parent / "config.toml"
+    config.write_text('[gpio]\npin_factory = "mock"\n[[i2c_mux]]\nparent = 1\naddress = 0x70\n' + "".join(
+        f'[[seats]]\nbackend = "sim"\ndisplay = {{ driver = "ssd1306", i2c = {{ mux = 0x70, channel = {channel}, '
+        'address = 0x3C } }\n' for channel in (0, 1)))
+    from golfbox.cli import main
+
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 1  # no /dev/i2c-22 here
+    out = capsys.readouterr().out
+    assert "WARNING: i2c_mux[0] (TCA9548A 0x70 on I2C1): " in out and "is -1, not -2" in out

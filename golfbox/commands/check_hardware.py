@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         _describe_wiring(config)
+        for warning in hardware.mux_warnings:
+            print(f"WARNING: {warning}")
         targets = _targets(hardware, config)
         for target in targets:
             target.show()

@@ -192,6 +192,8 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
     except BaseException:
         journal.close()
         raise
+    for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
+        log.warning("%s", warning)
     stop = stop or threading.Event()
     service = None
     try:

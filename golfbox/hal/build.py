@@ -34,6 +34,7 @@ class Hardware:
     shared_display: Display | None = None
     sim_pad: SimPad | None = None  # the sim seats' pad, to inject presses
     mux_resets: dict[tuple[int, int], Any] = field(default_factory=dict)  # (parent, address) -> MuxReset
+    mux_warnings: list[str] = field(default_factory=list)  # a mux whose driver keeps a channel selected
 
     def displays(self) -> list[Display]:
         """Seat displays in seat order, then the shared one."""
@@ -81,6 +82,11 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
 
         pin_factory = pin_factory_by_name(config.gpio.pin_factory)
     for index, mux in enumerate(config.i2c_muxes):
+        from golfbox.hal.i2cmux import idle_state_warning
+
+        warning = idle_state_warning(index, mux.parent, mux.address)
+        if warning:  # the commands say it: run logs it, check-hardware prints it
+            hardware.mux_warnings.append(warning)
         if mux.reset is not None:
             from golfbox.hal.gpio import gpio_setup_error
             from golfbox.hal.i2cmux import MuxReset

@@ -52,6 +52,37 @@ def resolve_bus(location: I2CLocation, devices: Path = SYSFS_I2C_DEVICES) -> int
     return int(name[4:])
 
 
+MUX_IDLE_DISCONNECT = "-2"  # dt-bindings/mux/mux.h; -1 (MUX_IDLE_AS_IS) is the driver's default
+IDLE_STATE_RULE = "/etc/udev/rules.d/60-golfbox-i2c-mux.rules"  # systemd/install.sh writes it
+
+
+def idle_state_warning(index: int, parent: int, address: int,
+                       devices: Path | None = None) -> str | None:
+    """One line if this mux's kernel driver keeps a channel selected when idle, else None.
+
+    i2c-mux-pca954x caches the channel it last selected and writes the mux only for
+    another one; with idle_state -2 it deselects after every transfer and forgets it,
+    so a RESET pulse cannot leave it believing a channel is still connected. A mux
+    that is not bound at all is left to its displays' own error.
+    """
+    mux_dir = mux_device_dir(parent, address, SYSFS_I2C_DEVICES if devices is None else devices)
+    if not mux_dir.is_dir():
+        return None
+    path = mux_dir / "idle_state"
+    try:
+        state = path.read_text().strip()
+    except FileNotFoundError:
+        state = "missing (a kernel too old for it?)"
+    except OSError as exc:
+        state = f"unreadable ({exc.strerror})"
+    if state == MUX_IDLE_DISCONNECT:
+        return None
+    return (f"i2c_mux[{index}] (TCA9548A 0x{address:02X} on I2C{parent}): {path} is {state}, not -2 "
+            "(disconnect when idle), so after a RESET pulse the displays on the channel last used "
+            f"can stay dark; run systemd/install.sh (it installs {IDLE_STATE_RULE}) and reboot, "
+            f"or for now: echo -2 | sudo tee {path}")
+
+
 # errno values a transfer gets when SDA or SCL is held low: the controller times out
 # (i2c-bcm2835: ETIMEDOUT on a clock-stretch timeout) or loses arbitration (EAGAIN).
 STUCK_ERRNOS = (errno.ETIMEDOUT, errno.EAGAIN)
