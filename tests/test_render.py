@@ -254,3 +254,43 @@ def test_the_lobby_shows_every_long_name_without_covering_the_menu():
     assert lines[0].startswith("à la table : Alexa") and lines[-1].split(", ")[-1].startswith("Henri")
     short = "P1, P2 (HARD), P3"  # names that fit stay whole
     assert _players_lines(short, 122, 3, "en") == ["playing: P1, P2 (HARD), P3"]
+
+
+def _away_words(lang: str, who: str) -> str:
+    from golfbox.render.words import say
+
+    return say(lang, "{who} is away: a bot plays for it until it is back", who=who)
+
+
+def _with_last_letter_changed(message: str) -> str:
+    """``message`` with a different last letter of the same width: the pixels differ only
+    if the message's end is drawn."""
+    other = "Z" if message[-1].upper() != "Z" else "S"
+    assert glyphs.text_width(other) == glyphs.text_width(message[-1])
+    return message[:-1] + other
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+@pytest.mark.parametrize("message", [
+    lambda lang: goldens.fault_words(lang, "seat 3: node unplugged"),
+    lambda lang: "2/2 " + goldens.fault_words(lang, "seat 2: no seat node found"),
+    lambda lang: "2/2 " + goldens.fault_words(lang, "seat 10: link failed (device reports readiness)"),
+    lambda lang: "2/2 " + _away_words(lang, "Cleo"),
+    lambda lang: "1/2 " + _away_words(lang, "Benoît"),
+    lambda lang: "2/2 " + _away_words(lang, "Marie-Hélène"),
+], ids=["fault", "numbered", "long_reason", "away", "away_accents", "away_long_name"])
+def test_a_fault_on_the_shared_display_is_shown_whole(lang, size, message):
+    """The shared display's fault bar fitted one line: French faults lost their countdown
+    ('… UN ROBOT LE REM…'), and numbered ones or long names who is away. Each shows whole
+    now (its end is drawn), over as many lines as it needs, clear of the scores."""
+    message = message(lang)
+    view = goldens.play_turns(goldens.deal("6-card", players=4), 3).view(None)
+    names = goldens.NAMES[lang][:4]
+    plain = render_table(view, size, names, lang=lang)
+    shown = render_table(view, size, names, message=message, lang=lang)
+    assert shown.tobytes() != render_table(view, size, names, message=_with_last_letter_changed(message),
+                                           lang=lang).tobytes()
+    scores_top = 57 - 8 - 2  # two rows of scores on 128 px, one on 256: from the accents of the first
+    below = (0, scores_top if size == (128, 64) else 55, size[0], 64)
+    assert shown.crop(below).tobytes() == plain.crop(below).tobytes()

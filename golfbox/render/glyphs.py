@@ -156,6 +156,32 @@ def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ")
     return [fit_text(line, width, scale) for line in out]
 
 
+def wrap_parts(text: str, width: int, lines: int, scale: int = 1, sep: str = " · ") -> list[str]:
+    """Break ``text`` into at most ``lines`` lines between its ``sep``-separated parts,
+    each part whole on a line ("● next setting", "a bot plays in 120 s"); a broken line
+    keeps its "·". Only a part wider than a line is broken, at its spaces."""
+    tail = sep.strip()
+    pieces: list[tuple[str, str]] = []  # (what joins it to the piece before, its words)
+    for part in text.split(sep):
+        words = [part] if text_width(part + " " + tail, scale) <= width else part.split()
+        pieces += [(sep if pieces and i == 0 else " ", word) for i, word in enumerate(words)]
+    out: list[str] = []
+    while pieces and len(out) < lines:
+        line = pieces.pop(0)[1]
+        while pieces:
+            joiner, word = pieces[0]
+            ends_part = len(pieces) > 1 and pieces[1][0] == sep  # a break after it keeps "·"
+            if text_width(line + joiner + word + (" " + tail if ends_part else ""), scale) > width:
+                break
+            line += joiner + word
+            pieces.pop(0)
+        out.append(line + " " + tail if pieces and pieces[0][0] == sep else line)
+    if pieces and out:  # too long: the last line says so
+        rest = "".join(joiner + word for joiner, word in pieces)
+        out[-1] = fit_text(out[-1].removesuffix(" " + tail) + rest, width, scale)
+    return [fit_text(line, width, scale) for line in out]
+
+
 def rank_masks(rank_text: str) -> list[Image.Image]:
     """The big glyphs of a rank ("10", "Q", "JK")."""
     return [_RANK_MASKS[ch] for ch in rank_text]

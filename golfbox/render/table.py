@@ -166,8 +166,15 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
         turn = glyphs.fit_text(_turn_words(view, names, lang), width, 2)
         glyphs.draw_text(draw, x, 10, turn, ink, 2)  # its accents rise 4 rows: under row 0's text
-        glyphs.draw_text(draw, x, 23, glyphs.fit_text(last, width), ink)
-        _message_or_info(draw, palette, x, 31, width, message, info)
+        # Lines from y 23 down to the scores: the last action, then the message or the
+        # info line. A message is shown whole if it can: it takes the last action's line.
+        lines = (scores_y - LINE - 23) // LINE + 1
+        message_lines = _bar_lines(message, width, lines)
+        if len(message_lines) < lines:
+            glyphs.draw_text(draw, x, 23, glyphs.fit_text(last, width), ink)
+            _message_or_info(draw, palette, x, 31, width, message_lines, info)
+        else:  # one row lower: its bar's top clears the turn's big letters
+            _message_or_info(draw, palette, x, 24, width, message_lines, "")
     else:
         _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
         x, width = 51, NARROW[0] - 51
@@ -176,24 +183,36 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
                                           of=view.rounds, stock=view.stock_size), ink)
         # Text lines from y 18 down to the scores: the last action (two lines if there is
         # room), then the message or the info line. More score rows leave fewer lines;
-        # with one line only, a message goes before the last action, the info goes.
+        # a message takes the lines it needs first (whole if it can), the last action
+        # the rest; with one line only and no message, the info goes.
         lines = (scores_y - LINE - 18) // LINE + 1
-        if lines == 1:
-            _message_or_info(draw, palette, 0, 18, NARROW[0], message, "" if message else last)
+        message_lines = _bar_lines(message, NARROW[0], lines)
+        if lines == 1 and not message:
+            _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
         else:
-            last_lines = glyphs.wrap_text(last, NARROW[0], min(2, lines - 1)) if last else []
+            last_room = min(2, lines - max(1, len(message_lines)))
+            last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
             for i, line in enumerate(last_lines):
                 glyphs.draw_text(draw, 0, 18 + LINE * i, line, ink)
-            _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], message, info)
+            _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], message_lines,
+                             info)
     _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
     return image
 
 
+def _bar_lines(message: str, width: int, lines: int) -> list[str]:
+    """A message's lines on its inverted bar of ``width`` (2 px kept each side), broken
+    between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at least."""
+    return glyphs.wrap_parts(message, width - 4, max(1, lines)) if message else []
+
+
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
-                     message: str, info: str) -> None:
-    if message:  # an inverted bar from the accents' row to the letters' last
-        draw.rectangle((x, y - 3, x + width - 1, y + 5), fill=palette.ink)
-        glyphs.draw_text(draw, x + 2, y, glyphs.fit_text(message, width - 4), palette.paper)
+                     message_lines: list[str], info: str) -> None:
+    if message_lines:  # an inverted bar from the first line's accents to the last line's letters
+        draw.rectangle((x, y - 3, x + width - 1, y + LINE * (len(message_lines) - 1) + 5),
+                       fill=palette.ink)
+        for i, line in enumerate(message_lines):
+            glyphs.draw_text(draw, x + 2, y + LINE * i, line, palette.paper)
     elif info:
         glyphs.draw_text(draw, x, y, glyphs.fit_text(info, width), palette.ink)
 
