@@ -294,3 +294,26 @@ def test_a_fault_on_the_shared_display_is_shown_whole(lang, size, message):
     scores_top = 57 - 8 - 2  # two rows of scores on 128 px, one on 256: from the accents of the first
     below = (0, scores_top if size == (128, 64) else 55, size[0], 64)
     assert shown.crop(below).tobytes() == plain.crop(below).tobytes()
+
+
+def _without_accents(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+@pytest.mark.parametrize("message", ["attends : Benoît, Cléo, Ève, Gaël commence",  # line 1's accents
+                                     "attends : Anne, Dany, Fanny, Hugo, Benoît commence"])  # line 2's
+def test_a_two_line_seat_message_shows_the_accents_of_both_lines(message):
+    """The seat's two-line bar drew line 1's accents above the bar, in its paper colour
+    (unseen), and line 2's over the bottom row of line 1's letters."""
+    view = goldens.until_my_turn(goldens.play_turns(goldens.deal("6-card"), 2), 2).view(0)
+    accented = render_seat(view, message=message, lang="fr")
+    plain = render_seat(view, message=_without_accents(message), lang="fr")
+    assert len(glyphs.wrap_text(message, 124, 2)) == 2
+    bar = [63]  # the inverted bar's rows: up from the bottom while its margin is ink
+    while accented.getpixel((0, bar[-1] - 1)) == accented.getpixel((1, bar[-1] - 1)) == 1:
+        bar.append(bar[-1] - 1)
+    letters = [y for y in bar if any(plain.getpixel((x, y)) == 0 for x in range(128))]
+    changed = {y for x in range(128) for y in range(64) if accented.getpixel((x, y)) != plain.getpixel((x, y))}
+    assert changed and changed <= set(bar) - set(letters)  # the marks show, in the bar, on no letter

@@ -153,13 +153,14 @@ def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
             draw.rectangle((0, PROMPT_Y - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
             glyphs.draw_text(draw, 2, PROMPT_Y, lines[0], PAPER)
             return
-        # Two lines fit under the side boxes only 6 rows apart, too close for accents:
-        # every message the catalogue words (golfbox.render.words) fits one line in
-        # French; only the engine's English reasons take two.
-        top = PROMPT_Y - 6 - 1
-        draw.rectangle((0, top, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
+        # Two lines, each with its accents: the second's marks sit right under the first's
+        # letters (a full line pitch does not fit), and the bar's top row clears the first's
+        # marks, over the bottom edges of the side box and a 3-row grid until the next press.
+        pitch = glyphs.MARK_RISE + glyphs.SMALL_HEIGHT
+        first = SIZE[1] - pitch - glyphs.SMALL_HEIGHT
+        draw.rectangle((0, first - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
         for i, line in enumerate(lines):
-            glyphs.draw_text(draw, 2, top + 1 + 6 * i, line, PAPER)
+            glyphs.draw_text(draw, 2, first + pitch * i, line, PAPER)
     elif prompt:
         glyphs.draw_text(draw, 0, PROMPT_Y, glyphs.fit_text(prompt, SIZE[0]), INK)
 
