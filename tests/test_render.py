@@ -317,3 +317,14 @@ def test_a_two_line_seat_message_shows_the_accents_of_both_lines(message):
     letters = [y for y in bar if any(plain.getpixel((x, y)) == 0 for x in range(128))]
     changed = {y for x in range(128) for y in range(64) if accented.getpixel((x, y)) != plain.getpixel((x, y))}
     assert changed and changed <= set(bar) - set(letters)  # the marks show, in the bar, on no letter
+
+
+@pytest.mark.parametrize("name", ["Benoît", "Fanny", "Anne"])
+def test_a_seat_shows_its_own_name_whole_when_it_fits_before_the_round(name):
+    """Names were cut to 20 px ('BEN…', 'FAN…') whatever room the round's 'M1/9' left."""
+    view = goldens.deal("6-card", round_no=1).view(0)
+    shown = render_seat(view, label=name, lang="fr")
+    assert shown.tobytes() != render_seat(view, label=_with_last_letter_changed(name), lang="fr").tobytes()
+    long = render_seat(view, label="Maximilienne", lang="fr")
+    round_x = 128 - glyphs.text_width("M1/9")
+    assert not any(long.getpixel((x, y)) for x in range(round_x - 4, round_x) for y in range(5))

@@ -100,8 +100,11 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
                label: str, lang: str) -> None:
-    draw_text_right(draw, SIZE[0], 0, say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds))
-    glyphs.draw_text(draw, SIDE_X, 0, glyphs.fit_text(label, SIDE_W - 26), INK)
+    round_words = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
+    draw_text_right(draw, SIZE[0], 0, round_words)
+    # The name has the row up to the round, a word's space before it.
+    label_room = SIDE_W - glyphs.text_width(round_words) - (glyphs.text_width(" ") + 2)
+    glyphs.draw_text(draw, SIDE_X, 0, glyphs.fit_text(label, label_room), INK)
     glyphs.draw_text(draw, SIDE_X, 7, glyphs.fit_text(status_text(view, lang), SIDE_W), INK)
 
     legal = _legal_kinds(view)
