@@ -328,3 +328,26 @@ def test_a_seat_shows_its_own_name_whole_when_it_fits_before_the_round(name):
     long = render_seat(view, label="Maximilienne", lang="fr")
     round_x = 128 - glyphs.text_width("M1/9")
     assert not any(long.getpixel((x, y)) for x in range(round_x - 4, round_x) for y in range(5))
+
+
+def _reads(image: Image.Image, x: int, y: int, text: str) -> bool:
+    """Is the line at (x, y) of ``image`` exactly ``text`` (its accents' rows to its last)?"""
+    expected = Image.new(image.mode, image.size, 0)
+    glyphs.draw_text(ImageDraw.Draw(expected), x, y, text, 1 if image.mode == "1" else 255)
+    box = (0, y - glyphs.MARK_RISE, image.width, y + glyphs.SMALL_HEIGHT)
+    return image.crop(box).tobytes() == expected.crop(box).tobytes()
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["◀▶ changer · ● suivant ·", "garder ● lancer · ✕ partir"]),
+    ("en", ["◀▶ change · ● next setting ·", "hold ● start · ✕ leave"]),
+])
+def test_the_lobby_footer_breaks_only_between_its_parts(lang, lines):
+    """The French footer broke inside 'garder ● lancer', so its second line read
+    '● lancer' (● start), though a press of ● moves to the next setting."""
+    from golfbox.render.table import render_lobby
+    from golfbox.render.words import say
+
+    footer = say(lang, "◀▶ change · ● next setting · hold ● start · ✕ leave")
+    image = render_lobby((128, 64), "ANNE", ["jeu : 6 cartes"], 0, "Anne", footer, lang)
+    assert _reads(image, 3, 64 - 16, lines[0]) and _reads(image, 3, 64 - 8, lines[1])

@@ -344,7 +344,7 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, title, ink)
     text_w = image.width - 6
-    footer_lines = glyphs.wrap_text(footer, text_w, 2)
+    footer_lines = glyphs.wrap_parts(footer, text_w, 2)  # "● next setting" never split from "hold ●"
     # Under the title and one menu row (its bar ends at y 17): the rest is who plays.
     room = (image.height - 19) // LINE - len(footer_lines)
     bottom = _players_lines(players, text_w, room, lang) + footer_lines
