@@ -351,3 +351,18 @@ def test_the_lobby_footer_breaks_only_between_its_parts(lang, lines):
     footer = say(lang, "◀▶ change · ● next setting · hold ● start · ✕ leave")
     image = render_lobby((128, 64), "ANNE", ["jeu : 6 cartes"], 0, "Anne", footer, lang)
     assert _reads(image, 3, 64 - 16, lines[0]) and _reads(image, 3, 64 - 8, lines[1])
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_a_rules_page_always_shows_its_number(size):
+    """With a long reader's name the header was cut at its end, the page number lost
+    ('BENOÎT: POKER POLONAIS : LE BUT…' never said '1/5'); the title is cut now."""
+    from golfbox.engine import VARIANTS
+    from golfbox.render.rules import render_rules, rules_pages
+
+    variant = VARIANTS["polish-poker"]
+    pages = rules_pages(variant, make_rules(variant, {}), "fr")
+    for reader in ("Benoît", "Marie-Hélène Dubois-Lefèvre"):
+        of_five = render_rules(size, pages, 0, reader=reader, lang="fr")
+        of_six = render_rules(size, pages + pages[-1:], 0, reader=reader, lang="fr")  # '1/6'
+        assert of_five.tobytes() != of_six.tobytes()

@@ -145,9 +145,10 @@ def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
     image, draw, palette = _canvas(size)
     page %= len(pages)
     title, text = pages[page]
-    head = f"{title.upper()}  {page + 1}/{len(pages)}"
-    if reader:
-        head = f"{reader}: {head}"
+    head = f"{reader}: {title.upper()}" if reader else title.upper()
+    number = f"  {page + 1}/{len(pages)}"
+    # A long reader's name or title is cut short, never the page number after it.
+    head = glyphs.fit_text(head, image.width - glyphs.text_width(number) - 1) + number  # 1: the gap
     draw.rectangle((0, 0, image.width - 1, 8), fill=palette.ink)  # room for the title's accents
     _text_centered(draw, 0, image.width, 3, head, palette.paper)
     for i, line in enumerate(_body(text, image.width - 6)[:BODY_LINES]):
