@@ -19,9 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from PIL import Image  # noqa: E402
+from PIL import Image, ImageDraw  # noqa: E402
 
-from golfbox.engine import Action, Round, SeatView, get_variant, make_rules  # noqa: E402
+from golfbox.engine import (JOKER, RANK_NAMES, Action, Round, SeatView, get_variant, make_rules,  # noqa: E402
+                            parse_card)
 from golfbox.hal.base import Button, EventKind  # noqa: E402
 from golfbox.render import (  # noqa: E402
     render_lobby,
@@ -31,6 +32,8 @@ from golfbox.render import (  # noqa: E402
     render_seat,
     render_table,
 )
+from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face  # noqa: E402
+from golfbox.render.glyphs import draw_text  # noqa: E402
 from golfbox.render.words import say  # noqa: E402
 from golfbox.table.lobby import Lobby  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
@@ -333,9 +336,51 @@ def rules_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     return screens
 
 
+# Card boxes the screens draw faces in: a 3-row seat grid and a narrow pile (26×16), a 2-row
+# seat grid (26×20), the wide shared display's piles (26×34).
+FACE_SIZES = ((26, 16), (26, 20), (26, 34))
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of ``rank`` (0 ace … 13 joker) and ``suit`` (0 ♣ … 3 ♠), through the engine's notation."""
+    return parse_card("JK" if rank == JOKER else RANK_NAMES[rank] + "CDHS"[suit])
+
+
+def card_sheet() -> Image.Image:
+    """Every rank and suit as the screens draw them, so that any glyph change shows: big
+    faces at each size (a row per size, every suit in each), a joker, the reveal's small
+    faces, the cards in words; a back, a known face-down card, a face under the cursor, and
+    an empty slot at the sizes of the piles."""
+    ranks = len(RANK_NAMES)  # A … K and the joker
+    image = Image.new("1", (ranks * 27, 143), 0)
+    draw = ImageDraw.Draw(image)
+    y = 0
+    for row, (w, h) in enumerate(FACE_SIZES):
+        for rank in range(ranks):
+            suit = (rank + row) % 4  # the suits in turn, each under every rank over the rows
+            draw_face(draw, (rank * 27, y, w, h), make_card(rank, 0 if rank == JOKER else suit), 1, 0)
+        y += h + 1
+    for rank in range(ranks):  # the reveal's small faces
+        draw_small_face(draw, (rank * 27, y, 9, 7), make_card(rank, rank % 4), 1, 0)
+    y += 11
+    for rank in range(ranks):  # every card in words, five ranks a line
+        words = " ".join(card_words(make_card(rank, suit)) for suit in range(1 if rank == JOKER else 4))
+        draw_text(draw, rank % 5 * 75, y + rank // 5 * 8, words, 1)
+    y += 3 * 8
+    draw_back(draw, (0, y, 26, 20), 1, 0)
+    draw_face(draw, (27, y, 26, 20), make_card(5, 2), 1, 0, dashed=True)  # known, face down
+    draw_face(draw, (54, y, 26, 20), make_card(8, 3), 0, 1)  # under the cursor
+    for i, (w, h) in enumerate(((20, 16), (26, 16), (26, 34))):  # empty piles
+        draw_slot(draw, (81 + i * 27, y, w, h), 1, 0)
+    return image
+
+
+WORDLESS = {"cards": card_sheet}  # goldens without words: one for every language
+
+
 def all_screens() -> dict[str, Callable[[], Image.Image]]:
-    """Every golden, in English and in French (the French names end in _fr)."""
-    screens = {}
+    """Every golden, in English and in French (the French names end in _fr), and the card sheet."""
+    screens = dict(WORDLESS)
     for lang, suffix in (("en", ""), ("fr", "_fr")):
         for name, make in {**seat_screens(lang), **table_screens(lang), **rules_screens(lang)}.items():
             screens[name + suffix] = make

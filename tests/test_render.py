@@ -366,3 +366,34 @@ def test_a_rules_page_always_shows_its_number(size):
         of_five = render_rules(size, pages, 0, reader=reader, lang="fr")
         of_six = render_rules(size, pages + pages[-1:], 0, reader=reader, lang="fr")  # '1/6'
         assert of_five.tobytes() != of_six.tobytes()
+
+
+def _differs_from_the_card_sheet_golden() -> bool:
+    with Image.open(goldens.golden_path("cards")) as golden:
+        return goldens.card_sheet().tobytes() != golden.tobytes()
+
+
+def test_a_rank_drawn_as_another_fails_a_golden(monkeypatch):
+    """A big '6' drawn as an '8' matched all 214 goldens: no golden showed every rank."""
+    monkeypatch.setitem(glyphs._RANK_MASKS, "6", glyphs._RANK_MASKS["8"])
+    assert _differs_from_the_card_sheet_golden()
+
+
+@pytest.mark.parametrize("masks, char", [
+    *((glyphs._RANK_MASKS, char) for char in glyphs._RANK_MASKS),
+    *((glyphs._SUIT_MASKS, char) for char in glyphs._SUIT_MASKS),
+    *((glyphs._SMALL_MASKS[1], char) for char in "A234567890JQK♣♦♥♠"),  # small faces, cards in words
+])
+def test_every_card_glyph_shows_in_the_card_sheet_golden(monkeypatch, masks, char):
+    monkeypatch.setitem(masks, char, Image.new("1", masks[char].size, 0))  # the glyph left blank
+    assert _differs_from_the_card_sheet_golden()
+
+
+def test_the_card_sheet_golden_shows_backs_and_empty_slots(monkeypatch):
+    from golfbox.render import card
+
+    monkeypatch.setattr(card, "_HATCH", Image.new("1", card._HATCH.size, 0))  # backs unhatched
+    assert _differs_from_the_card_sheet_golden()
+    monkeypatch.undo()
+    monkeypatch.setattr(goldens, "draw_slot", lambda *args: None)  # no empty slot drawn
+    assert _differs_from_the_card_sheet_golden()

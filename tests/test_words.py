@@ -144,7 +144,7 @@ def test_every_rules_page_fits_its_panels_in_french():
 
 
 def test_every_english_golden_has_a_french_one_that_differs():
-    screens = goldens.all_screens()
+    screens = set(goldens.all_screens()) - set(goldens.WORDLESS)
     english = {name for name in screens if not name.endswith("_fr")}
     assert {name + "_fr" for name in english} == set(screens) - english
     for name in sorted(english):
