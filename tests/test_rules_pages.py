@@ -85,3 +85,34 @@ def test_the_rules_of_the_game_played_can_be_read_after_a_round(sim_table, clock
     assert svc.state == "round_over" and svc.messages[0] == "✕ back to the game"
     table.press(0, Button.BACK, Button.OK)
     assert svc.state == "playing" and svc.match.round_no == 2
+
+
+def pages_text(name, lang="en", **rules):
+    variant = VARIANTS[name]
+    return " ".join(text for _, text in rules_pages(variant, make_rules(variant, rules), lang))
+
+
+def test_the_pages_state_each_rule_as_the_engine_plays_it():
+    """Found by reading the pages against RULES.md and the engine (golfbox score):
+    - "double" doubles only a score above 0 (a knocker at -1 stays at -1);
+    - French said "de même valeur" (same value) where a column scores 0 for the same
+      rank: a jack over a queen is 20, not 0; and its four of a kind left out "paired";
+    - 9-card rows+columns: a card counts in one combination at most, rows first."""
+    for lang, above_zero in (("en", "doubles a score above 0"), ("fr", "s'ils dépassent 0")):
+        assert above_zero in pages_text("polish-poker", lang, knock_penalty="double")
+        assert above_zero in pages_text("4-card", lang, knock_penalty="double")
+    for name in ("6-card", "polish-poker", "9-card"):
+        french = pages_text(name, "fr", four_of_a_kind=-10) if name == "6-card" else pages_text(name, "fr")
+        assert "même valeur" not in french and "même rang" in french
+    assert "colonnes en paire d'un même rang font -10" in pages_text("6-card", "fr", four_of_a_kind=-10)
+    assert "rows first" in pages_text("9-card", lines="rows+columns")
+    assert "rangées d'abord" in pages_text("9-card", "fr", lines="rows+columns")
+    assert "rows first" not in pages_text("9-card")
+
+
+def test_a_press_of_ok_while_reading_in_the_lobby_says_back_to_the_lobby(sim_table):
+    """It said "✕ back to the game" before any game."""
+    table = sim_table(variant="6-card", seats=2)
+    table.press(1, Button.RIGHT)  # seat 2 (not joined) opens the rules
+    table.press(1, Button.OK)
+    assert table.service.state == "lobby" and table.service.messages[1] == "✕ back to the lobby"

@@ -42,7 +42,7 @@ def _points(variant: Variant, lang: str) -> str:
 
 def _penalty(value, lang: str) -> str:
     if value == "double":
-        return say(lang, "a knocker who is not lowest doubles their score.")
+        return say(lang, "a knocker who is not lowest doubles a score above 0.")
     if value:
         return say(lang, "a knocker who is not lowest adds {n}.", n=value)
     return say(lang, "none: knocking costs nothing.")
@@ -123,7 +123,10 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
             (say(lang, "points"), _points(variant, lang)),
             (say(lang, "combinations"), say(lang, "Counted in {lines}: 3 of a rank score 0, 3 kings "
                                                   "-10, 3 jokers -20, 2 lines of one rank -30 together.",
-                                            lines=lines)),
+                                            lines=lines)
+             # RULES: a line counts only if none of its cards is in one already, rows first.
+             + (say(lang, " A card counts in one of them at most, rows first.")
+                if rules["lines"] == "rows+columns" else "")),
         ]
     return pages
 

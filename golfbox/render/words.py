@@ -72,6 +72,7 @@ FRENCH: dict[str, str] = {
     "● result · ◀▶ rules": "● résultat · ◀▶ règles",
     "● new match · ✕ lobby · ◀▶ rules": "● rejouer · ✕ accueil · ◀▶ règles",
     "✕ back to the game": "✕ retour au jeu",
+    "✕ back to the lobby": "✕ retour à l'accueil",
     # the shared display
     "round {n}/{of}": "manche {n}/{of}", "round {n}/{of} over": "manche {n}/{of} finie",
     "R{n}/{of} stock {stock}": "M{n}/{of} pioche {stock}", "pile": "tas", "tot {n}": "tot {n}",
@@ -133,7 +134,8 @@ FRENCH: dict[str, str] = {
     "Assist: on, you see your seen cards.": "Aide : oui, tu revois tes cartes vues.",
     "Assist: off, you remember your seen cards.": "Aide : non, tu retiens tes cartes vues.",
     "Knock penalty: {what}": "Pénalité : {what}",
-    "a knocker who is not lowest doubles their score.": "qui frappe sans être le plus bas double ses points.",
+    "a knocker who is not lowest doubles a score above 0.":
+        "qui frappe sans être le plus bas double ses points s'ils dépassent 0.",
     "a knocker who is not lowest adds {n}.": "qui frappe sans être le plus bas ajoute {n}.",
     "none: knocking costs nothing.": "aucune, frapper ne coûte rien.",
     "6 cards face down in 2 rows of 3.": "6 cartes face cachée en 2 rangées de 3.",
@@ -146,11 +148,11 @@ FRENCH: dict[str, str] = {
     "When a player has all 6 cards face up, {end}": "Quand un joueur a ses 6 cartes visibles, {end}",
     "the others play once more (final turn).": "les autres jouent encore une fois (dernier tour).",
     "the round ends at once.": "la manche s'arrête aussitôt.",
-    "A column of 2 cards of one rank scores 0.": "Une colonne de 2 cartes de même valeur fait 0.",
+    "A column of 2 cards of one rank scores 0.": "Une colonne de 2 cartes de même rang fait 0.",
     "Final turn: {final}. Peek row: {peek}. Four of a kind: {four}":
         "Dernier tour : {final}. Rangée vue : {peek}. Carré : {four}",
     "on, 2 paired columns of one rank score {n} together.":
-        "oui, 2 colonnes de même valeur font {n} ensemble.",
+        "oui, 2 colonnes en paire d'un même rang font {n} ensemble.",
     "off, each pair scores 0.": "non, chaque paire fait 0.",
     "Each player picks 2 cards to turn up (choose start).":
         "Chacun choisit 2 cartes à retourner (départ choisi).",
@@ -162,7 +164,7 @@ FRENCH: dict[str, str] = {
         "passe. Ou prends la carte du tas et pose-la. Ou frappe.",
     "Only a knock ends a round: the others play once more. Knock penalty: {what}":
         "Seul un coup frappé finit la manche : les autres jouent encore une fois. Pénalité : {what}",
-    "A column of 2 of one rank scores 0 ({pairs}).": "Une colonne de 2 de même valeur fait 0 ({pairs}).",
+    "A column of 2 of one rank scores 0 ({pairs}).": "Une colonne de 2 de même rang fait 0 ({pairs}).",
     "a pair of jokers keeps its -4": "une paire de jokers garde son -4",
     "2 jokers too": "2 jokers aussi",
     "9 cards face down in 3 rows of 3. Your first turn starts by turning 3 cards of your "
@@ -179,8 +181,10 @@ FRENCH: dict[str, str] = {
         "ajoute 5 par score plus bas que le sien.",
     "Counted in {lines}: 3 of a rank score 0, 3 kings -10, 3 jokers -20, 2 lines of one rank "
     "-30 together.":
-        "Comptées en {lines} : 3 de même valeur font 0, 3 rois -10, 3 jokers -20, 2 lignes "
-        "de même valeur -30 ensemble.",
+        "Comptées en {lines} : 3 de même rang font 0, 3 rois -10, 3 jokers -20, 2 lignes "
+        "de même rang -30 ensemble.",
+    " A card counts in one of them at most, rows first.":
+        " Une carte ne compte que dans une seule, les rangées d'abord.",
     "rows and columns": "rangées et colonnes",
     "A {n}": "As {n}", "2 is {n}": "le 2 vaut {n}", "others their number": "les autres leur chiffre",
     "3-10 their number": "3 à 10 leur chiffre", "J Q {n}": "valet dame {n}",

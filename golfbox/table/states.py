@@ -169,7 +169,9 @@ class ReadsRules(State):
             self.reading[seat] = (self.reading[seat] + step) % len(self.pages())
             self.shared_reader = seat
         else:
-            self.table.notices.say(seat, say(self.lang, "✕ back to the game"))
+            self.table.notices.say(seat, say(self.lang, "✕ back to the lobby")
+                                   if self.name is TableState.LOBBY
+                                   else say(self.lang, "✕ back to the game"))
         return True
 
     def press_or_read(self, seat: int, button: Button, kind: EventKind) -> bool:
