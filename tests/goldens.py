@@ -120,11 +120,10 @@ def until_my_turn(round_: Round, seat: int) -> Round:
     return round_
 
 
-def fault_words(lang: str, reason: str, takeover_after: int = 120) -> str:
-    """A seat node's fault as Session.link_changed words it: the reason (the log's English),
-    "fault:" before it in other languages, then the countdown."""
-    words = reason if lang == "en" else say(lang, "fault: {reason}", reason=reason)
-    return words + " · " + say(lang, "a bot plays in {n} s", n=takeover_after)
+def fault_words(lang: str, who: str, takeover_after: int = 120) -> str:
+    """A seat node's fault as Session.link_changed words it: whose seat, then the countdown."""
+    return (say(lang, "{who}'s seat is unplugged", who=who) + " · "
+            + say(lang, "a bot plays in {n} s", n=takeover_after))
 
 
 # ----------------------------------------------------------------- the screens
@@ -256,7 +255,7 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"table_faults{tag}"] = lambda size=size: render_table(
             play_turns(deal("6-card"), 3).view(None), size, names[:4], lang=lang,
-            message="2/2 " + fault_words(lang, "seat 3: node unplugged"))
+            message="2/2 " + fault_words(lang, NAMES[lang][2]))
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"match_result{tag}"] = lambda size=size: render_match_result(
             (31, 12, 40, 12, 27), winners=(1, 3), names=names[:5], size=size, lang=lang)

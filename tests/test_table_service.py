@@ -162,7 +162,8 @@ def test_a_failing_display_does_not_stop_the_game(sim_table):
     table.press(0, Button.OK)  # seat 1 turns up its first card
     table.shared.fail()
     table.press(0, Button.RIGHT, Button.OK)  # the one beside it: turns begin, the bots play on
-    assert svc.table_message.startswith("shared: I2C error")
+    assert svc.table_message == "the table's screen is not answering"
+    assert svc.notices.status.startswith("shared: I2C error")  # the reason, for systemd
     while svc.state == "playing":  # seat 1 plays whatever is under its cursor
         table.press(0, Button.OK)
     assert svc.state == "round_over"  # the last round's reveal
@@ -187,7 +188,8 @@ def test_a_resilient_display_reports_its_failure_and_is_polled_back(clock, tmp_p
     pad.press(0, Button.OK)  # seat 1 is done looking: its new frame cannot be shown
     svc.run_until_idle()
     assert not wrapped.healthy
-    assert svc.table_message == "seat 1 display: I2C error (simulated)"
+    assert svc.table_message == "P1's screen is not answering"
+    assert svc.notices.status == "seat 1 display: I2C error (simulated)"
     pad.press(1, Button.OK)  # the game goes on
     svc.run_until_idle()
     assert svc.match.round.phase == TURN
@@ -264,7 +266,7 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
     assert svc.players[svc.match.round.to_move].seat == 1
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
-    assert svc.table_message == "seat 2: node unplugged · a bot plays in 60 s"
+    assert svc.table_message == "P2's seat is unplugged · a bot plays in 60 s"
     clock.now += 59.0
     svc.run_until_idle()
     assert svc.actions_played == 4  # still waiting for the person
@@ -318,26 +320,27 @@ def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_tabl
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
     svc.run_until_idle()
-    assert svc.table_message == ("seat 2: node unplugged · a bot plays in 120 s · "
-                                 "seat 3: node unplugged · a bot plays in 120 s")
+    assert svc.table_message == ("P2's seat is unplugged · a bot plays in 120 s · "
+                                 "P3's seat is unplugged · a bot plays in 120 s")
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
     svc.post(LinkEvent(None, False, "shared display: I2C error"))
     svc.run_until_idle()
-    assert svc.table_message == ("seat 3: node unplugged · a bot plays in 120 s · "
-                                 "shared display: I2C error")
+    assert svc.table_message == ("P3's seat is unplugged · a bot plays in 120 s · "
+                                 "the table's screen is not answering")
+    assert svc.notices.status == "seat 3: node unplugged · shared display: I2C error"
     svc.post(LinkEvent(None, True, "shared display: back"))
     svc.post(LinkEvent(2, False, "seat 3 display: I2C error"))  # its display too, then back
     svc.post(LinkEvent(2, True, "seat 3 display: back"))
     svc.run_until_idle()
-    assert svc.table_message == "seat 3: node unplugged · a bot plays in 120 s"
+    assert svc.table_message == "P3's seat is unplugged · a bot plays in 120 s"
     # Several faults take turns on the shared display, each whole, every 4 s.
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()
     first = table.shared.image.tobytes()
-    assert svc.notices.shared_line() == "1/2 seat 3: node unplugged · a bot plays in 120 s"
+    assert svc.notices.shared_line() == "1/2 P3's seat is unplugged · a bot plays in 120 s"
     clock.now += 4.0
     svc.run_until_idle()
-    assert svc.notices.shared_line() == "2/2 seat 2: node unplugged · a bot plays in 120 s"
+    assert svc.notices.shared_line() == "2/2 P2's seat is unplugged · a bot plays in 120 s"
     assert table.shared.image.tobytes() != first  # redrawn: the line turned by itself
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
     svc.run_until_idle()
@@ -482,3 +485,18 @@ def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(cl
     clock.now += 1.0
     svc.run_until_idle()
     assert "seat 1 display" not in notifier.lines[-1]
+
+
+def test_a_fault_is_said_in_the_players_language_and_its_reason_kept_for_systemd(clock, sim_table):
+    """French tables read 'panne : seat 3: node unplugged', the log's English, and a
+    display's fault put a device path and an errno on the players' screen."""
+    table = sim_table(clock=clock, variant="6-card", seats=3, auto_start=True, seed=3,
+                      takeover_after=120.0, language="fr", names={2: "Cléo"})
+    svc = table.service
+    svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
+    svc.post(LinkEvent(0, False, "seat 1 display (ssd1306, /dev/i2c-22 0x3C): [Errno 121] Remote I/O error"))
+    svc.run_until_idle()
+    assert svc.table_message == ("le poste de Cléo est débranché · un robot le remplace dans 120 s · "
+                                 "l'écran de J1 ne répond pas")
+    assert svc.notices.status == ("seat 3: node unplugged · seat 1 display (ssd1306, /dev/i2c-22 "
+                                  "0x3C): [Errno 121] Remote I/O error")

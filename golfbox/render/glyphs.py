@@ -162,8 +162,10 @@ def wrap_parts(text: str, width: int, lines: int, scale: int = 1, sep: str = " �
     keeps its "·". Only a part wider than a line is broken, at its spaces."""
     tail = sep.strip()
     pieces: list[tuple[str, str]] = []  # (what joins it to the piece before, its words)
-    for part in text.split(sep):
-        words = [part] if text_width(part + " " + tail, scale) <= width else part.split()
+    parts = text.split(sep)
+    for n, part in enumerate(parts):
+        whole = part if n == len(parts) - 1 else part + " " + tail  # the last has no "·" after it
+        words = [part] if text_width(whole, scale) <= width else part.split()
         pieces += [(sep if pieces and i == 0 else " ", word) for i, word in enumerate(words)]
     out: list[str] = []
     while pieces and len(out) < lines:

@@ -90,7 +90,9 @@ FRENCH: dict[str, str] = {
     "stock ran out": "pioche vide",
     "match over": "fin de partie", "{who} wins": "{who} gagne",
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
-    "fault: {reason}": "panne : {reason}",
+    "the table's screen is not answering": "l'écran de la table ne répond pas",
+    "{who}'s seat is unplugged": "le poste de {who} est débranché",
+    "{who}'s screen is not answering": "l'écran de {who} ne répond pas",
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",

@@ -204,8 +204,8 @@ class TableService:
         if self.notifier is None:
             return
         status = self.status_words()
-        if self.notices.table:  # a failed display, a journal problem: `systemctl status` shows it too
-            status += f" · {self.notices.table}"
+        if self.notices.status:  # a failed display, a journal problem: `systemctl status` shows it too
+            status += f" · {self.notices.status}"
         if status != self._status:
             self._status = status
             self.notifier.status(status)

@@ -41,6 +41,9 @@ class Notices:
     each until it is mended: a second fault or one part coming back clears no other."""
     seats: dict[int, str] = field(default_factory=dict)  # physical seat -> message
     faults: dict[object, str] = field(default_factory=dict)  # what failed -> its words
+    # What failed -> the technical reason (a device, an errno), for whoever mends it
+    # (systemd's STATUS=); a fault without one says its words there too.
+    details: dict[object, str] = field(default_factory=dict)
     turn: int = 0  # which fault the shared display shows, when there are several
 
     def say(self, seat: int | None, message: str) -> None:
@@ -49,8 +52,17 @@ class Notices:
 
     @property
     def table(self) -> str:
-        """Every fault, oldest first (systemd's STATUS=, the simulator, the tests)."""
+        """Every fault in the players' words, oldest first (the simulator, the tests)."""
         return " · ".join(self.faults.values())
+
+    @property
+    def status(self) -> str:
+        """Every fault with its technical reason, oldest first (systemd's STATUS=)."""
+        return " · ".join(self.details.get(key, words) for key, words in self.faults.items())
+
+    def mended(self, key: object) -> None:
+        self.faults.pop(key, None)
+        self.details.pop(key, None)
 
     def shared_line(self) -> str:
         """The shared display's bar holds one fault whole: several take turns ("1/2 …"),
@@ -262,7 +274,7 @@ class Session:
         self.notices.say(physical, say(self.language, "not saved, not played: try again"))
 
     def _saved(self) -> None:
-        self.notices.faults.pop(JOURNAL_FAULT, None)  # saved again
+        self.notices.mended(JOURNAL_FAULT)  # saved again
 
     def save_pause(self) -> float:
         """Seconds a timer that saves (a bot's move, the next round) waits while the
@@ -319,21 +331,27 @@ class Session:
         """A seat node or a display went away or came back (``where`` names it)."""
         if event.connected:
             log.info("%s is back: %s", where, event.reason)
-            self.notices.faults.pop(part_key(event.seat, event.buttons), None)
+            self.notices.mended(part_key(event.seat, event.buttons))
             if event.buttons and self.away.pop(event.seat, None) is not None:
                 self._stand_ins.discard(self.engine_seat.get(event.seat))
             return
         log.warning("%s failed: %s (the game goes on)", where, event.reason)
-        # The reason names the part as the log does, in English: other languages say "fault:".
-        reason = event.reason or f"{where}: failed"
-        words = reason if self.language == "en" else say(self.language, "fault: {reason}",
-                                                         reason=reason)
+        # The players read which part of whose seat, in their language; the log has the
+        # technical reason (a device path, an errno) for whoever mends it.
+        if event.seat is None:
+            words = say(self.language, "the table's screen is not answering")
+        elif event.buttons:  # a seat node: its buttons and its screen
+            words = say(self.language, "{who}'s seat is unplugged", who=where)
+        else:
+            words = say(self.language, "{who}'s screen is not answering", who=where)
         if event.buttons:  # a seat node: its person can no longer play
             self.away.setdefault(event.seat, self._clock())
             if self.settings.takeover_after:
                 words += " · " + say(self.language, "a bot plays in {n} s",
                                      n=f"{self.settings.takeover_after:g}")
-        self.notices.faults[part_key(event.seat, event.buttons)] = words
+        key = part_key(event.seat, event.buttons)
+        self.notices.faults[key] = words
+        self.notices.details[key] = event.reason or f"{where}: failed"
 
     def _stand_in_from(self, seat: int) -> float | None:
         """When a bot starts playing for the person at physical ``seat``: takeover_after
