@@ -215,3 +215,10 @@ def test_a_journal_on_a_full_disk_is_tried_again_and_the_start_fails_for_systemd
     else:
         assert out.stdout == (f"not now: journal {path}: cannot open (disk I/O error) "
                               "(tried for 10 s)\n")
+
+
+def test_a_journal_on_a_filesystem_with_no_disk_is_not_called_full(tmp_path):
+    """/proc has no disk, so no free bytes: the refusal said "the disk is full (0 bytes free)"."""
+    run = golfbox(tmp_path, "run", "--headless", "--journal", "/proc/version")
+    one_line_exit_2(run, "/proc/version")
+    assert "full" not in run.stderr

@@ -234,12 +234,13 @@ def test_bad_input_is_named_and_exits_2(capsys, argv, words):
 class Terminal:
     """The program on the far side of a pty of a given size; what it printed so far."""
 
-    def __init__(self, argv: list[str], cols: int, rows: int, cwd: Path):
+    def __init__(self, argv: list[str], cols: int, rows: int, cwd: Path, env: dict | None = None):
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-                   HOME=str(cwd), XDG_CONFIG_HOME=str(cwd / ".config"),
-                   XDG_STATE_HOME=str(cwd / ".local" / "state"))  # its journal, never the real one
+        env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+               "HOME": str(cwd), "XDG_CONFIG_HOME": str(cwd / ".config"),
+               "XDG_STATE_HOME": str(cwd / ".local" / "state"),  # its journal, never the real one
+               **(env or {})}
         env.pop("GOLFBOX_CONFIG", None)
         # A session of its own with the pty as controlling terminal, so Ctrl-C is a SIGINT.
         self.process = subprocess.Popen([str(GOLFBOX), *argv], stdin=slave, stdout=slave,
@@ -305,8 +306,8 @@ class Terminal:
 def open_terminal(tmp_path):
     started: list[Terminal] = []
 
-    def start(argv: list[str], cols: int = 260, rows: int = 70) -> Terminal:
-        term = Terminal(argv, cols, rows, tmp_path)
+    def start(argv: list[str], cols: int = 260, rows: int = 70, env: dict | None = None) -> Terminal:
+        term = Terminal(argv, cols, rows, tmp_path, env)
         started.append(term)
         return term
 
@@ -514,3 +515,35 @@ def test_sim_bots_are_hard_unless_bot_says_otherwise():
 
     assert settings().bots == {1: "hard", 2: "hard"}
     assert settings(bot="easy").bots == {1: "easy", 2: "easy"}
+
+
+@pytest.mark.parametrize("env, words", [
+    ({"LC_ALL": "C"}, "draws in Unicode: this locale is ANSI_X3.4-1968; try LC_ALL=C.UTF-8"),
+    ({"TERM": "dumb"}, "TERM='dumb' cannot move the cursor"),
+    ({"TERM": "no-such-terminal"}, "TERM='no-such-terminal' is a terminal curses does not know"),
+])
+def test_a_terminal_the_simulator_cannot_draw_in_is_one_line(open_terminal, env, words):
+    """LC_ALL=C drew a blank table (every pixel a space), TERM=dumb and an unknown TERM
+    ended in a curses traceback: now one line says why and what to try, exit 2."""
+    term = open_terminal(["sim"], env=env)
+    assert term.wait(20) == 2
+    term.read(0.2)
+    assert words in term.text() and "Traceback" not in term.text(), term.text()
+
+
+def test_a_locale_that_is_not_installed_falls_back_on_c_utf8(open_terminal):
+    """LANG naming a locale the system lacks (common over SSH) crashed with
+    locale.Error: unsupported locale setting."""
+    term = open_terminal(["sim"], env={"LC_ALL": "xx_XX.UTF-8"})
+    term.wait_for_text("seat 1 · you", 20)
+    assert term.quit() == 0 and "Traceback" not in term.text()
+
+
+def test_dump_frames_at_a_file_is_one_line(tmp_path, capsys):
+    """--dump-frames /etc/passwd ended in a FileExistsError traceback."""
+    from golfbox.cli import main
+
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    assert main(["sim", "--dump-frames", str(taken)]) == 2
+    assert capsys.readouterr().err == f"golfbox sim: --dump-frames {taken}: File exists\n"

@@ -51,3 +51,17 @@ def test_the_worker_leaves_when_the_table_is_killed():
         assert not alive(worker), "the worker outlived its table"
     finally:
         table.kill()
+
+
+def test_ctrl_c_in_the_terminal_is_the_tables_not_the_workers():
+    """Ctrl-C reaches the whole process group: the worker died with a KeyboardInterrupt
+    traceback printed over the user's shell."""
+    table = subprocess.Popen([sys.executable, "-c", TABLE], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(table.stdout.readline())
+        os.kill(worker, signal.SIGINT)
+        time.sleep(1.0)
+        assert alive(worker), "the worker died of Ctrl-C"
+    finally:
+        table.kill()

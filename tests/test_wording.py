@@ -327,3 +327,30 @@ def test_the_9card_first_turn_flips_move_to_the_nearest_face_down_card():
     assert seat.cursor == 4  # it rests on the card just turned up
     seat.press(Button.OK, EventKind.PRESSED)
     assert seat.cursor == 5  # ●: beside card 4 in its row, not card 0
+
+
+def test_keys_play_nothing_while_the_terminal_is_too_small_to_show_the_table(tmp_path):
+    """At 80×24 only "too small" shows, yet ● ▶ ● turned cards up and saved the moves."""
+    import threading
+
+    from golfbox.table.sim_ui import TerminalUI
+
+    table = sim_table(tmp_path)
+    pressed = []
+    table.press = lambda *press: pressed.append(press)  # what reaches the table's buttons
+    try:
+        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
+        ui.screen, ui.cells, ui.table = FakeScreen(24, 80), terminal.CELL_MODES["auto"], table
+        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
+        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1], 0, 0, False, {}
+        ui.pressed, ui.too_small = False, False
+        ui.draw()
+        assert "too small" in ui.screen.all().lower()
+        enter = next(iter(terminal.SEAT_KEYS[0].bindings[-1].keys))
+        assert ui.handle(enter) and pressed == []
+        ui.screen = FakeScreen(70, 260)  # the window made bigger
+        ui.draw()
+        ui.handle(enter)
+        assert len(pressed) == 1
+    finally:
+        table.close()

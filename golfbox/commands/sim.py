@@ -130,9 +130,14 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
                               auto_start=not getattr(args, "lobby", False))
     dump_dir = getattr(args, "dump_frames", None)
-    dump = FrameDump(dump_dir) if dump_dir else None
+    try:
+        dump = FrameDump(dump_dir) if dump_dir else None
+    except OSError as exc:
+        raise UsageError(f"--dump-frames {dump_dir}: {exc.strerror or exc}") from None
     if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the simulator needs a terminal (or use --window)")
+    if not window and (problem := sim_ui.terminal_problem()):
+        raise UsageError(problem)
     journal = open_sim_journal(getattr(args, "journal", None), settings.seats,
                                new=getattr(args, "new", False))
 

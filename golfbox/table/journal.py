@@ -560,10 +560,12 @@ FULL_BELOW = 1 << 20  # free bytes under which a failed write is put down to a f
 def _if_full(path: Path) -> str:
     """'; the disk is full' when the journal's disk has (next to) no room left."""
     try:
-        free = shutil.disk_usage(path.parent).free
+        usage = shutil.disk_usage(path.parent)
     except OSError:
         return ""
-    return f"; the disk is full ({free} bytes free)" if free < FULL_BELOW else ""
+    if usage.total == 0:  # /proc, /sys: no disk at all, so not a full one
+        return ""
+    return f"; the disk is full ({usage.free} bytes free)" if usage.free < FULL_BELOW else ""
 
 
 def _prepare(db: sqlite3.Connection, path: Path) -> None:

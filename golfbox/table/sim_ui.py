@@ -8,6 +8,7 @@ import curses
 import locale
 import logging
 import os
+import sys
 import threading
 import time
 
@@ -30,9 +31,33 @@ def press_key(table, keys_of, key) -> None:
             return
 
 
+def terminal_problem() -> str | None:
+    """Why the terminal front end cannot draw here, in one line (None: it can). Sets the
+    locale from the environment, as curses needs, falling back on C.UTF-8."""
+    try:
+        locale.setlocale(locale.LC_ALL, "")
+    except locale.Error:  # LANG names a locale this system does not have
+        try:
+            locale.setlocale(locale.LC_ALL, "C.UTF-8")
+        except locale.Error:
+            return (f"the locale {os.environ.get('LC_ALL') or os.environ.get('LANG')!r} is not "
+                    "installed here; try LC_ALL=C.UTF-8, or --window")
+    codeset = locale.nl_langinfo(locale.CODESET)
+    if codeset.replace("-", "").upper() != "UTF8":  # the displays are Braille or half-blocks
+        return f"the terminal simulator draws in Unicode: this locale is {codeset}; try LC_ALL=C.UTF-8, or --window"
+    term = os.environ.get("TERM", "")
+    try:
+        curses.setupterm(term or None, sys.stdout.fileno())
+    except curses.error:
+        return f"TERM={term!r} is a terminal curses does not know; try TERM=xterm-256color, or --window"
+    if not curses.tigetstr("cup"):  # no cursor addressing (TERM=dumb): nothing can be drawn in place
+        return f"TERM={term!r} cannot move the cursor; try TERM=xterm-256color, or --window"
+    return None
+
+
 def run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
                   cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]) -> None:
-    locale.setlocale(locale.LC_ALL, "")
+    """The curses front end until q (terminal_problem() has said it can draw)."""
     os.environ.setdefault("ESCDELAY", "25")  # Esc-prefixed keys (Shift+arrows) without a lag
     # The log would scribble over the curses screen: keep only errors, and after exit.
     root = logging.getLogger()
@@ -63,11 +88,15 @@ class TerminalUI:
         self.next_first = 0  # where Tab moves first_shown: the layout drawn last says
         self.show_help = False
         self.pressed = False  # the first screen says "resumed" until a key is pressed
+        self.too_small = False  # the last draw said "too small": keys play nothing unseen
         self.pairs: dict[tuple[int, int], int] = {}
         self._init_colours()
 
     def _init_colours(self) -> None:
-        curses.curs_set(0)
+        try:
+            curses.curs_set(0)
+        except curses.error:  # a terminal that cannot hide its cursor shows it: no harm
+            pass
         if not curses.has_colors():
             return
         curses.start_color()
@@ -115,6 +144,8 @@ class TerminalUI:
             return True
         if key in terminal.HELP_KEYS:
             self.show_help = True
+        elif self.too_small:  # a move the player cannot see would still be played and saved
+            return True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
         else:
@@ -132,7 +163,8 @@ class TerminalUI:
         # Planned on every redraw, so a resize switches between half-blocks and Braille.
         layout = terminal.plan_layout(cols, rows, shared, seat_size, self.seat_order,
                                       self.first_shown, frozenset(self.humans), self.cells)
-        if isinstance(layout, TooSmall):
+        self.too_small = isinstance(layout, TooSmall)
+        if self.too_small:
             self._too_small(rows, cols, layout, shared, seat_size)
         else:
             self.next_first = layout.next_first

@@ -15,6 +15,7 @@ import logging
 import os
 import multiprocessing
 import random
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -42,7 +43,10 @@ ORPHAN_CHECK_SECONDS = 1.0  # how often the worker looks whether the table is st
 
 
 def _start_worker() -> None:
-    """In the worker, once: yield the CPU to the loop, and leave with the table."""
+    """In the worker, once: yield the CPU to the loop, and leave with the table. Ctrl-C
+    in a terminal reaches the whole process group: the table handles it, the worker
+    ignores it (it printed a KeyboardInterrupt traceback over the user's shell)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _lower_priority()
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
                      name="orphan-watch").start()
@@ -99,4 +103,6 @@ class Thinker:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Waits for a choice being made (a fraction of a second): without waiting,
+            # Python 3.11's exit hook raced the pool's closed wake-up pipe (gh-125451).
+            self._pool.shutdown(wait=True, cancel_futures=True)
