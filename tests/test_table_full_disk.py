@@ -151,3 +151,28 @@ def test_a_new_match_from_the_result_is_one_write(tmp_path, clock):
     service.close("power cut")
     again, _ = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
     assert again.state == "round_over" and again.session.match.over  # its result, again
+
+
+def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dealt(tmp_path, clock):
+    """The disk filled as the last round was scored and had room again before "● new
+    match": the new match was dealt and the old one stayed "in play" in the journal for
+    good, missing from the history."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    service.journal.fill_before = "finish_round"
+    presses = random.Random(1)
+    for _ in range(2000):
+        if service.state == "round_over" and service.session.match.over:
+            break
+        pad.press(0, presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
+        run_for(service, clock, 0.2)
+    assert service.journal.full and "cannot save" in service.notices.shared_line()
+    service.journal.full = False
+    pad.press(0, Button.OK)  # the result
+    run_for(service, clock, 1)
+    pad.press(0, Button.OK)  # ● new match
+    run_for(service, clock, 1)
+    assert service.state == "playing"
+    history = service.journal.history()
+    assert len(history) == 1 and set(history[0].round_scores) == {1}  # finished, scored
+    assert service.journal.unfinished().id == history[0].id + 1

@@ -112,6 +112,11 @@ class Session:
         """Deal a new match; False (and the fault shown, to ``physical`` too, the seat
         that asked) if the journal cannot take it. ``leaving``: the finished match whose
         result it leaves (see Journal.start_match)."""
+        if self._scores_unsaved:  # the last match's scores first: it would stay "in play"
+            self._save_scores(enumerate(self.match.history, start=1))
+            if self._scores_unsaved:
+                self.notices.say(physical, say(self.language, "not saved, not played: try again"))
+                return False
         if self.settings.seed is not None and not self._seed_used:
             seed = self.settings.seed
         else:
