@@ -26,7 +26,9 @@ Typical use::
         journal.finish_round(match_id, 1, [12, 30, 7])
         journal.finish_match(match_id, [12, 30, 7], winners=[2])
 
-A Journal may be shared between threads: calls are serialised by a lock.
+A Journal may be shared between threads: calls are serialised by a lock. One
+process holds a journal file at a time (an flock, see _own): a second golfbox is
+refused with ``JournalError`` saying it is in use.
 """
 
 from __future__ import annotations
