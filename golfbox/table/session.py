@@ -95,7 +95,8 @@ class Session:
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
-        self._decisions: dict[int, list] = {}  # engine seat -> its views this round, in order
+        # engine seat -> (view, move seed) of each of its decisions this round, in order
+        self._decisions: dict[int, list] = {}
         self._bot_cache: dict[int, tuple] = {}  # engine seat -> (name, bot, rng, views, how many seen)
         # Seats whose node went away (physical seat -> when): after takeover_after a bot
         # plays for a person there, until the node is back.
@@ -169,13 +170,13 @@ class Session:
             match = Match(config["variant"], len(players), config.get("rules", {}),
                           rounds=config["rounds"], seed=saved.seed)
             self.match, self._decisions = match, {}
-            for _, seat, text in saved.actions:
+            for entries_before, (_, seat, text) in enumerate(saved.actions):
                 if seat is None:
                     match.next_round()
                     self._decisions = {}
                 else:
                     action = Action.parse(text)
-                    self._note_decision(seat)
+                    self._note_decision(seat, entries_before)
                     match.apply(seat, action)
         except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
             log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
@@ -220,7 +221,7 @@ class Session:
             return False
         if not self._record(engine_seat, str(action), physical):
             return False
-        self._note_decision(engine_seat)
+        self._note_decision(engine_seat, self.actions_played)
         self.match.apply(engine_seat, action)
         self.actions_played += 1
         if self.match.round.over:
@@ -383,9 +384,15 @@ class Session:
 
     # ------------------------------------------------------------------ bots
 
-    def _note_decision(self, engine_seat: int) -> None:
-        """Keep the view ``engine_seat`` decides from now (before its action is applied)."""
-        self._decisions.setdefault(engine_seat, []).append(self.match.view(engine_seat))
+    def _note_decision(self, engine_seat: int, entries_before: int) -> None:
+        """Keep the view ``engine_seat`` decides from now (before its action is applied),
+        and the seed a bot deciding it then was given."""
+        self._decisions.setdefault(engine_seat, []).append(
+            (self.match.view(engine_seat), self._move_seed(engine_seat, entries_before)))
+
+    def _move_seed(self, engine_seat: int, entries_before: int) -> str:
+        """A bot's random numbers for a move: the match, the seat and the move's place."""
+        return f"{self.match.seed}:{engine_seat}:{entries_before}"
 
     def _next_bot(self) -> int | None:
         """The bot seat to act next: a pure function of the game, never of timers or the clock.
@@ -418,7 +425,7 @@ class Session:
                             self._clock() - self.away[seat])
         bot, rng = self._bot_for(engine_seat, name)
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
-        seed = f"{self.match.seed}:{engine_seat}:{self.actions_played}"
+        seed = self._move_seed(engine_seat, self.actions_played)
         rng.seed(seed)
         if self.thinker is not None and getattr(bot, "thinks_long", False):
             # The same choice, computed off the loop: play_thought plays it.
@@ -437,7 +444,8 @@ class Session:
             cached = (name, make_bot(name, rng), rng, seen, 0)
         _, bot, rng, _, fed = cached
         if not getattr(bot, "thinks_long", False):  # a search bot keeps no memory to rebuild
-            for view in seen[fed:]:  # what it would have decided then: only its memory matters
+            for view, seed in seen[fed:]:  # what it would have decided then: only its memory matters
+                rng.seed(seed)  # as it was seeded then: easy's slips draw from it, and skip counting
                 bot.choose(view)
         # The view it decides from now is added to ``seen`` when its action is played.
         self._bot_cache[engine_seat] = (name, bot, rng, seen, len(seen) + 1)
