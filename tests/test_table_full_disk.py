@@ -176,3 +176,21 @@ def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dea
     history = service.journal.history()
     assert len(history) == 1 and set(history[0].round_scores) == {1}  # finished, scored
     assert service.journal.unfinished().id == history[0].id + 1
+
+
+def test_a_full_disk_is_logged_once_not_at_every_try(tmp_path, clock, caplog):
+    """Bots try to save every 2 s: each try logged an ERROR, 1,727 lines in an hour of a
+    full disk, on the SD card the log shares with the journal."""
+    service, _ = table(tmp_path / "journal.sqlite3", clock, seats=4, rounds=9, bot_delay=1.0,
+                       bots={s: "medium" for s in range(4)}, auto_start=True)
+    run_for(service, clock, 5)
+    service.journal.full = True
+    with caplog.at_level("INFO", logger="golfbox.table.session"):
+        run_for(service, clock, 3600)
+        failing = service.journal.writes_tried
+        service.journal.full = False
+        run_for(service, clock, 5)
+    lines = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.session"]
+    assert failing > 1000  # tried all along …
+    assert len([line for line in lines if line.startswith("journal:")]) <= 1 + failing // 100 + 1
+    assert any(line.startswith("journal: saving again after") for line in lines)

@@ -75,6 +75,7 @@ class Notices:
 
 JOURNAL_FAULT = "journal"  # the key of Notices.faults for a game that could not be saved
 SAVE_RETRY_SECONDS = 2.0  # while the journal fails, timers that save wait at least this long
+SAVE_FAILURES_LOGGED_EVERY = 100  # a failing journal is logged at its first try, then every 100th
 
 
 def part_key(seat: int | None, buttons: bool) -> tuple:
@@ -104,6 +105,7 @@ class Session:
         self._stand_ins: set[int] = set()  # engine seats a bot plays for now
         self._seed_used = False
         self._scores_unsaved = False  # a round's scores the journal could not take (_save_scores)
+        self._failed_saves = 0  # journal writes failed in a row (logged once, then every 100th)
 
     # ------------------------------------------------------------------ the match
 
@@ -275,11 +277,20 @@ class Session:
         return True
 
     def _save_failed(self, exc: Exception, physical: int | None) -> None:
-        log.error("journal: %s", exc)
+        # Said once, then every SAVE_FAILURES_LOGGED_EVERY tries: bots try every 2 s, and
+        # a line each time filled the log (on the same SD card) with 1,700 lines an hour.
+        self._failed_saves += 1
+        if self._failed_saves == 1:
+            log.error("journal: %s", exc)
+        elif self._failed_saves % SAVE_FAILURES_LOGGED_EVERY == 0:
+            log.error("journal: still failing after %d tries: %s", self._failed_saves, exc)
         self.notices.faults[JOURNAL_FAULT] = say(self.language, "cannot save the game: see the log")
         self.notices.say(physical, say(self.language, "not saved, not played: try again"))
 
     def _saved(self) -> None:
+        if self._failed_saves:
+            log.info("journal: saving again after %d failed tries", self._failed_saves)
+            self._failed_saves = 0
         self.notices.mended(JOURNAL_FAULT)  # saved again
 
     def save_pause(self) -> float:
