@@ -547,3 +547,13 @@ def test_dump_frames_at_a_file_is_one_line(tmp_path, capsys):
     taken.write_text("")
     assert main(["sim", "--dump-frames", str(taken)]) == 2
     assert capsys.readouterr().err == f"golfbox sim: --dump-frames {taken}: File exists\n"
+
+
+def test_no_color_draws_in_the_terminals_own_colours(open_terminal):
+    """NO_COLOR (no-color.org) was ignored: the simulator still set 256-colour greys."""
+    coloured = open_terminal(["sim"])
+    coloured.wait_for_text("seat 1 · you", 20)
+    assert coloured.quit() == 0 and b"\x1b[38;5;" in coloured.output
+    plain = open_terminal(["sim", "--new"], env={"NO_COLOR": "1"})
+    plain.wait_for_text("seat 1 · you", 20)
+    assert plain.quit() == 0 and b"\x1b[38;5;" not in plain.output and b"\x1b[48;5;" not in plain.output

@@ -97,8 +97,8 @@ class TerminalUI:
             curses.curs_set(0)
         except curses.error:  # a terminal that cannot hide its cursor shows it: no harm
             pass
-        if not curses.has_colors():
-            return
+        if not curses.has_colors() or os.environ.get("NO_COLOR"):  # no-color.org: lit pixels
+            return  # are drawn in the terminal's own foreground
         curses.start_color()
         # An OLED is black with lit pixels: black, dim, mid, full.
         if curses.COLORS >= 256:
