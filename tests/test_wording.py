@@ -354,3 +354,25 @@ def test_keys_play_nothing_while_the_terminal_is_too_small_to_show_the_table(tmp
         assert len(pressed) == 1
     finally:
         table.close()
+
+
+def test_the_top_line_keeps_help_and_quit_when_the_resumed_note_is_long(tmp_path):
+    """At 128×36 the first screen's "resumed the unfinished match …" pushed "? help  q
+    quit" off the top line until a key was pressed."""
+    import threading
+
+    from golfbox.table.sim_ui import TerminalUI
+
+    table = sim_table(tmp_path)
+    table.resumed = object()  # the first screen after a resume
+    try:
+        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
+        ui.screen, ui.cells, ui.table = FakeScreen(36, 128), terminal.CELL_MODES["auto"], table
+        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
+        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1], 0, 0, False, {}
+        ui.pressed, ui.too_small = False, False
+        ui.draw()
+        top = ui.screen.line(0)
+        assert top.rstrip().endswith("? help  q quit") and "resumed the unfinished" in top
+    finally:
+        table.close()

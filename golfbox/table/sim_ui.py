@@ -191,6 +191,8 @@ class TerminalUI:
         # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
         drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""
         right = f"{hidden}{drawing}? help  q quit "
+        if len(left) + 1 + len(right) > cols:  # the keys to help and quit always show
+            left = left[:max(0, cols - len(right) - 2)] + "…"
         self._put(0, 0, left.ljust(cols), curses.A_REVERSE)
         self._put(0, max(len(left) + 1, cols - len(right)), right, curses.A_REVERSE)
 
