@@ -121,3 +121,17 @@ def test_journal_flag_is_honoured_or_refused(open_terminal, tmp_path):
     assert "not a golfbox journal" in term.text() and str(notes) in term.text()
     assert notes.read_text() == "not a journal\n"
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["notes.txt"]
+
+
+def test_a_resume_leaves_no_log_line_in_the_terminal(open_terminal, tmp_path):
+    """"resumed match 1 at round 1 after 4 actions" was printed before the curses screen
+    opened, and stayed in the terminal's scrollback after q: the top line says it."""
+    journal = journal_of(tmp_path)
+    term = open_terminal(["sim", *START])
+    flip_two(term, journal)
+    assert term.quit() == 0
+    again = open_terminal(["sim", *START])
+    again.wait_for_text("resumed the unfinished match")
+    assert again.quit() == 0
+    before_screen = again.output[:again.output.find(b"\x1b[?1049h")]
+    assert b"resumed match" not in before_screen and b"INFO" not in before_screen

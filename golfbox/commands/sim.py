@@ -14,6 +14,7 @@ q, a crash or a closed terminal, the next start resumes the unfinished match;
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 import threading
@@ -138,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the simulator needs a terminal (or use --window)")
     if not window and (problem := sim_ui.terminal_problem()):
         raise UsageError(problem)
+    root = logging.getLogger()
+    if not window and root.level == logging.INFO:  # not -v: notes printed before the curses
+        root.setLevel(logging.WARNING)  # screen stay above it; its top line says "resumed"
     journal = open_sim_journal(getattr(args, "journal", None), settings.seats,
                                new=getattr(args, "new", False))
 
