@@ -227,19 +227,28 @@ class FakeScreen:
         return "\n".join(self.line(y) for y in range(self.rows))
 
 
-def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
-    """A 260×70 terminal shows two seats of four; the top line says 'Tab: seats 3, 4',
-    and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
+def terminal_ui(table, rows: int, cols: int):
+    """The simulator's TerminalUI on a FakeScreen of rows × cols: no curses, no colours;
+    seat 1 is the person at the keyboard, the others bots."""
     import threading
 
     from golfbox.table.sim_ui import TerminalUI
 
+    ui = TerminalUI.__new__(TerminalUI)
+    ui.screen, ui.cells, ui.table = FakeScreen(rows, cols), terminal.CELL_MODES["auto"], table
+    ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
+    ui.seat_order = list(range(table.settings.seats))
+    ui.first_shown, ui.next_first, ui.show_help, ui.pairs = 0, 0, False, {}
+    ui.pressed, ui.too_small = False, False
+    return ui
+
+
+def test_one_tab_in_the_simulator_shows_the_seats_the_top_line_names(tmp_path):
+    """A 260×70 terminal shows two seats of four; the top line says 'Tab: seats 3, 4',
+    and one Tab must then show seats 3 and 4 (it showed 2 and 3)."""
     table = sim_table(tmp_path, argv=["--players", "4"])
     try:
-        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
-        ui.screen, ui.cells, ui.table = FakeScreen(70, 260), terminal.CELL_MODES["auto"], table
-        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
-        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1, 2, 3], 0, 0, False, {}
+        ui = terminal_ui(table, 70, 260)
         ui.draw()
         assert "Tab: seats 3, 4" in ui.screen.line(0)
         assert "seat 1 · you" in ui.screen.all() and "seat 2 · bot" in ui.screen.all()
@@ -331,19 +340,11 @@ def test_the_9card_first_turn_flips_move_to_the_nearest_face_down_card():
 
 def test_keys_play_nothing_while_the_terminal_is_too_small_to_show_the_table(tmp_path):
     """At 80×24 only "too small" shows, yet ● ▶ ● turned cards up and saved the moves."""
-    import threading
-
-    from golfbox.table.sim_ui import TerminalUI
-
     table = sim_table(tmp_path)
     pressed = []
     table.press = lambda *press: pressed.append(press)  # what reaches the table's buttons
     try:
-        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
-        ui.screen, ui.cells, ui.table = FakeScreen(24, 80), terminal.CELL_MODES["auto"], table
-        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
-        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1], 0, 0, False, {}
-        ui.pressed, ui.too_small = False, False
+        ui = terminal_ui(table, 24, 80)
         ui.draw()
         assert "too small" in ui.screen.all().lower()
         enter = next(iter(terminal.SEAT_KEYS[0].bindings[-1].keys))
@@ -359,18 +360,10 @@ def test_keys_play_nothing_while_the_terminal_is_too_small_to_show_the_table(tmp
 def test_the_top_line_keeps_help_and_quit_when_the_resumed_note_is_long(tmp_path):
     """At 128×36 the first screen's "resumed the unfinished match …" pushed "? help  q
     quit" off the top line until a key was pressed."""
-    import threading
-
-    from golfbox.table.sim_ui import TerminalUI
-
     table = sim_table(tmp_path)
     table.resumed = object()  # the first screen after a resume
     try:
-        ui = TerminalUI.__new__(TerminalUI)  # no curses: a fake screen, no colours
-        ui.screen, ui.cells, ui.table = FakeScreen(36, 128), terminal.CELL_MODES["auto"], table
-        ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
-        ui.seat_order, ui.first_shown, ui.next_first, ui.show_help, ui.pairs = [0, 1], 0, 0, False, {}
-        ui.pressed, ui.too_small = False, False
+        ui = terminal_ui(table, 36, 128)
         ui.draw()
         top = ui.screen.line(0)
         assert top.rstrip().endswith("? help  q quit") and "resumed the unfinished" in top
