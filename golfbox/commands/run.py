@@ -148,7 +148,7 @@ def _open_or_set_aside(path: Path) -> Journal:
     try:
         return Journal(path)
     except JournalError as exc:
-        if "corrupt" not in exc.problem:
+        if not exc.corrupt:
             raise
         log.error("%s", exc)
         set_aside(path)

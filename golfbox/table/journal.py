@@ -106,10 +106,12 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 class JournalError(Exception):
     """The journal file cannot be used, or a write to it failed."""
 
-    def __init__(self, path: os.PathLike | str, problem: str, *, passing: bool = False):
+    def __init__(self, path: os.PathLike | str, problem: str, *, passing: bool = False,
+                 corrupt: bool = False):
         self.path = Path(path)
         self.problem = problem
         self.passing = passing  # it may heal by itself (a full disk, a lock): worth another try
+        self.corrupt = corrupt  # a golfbox journal that is damaged: the caller may set it aside
         super().__init__(f"journal {self.path}: {problem}")
 
 
@@ -244,8 +246,9 @@ class Journal:
             self._close_result(db, match_id)
 
     def _close_result(self, db: sqlite3.Connection, match_id: int) -> None:
-        if self._status(db, match_id) != "finished":
-            raise ValueError(f"match {match_id} is {self._status(db, match_id)}, not finished")
+        status = self._status(db, match_id)
+        if status != "finished":
+            raise ValueError(f"match {match_id} is {status}, not finished")
         db.execute("UPDATE match SET result_closed_at = ? WHERE id = ? AND result_closed_at IS NULL",
                    (_now(), match_id))
 
@@ -390,6 +393,9 @@ class Journal:
         }
 
 
+JOURNAL_FILES = ("", "-wal", "-shm")  # the database's name and its companions' suffixes
+
+
 def set_aside(path: os.PathLike | str) -> Path:
     """Rename an unusable journal (and its -wal/-shm) to ``<name>.corrupt-<timestamp>``.
 
@@ -400,10 +406,10 @@ def set_aside(path: os.PathLike | str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     again = 1
-    while any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+    while any(Path(f"{target}{suffix}").exists() for suffix in JOURNAL_FILES):
         again += 1  # one set aside in the same second (or a clock set back): keep both
         target = path.with_name(f"{path.name}.corrupt-{stamp}.{again}")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in JOURNAL_FILES:
         source = Path(f"{path}{suffix}")
         if source.exists():
             os.replace(source, f"{target}{suffix}")
@@ -421,7 +427,7 @@ NOT_OURS = "is not a golfbox journal"
 def _check_ours(path: Path) -> bool:
     """Look at an existing file's header before SQLite touches it.
 
-    Raises JournalError (whose problem never says "corrupt") for anything that is
+    Raises JournalError (never a ``corrupt`` one) for anything that is
     not, or cannot be shown to be, a golfbox journal: such a file is never opened,
     written or set aside. Returns True when the header carries golfbox's
     application_id, False for a file with no mark yet (empty, or an SQLite file
@@ -546,7 +552,8 @@ def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | Non
         if not marked:  # it may be anybody's file: leave it as it is
             return JournalError(path, f"{NOT_OURS} (an unreadable SQLite file: {exc}); "
                                       "refusing to touch it")
-        return JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup")
+        return JournalError(path, f"unreadable or corrupt ({exc}); move it aside or restore a backup",
+                            corrupt=True)
     if isinstance(exc, OSError):
         return JournalError(path, f"cannot open: {exc.strerror or exc}{_if_full(path)}",
                             passing=exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO))
@@ -585,7 +592,7 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     check = [row[0] for row in db.execute("PRAGMA quick_check")]
     if check != ["ok"]:
-        raise JournalError(path, "is corrupt: " + "; ".join(check[:3]))
+        raise JournalError(path, "is corrupt: " + "; ".join(check[:3]), corrupt=True)
     for from_version in range(version, SCHEMA_VERSION):
         db.execute("BEGIN IMMEDIATE")
         for statement in _statements(MIGRATIONS[from_version]):
