@@ -13,6 +13,7 @@ import logging
 import sys
 
 from golfbox.commands import NotNow, UsageError
+from golfbox.configfile import one_line
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -54,11 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(module.run(args) or 0)
-    except UsageError as exc:
-        print(f"golfbox {args.command}: {exc}", file=sys.stderr)
+    except UsageError as exc:  # one line, whatever a path or value it quotes holds
+        print(f"golfbox {args.command}: {one_line(exc)}", file=sys.stderr)
         return 2
     except NotNow as exc:
-        print(f"golfbox {args.command}: {exc}", file=sys.stderr)
+        print(f"golfbox {args.command}: {one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -24,7 +24,12 @@ class ConfigError(ValueError):
     another control character, which is shown escaped (``\\n``)."""
 
     def __init__(self, message: str):
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
+        super().__init__(one_line(message))
+
+
+def one_line(text: Any) -> str:
+    """``text`` with every control character (a newline, a tab …) shown escaped (``\\n``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
 def type_name(value: Any) -> str:

@@ -222,3 +222,20 @@ def test_a_journal_on_a_filesystem_with_no_disk_is_not_called_full(tmp_path):
     run = golfbox(tmp_path, "run", "--headless", "--journal", "/proc/version")
     one_line_exit_2(run, "/proc/version")
     assert "full" not in run.stderr
+
+
+# -- a path quoted in a message is shown on one line, whatever it holds
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--config", "a\nb.toml"],  # no such file
+    ["run", "--headless", "--journal", "a\nb"],  # a folder, not a journal
+    ["check-config", "a\nb.toml"],
+    ["check-hardware", "--config", "a\nb.toml"],
+    ["sim", "--dump-frames", "/proc/a\nb"],
+])
+def test_a_path_with_a_newline_is_shown_escaped_on_one_line(tmp_path, args):
+    """It was printed as it is: the message went over two lines."""
+    (tmp_path / "a\nb").mkdir()
+    run = golfbox(tmp_path, *args)
+    one_line_exit_2(run, "a\\nb")
