@@ -239,3 +239,15 @@ def test_a_path_with_a_newline_is_shown_escaped_on_one_line(tmp_path, args):
     (tmp_path / "a\nb").mkdir()
     run = golfbox(tmp_path, *args)
     one_line_exit_2(run, "a\\nb")
+
+
+@pytest.mark.parametrize("command", [["check-config"], ["check-hardware", "--config"]])
+@pytest.mark.parametrize("name", ["a\tb.toml", "a\nb.toml", "caf\udce9.toml"])  # a tab, a newline, a latin-1 byte
+def test_a_config_path_with_a_control_character_or_a_stray_byte_is_named_once(tmp_path, command, name):
+    """check-config and check-hardware add the path before a message that does not
+    name it; they looked for it unescaped in the escaped message and named it twice:
+    'golfbox check-config: a\\tb.toml: a\\tb.toml: no such config file'."""
+    run = golfbox(tmp_path, *command, name)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("no such config file") == 1
+    assert run.stderr.count(".toml") == 1, run.stderr

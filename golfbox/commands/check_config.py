@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from golfbox.commands import UsageError
+from golfbox.configfile import one_line
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config
 from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.table.settings import settings_from_config
@@ -29,9 +30,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(path)
         settings = settings_from_config(config.game, len(config.seats))
-    except ConfigError as exc:
-        message = str(exc)
-        raise UsageError(message if str(path) in message else f"{path}: {message}") from None
+    except ConfigError as exc:  # its message shows the path escaped (one_line): compare with that
+        message, shown = str(exc), one_line(path)
+        raise UsageError(message if shown in message else f"{shown}: {message}") from None
     journal = journal_path(None, config, laptop=False)
     print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
     return 0

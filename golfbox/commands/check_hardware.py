@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from golfbox.configfile import one_line
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
 from golfbox.hal.resilient import ResilientDisplay
@@ -45,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             config = load_config(args.config)
-        except ConfigError as exc:
-            raise UsageError(f"{args.config}: {exc}" if str(args.config) not in str(exc) else str(exc))
+        except ConfigError as exc:  # its message shows the path escaped (one_line): compare with that
+            shown = one_line(args.config)
+            raise UsageError(f"{shown}: {exc}" if shown not in str(exc) else str(exc)) from None
 
     from golfbox.hal.build import build_hardware
 
