@@ -345,6 +345,18 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     assert "TOML syntax error" in str(info.value) and "line 3" in str(info.value)
 
 
+def test_a_byte_order_mark_before_the_config_or_the_pin_map_is_read_past(tmp_path):
+    """Notepad saves UTF-8 with a BOM; it was refused as 'TOML syntax error: Invalid
+    statement (at line 1, column 1)', which names nothing a person could see."""
+    bom = "\ufeff"
+    (tmp_path / "pins.toml").write_text(bom + (HARDWARE / "pinmap.toml").read_text(), encoding="utf-8")
+    config = (HARDWARE / "config.example.toml").read_text().replace('"pinmap.toml"', '"pins.toml"')
+    (tmp_path / "config.toml").write_text(bom + config, encoding="utf-8")
+    (tmp_path / "plain.toml").write_text(config, encoding="utf-8")
+    with_bom, plain = load_config(tmp_path / "config.toml"), load_config(tmp_path / "plain.toml")
+    assert with_bom.seats == plain.seats and with_bom.shared_display == plain.shared_display
+
+
 def test_missing_files_are_named(tmp_path):
     with pytest.raises(ConfigError, match="no such config file"):
         load_config(tmp_path / "nope.toml")

@@ -239,6 +239,9 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
         line = raw[:exc.start].count(b"\n") + 1
         raise ConfigError(f"{where}: not UTF-8 text: byte 0x{raw[exc.start]:02X} at offset "
                           f"{exc.start} (line {line}); save the {what} as UTF-8") from None
+    # Windows' Notepad starts a UTF-8 file with a byte order mark; tomllib calls it an
+    # "invalid statement" at line 1. It is only a mark: read what follows it.
+    text = text.removeprefix("\ufeff")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # its message carries "(at line N, column M)"
