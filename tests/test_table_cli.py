@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -88,6 +89,22 @@ def test_bad_config_is_a_usage_error(tmp_path):
         run_cli(tmp_path, SIM_TABLE + '[journal]\nfile = "x"\n')
     with pytest.raises(UsageError, match=r"^--config .*nope.toml: no such file"):
         service_cli.run(argparse.Namespace(config=str(tmp_path / "nope.toml"), journal=None, headless=True))
+
+
+@pytest.mark.parametrize("path", ["journal.sqlite3", "~/golfbox.sqlite3", "state/journal.sqlite3"])
+def test_a_relative_journal_path_is_refused(tmp_path, path):
+    """check-config said OK and the service then kept its journal in its working
+    directory, /run/golfbox, which every boot empties: a power cut lost the match."""
+    from golfbox.commands import check_config
+
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + f'[journal]\npath = "{path}"\n')
+    words = rf"journal.path: '{re.escape(path)}' is a relative path; give the full path"
+    with pytest.raises(UsageError, match=words):
+        check_config.run(argparse.Namespace(file=str(config)))
+    with pytest.raises(UsageError, match=words):
+        run_cli(tmp_path, config.read_text(), journal=None)
+    assert not (tmp_path / "journal.sqlite3").exists()
 
 
 def test_a_foreign_journal_is_refused(tmp_path):

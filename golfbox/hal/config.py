@@ -596,7 +596,12 @@ JOURNAL_KEYS = ("path",)
 def _parse_journal(journal: Section) -> dict[str, Any]:
     """[journal] path = "…": where the matches are kept (the run command picks a default)."""
     journal.check_known(JOURNAL_KEYS)
-    journal.getstr("path", None, nonempty=True)
+    path = journal.getstr("path", None, nonempty=True)
+    # A relative path would be taken from the working directory, which is the service's
+    # RuntimeDirectory (/run/golfbox), emptied at every boot: every match would be lost.
+    if path is not None and not Path(path).is_absolute():
+        raise ConfigError(f"{journal.key('path')}: {path!r} is a relative path; give the full path, "
+                          "e.g. path = \"/var/lib/golfbox/journal.sqlite3\"")
     return dict(journal.raw)
 
 
