@@ -89,6 +89,11 @@ def test_config_from_toml_table_uses_seat_numbers_players_see():
         ({"seats": {"5": "not hex"}}, r"seat_nodes\.seats\.5: expected the node id in hex"),
         ({"seats": {"5": "ab", "6": "AB"}}, r"seat_nodes\.seats\.6: node AB is already given"),
         ({"usb_ids": ["2e8a"]}, r"seat_nodes\.usb_ids\[0\]: expected \"vid:pid\""),
+        # int(x, 16) takes these; they were kept as ids no device has (vid -1, …)
+        ({"usb_ids": ["-1:+5"]}, r"seat_nodes\.usb_ids\[0\]: expected \"vid:pid\" in hex, got '-1:\+5'"),
+        ({"usb_ids": ["2e8a:0005", "0x2e:0_5"]}, r"seat_nodes\.usb_ids\[1\]: expected \"vid:pid\""),
+        ({"usb_ids": ["2e8a: 5"]}, r"seat_nodes\.usb_ids\[0\]: expected \"vid:pid\""),
+        ({"seats": {"5": "-ab"}}, r"seat_nodes\.seats\.5: expected the node id in hex"),
         ({"ports": "/dev/ttyACM0"}, r"seat_nodes\.ports: expected a list"),
         ({"seat": {}}, r"seat_nodes\.seat: unknown key"),
     ],

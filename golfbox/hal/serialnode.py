@@ -114,11 +114,8 @@ class SerialNodeConfig:
 
 
 def _is_hex(text: str) -> bool:
-    try:
-        int(text, 16)
-    except ValueError:
-        return False
-    return len(text) > 0
+    """Hex digits only: int(text, 16) also takes '-1', '+5', '0x2e', '1_0' and spaces."""
+    return len(text) > 0 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 # -- frames -------------------------------------------------------------------
