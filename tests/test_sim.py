@@ -517,6 +517,16 @@ def test_sim_bots_are_hard_unless_bot_says_otherwise():
     assert settings(bot="easy").bots == {1: "easy", 2: "easy"}
 
 
+@pytest.mark.parametrize("delay", ["nan", "inf", "1e400", "-inf"])
+def test_a_bot_delay_that_is_not_a_number_of_seconds_is_one_line(capsys, delay):
+    """--bot-delay nan played as 0 (a NaN deadline is never later than now) and inf
+    never let a bot move; both started the table all the same."""
+    from golfbox.cli import main
+
+    assert main(["sim", f"--bot-delay={delay}"]) == 2
+    assert capsys.readouterr().err.startswith("golfbox sim: --bot-delay ")
+
+
 @pytest.mark.parametrize("env, words", [
     ({"LC_ALL": "C"}, "draws in Unicode: this locale is ANSI_X3.4-1968; try LC_ALL=C.UTF-8"),
     ({"TERM": "dumb"}, "TERM='dumb' cannot move the cursor"),

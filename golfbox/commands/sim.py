@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import sys
 import threading
@@ -105,6 +106,8 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         raise UsageError(f"--humans {humans}: the table has {players} players (--players)")
     if humans > MAX_HUMANS:
         raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
+    if not math.isfinite(bot_delay):  # float() takes "nan" and "inf"
+        raise UsageError(f"--bot-delay {bot_delay}: not a number of seconds")
     if bot_delay < 0:
         raise UsageError(f"--bot-delay {bot_delay}: must be 0 or more seconds")
     language = getattr(args, "lang", "en")
