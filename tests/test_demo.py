@@ -57,6 +57,15 @@ def test_demo_rejects_bad_input_by_name(tmp_path, capsys):
     assert "--out" in capsys.readouterr().err
 
 
+def test_a_picture_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    """A folder where a picture goes (or one golfbox may not write in) ended the demo in
+    an IsADirectoryError (PermissionError …) traceback after the whole match."""
+    (tmp_path / "seat1.gif").mkdir()
+    assert main(["demo", "--out", str(tmp_path), "--seed", "11", "--players", "2", "--rounds", "1"]) == 2
+    assert capsys.readouterr().err == (f"golfbox demo: --out {tmp_path}: cannot write "
+                                       f"{tmp_path / 'seat1.gif'}: Is a directory\n")
+
+
 def test_demo_refuses_more_players_than_seats(tmp_path, capsys):
     """4-card allows 10 players, the table 8 seats: one line and exit 2, not a traceback."""
     assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "10"]) == 2

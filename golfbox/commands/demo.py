@@ -122,14 +122,18 @@ def run(args: argparse.Namespace) -> int:
         table.close()
 
     written = []
-    for key in table.display_keys:
-        frames = recorder.frames.get(key, [])
-        if frames:
-            path = out / dump_name(key).replace(".png", ".gif")
-            write_gif(path, frames, args.scale)
-            written.append(f"{path} ({len(frames)} frame{'s' if len(frames) > 1 else ''})")
-    sheet = out / "rounds.png"
-    contact_sheet(recorder.round_ends, table.service.match, args.scale).save(sheet, optimize=True)
+    path = out
+    try:  # a folder we may not write in, a folder where a picture goes: one line, not a traceback
+        for key in table.display_keys:
+            frames = recorder.frames.get(key, [])
+            if frames:
+                path = out / dump_name(key).replace(".png", ".gif")
+                write_gif(path, frames, args.scale)
+                written.append(f"{path} ({len(frames)} frame{'s' if len(frames) > 1 else ''})")
+        path = sheet = out / "rounds.png"
+        contact_sheet(recorder.round_ends, table.service.match, args.scale).save(sheet, optimize=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write {path}: {exc.strerror or exc}") from None
     written.append(f"{sheet} ({len(recorder.round_ends)} round ends)")
     print(f"demo: {settings.variant}, seat 1 on autopilot and {settings.seats - 1} bots, "
           f"{settings.rounds} rounds, seed {table.service.match.seed}; wrote:")
