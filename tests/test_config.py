@@ -337,6 +337,36 @@ def test_pinmap_values_are_named_as_coming_from_it(tmp_path):
                                "seats[0].buttons.left (from pins.toml)")
 
 
+
+@pytest.mark.parametrize("pinmap, words", [
+    ("[[seats]]\nbuttns = { left = 17, right = 27, ok = 22, back = 4 }\n",
+     "seats[0].buttns (in map.toml): unknown key (expected one of: buttons, display)"),
+    ("[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
+     "dispaly = { i2c = { bus = 1, address = 0x3C } }\n",
+     "seats[0].dispaly (in map.toml): unknown key"),
+    ("[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
+     "display = { ic2 = { bus = 1, address = 0x3C } }\n",
+     "seats[0].display.ic2 (in map.toml): unknown key (expected one of: i2c, spi)"),
+    ("[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
+     "display = { i2c = { bus = 1, address = 0x3C } }\n"
+     "[shared_display]\nspi = { port = 0, device = 0, dc = 24 }\nsped = 3\n",
+     "shared_display.sped (in map.toml): unknown key (expected one of: i2c, spi)"),
+    ("[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\ndisplay = 3\n",
+     "seats[0].display (in map.toml): expected a table, got an integer"),
+])
+def test_a_misspelt_key_in_a_pin_map_is_named(tmp_path, pinmap, words):
+    """Keys a pin map's seat or shared display does not have were passed over unseen:
+    a misspelt 'dispaly' left the seat without its bus, and the error (if any) blamed
+    the config's seats[0].display instead."""
+    (tmp_path / "map.toml").write_text(pinmap, encoding="utf-8")
+    config = tmp_path / "config.toml"
+    config.write_text('pinmap = "map.toml"\n[[seats]]\ndisplay = { driver = "ssd1306" }\n'
+                      '[[seats]]\nbackend = "sim"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert words in str(caught.value)
+
+
 def test_toml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[[seats]]\nbackend = "sim"\ndisplay = { driver = "sim" \n')

@@ -541,6 +541,13 @@ class _PinmapDefaults:
             if not isinstance(seat, dict):
                 raise ConfigError(f"seats[{index}] (in {name}): expected a [[seats]] table, "
                                   f"found {seat!r}")
+            # A pin map gives pins and buses only; a misspelt key would be passed over unseen.
+            table = Section(seat, f"seats[{index}] (in {name})")
+            table.check_known(("buttons", "display"))
+            if "display" in seat:
+                table.section("display").check_known(("i2c", "spi"))
+        if "shared_display" in pinmap:
+            Section(pinmap["shared_display"], f"shared_display (in {name})").check_known(("i2c", "spi"))
         self.seats = seats
 
     def buttons(self, seat_raw: dict[str, Any], index: int) -> tuple[Any, str]:
