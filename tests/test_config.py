@@ -13,6 +13,7 @@ from golfbox.hal.base import Button
 from golfbox.hal.config import ConfigError, load_config, parse_config, sim_config
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
+SIM_SEATS = '[[seats]]\nbackend = "sim"\n[[seats]]\nbackend = "sim"\n'
 
 SEAT0 = {"left": 17, "right": 27, "ok": 22, "back": 4}
 SEAT1 = {"left": 5, "right": 6, "ok": 13, "back": 19}
@@ -365,6 +366,35 @@ def test_a_misspelt_key_in_a_pin_map_is_named(tmp_path, pinmap, words):
     with pytest.raises(ConfigError) as caught:
         load_config(config)
     assert words in str(caught.value)
+
+
+READ_UNDER_A_MEMORY_LIMIT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))
+from golfbox.hal.config import ConfigError, load_config
+try:
+    load_config(sys.argv[1])
+except ConfigError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.parametrize("name", ["config", "pin map"])
+def test_a_device_given_as_the_config_or_the_pin_map_is_refused_without_reading_it_all(tmp_path, name):
+    """/dev/zero was read to the end of memory: a MemoryError traceback (under a limit;
+    on a Pi without one, the kernel's OOM killer). A big file is refused as well."""
+    config = tmp_path / "config.toml"
+    config.write_text('pinmap = "/dev/zero"\n[[seats]]\nbackend = "sim"\n')
+    target = "/dev/zero" if name == "config" else str(config)
+    out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT, target],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stderr == ""
+    assert out.stdout.strip().endswith(f"/dev/zero: more than 1 MiB, too big for a {name} file "
+                                       "(a device, a log?)")
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n" + SIM_SEATS)
+    with pytest.raises(ConfigError, match=r"big\.toml: more than 1 MiB"):
+        load_config(big)
 
 
 def test_toml_syntax_error_names_the_line(tmp_path):

@@ -219,12 +219,15 @@ def load_pinmap(path: str | Path) -> dict[str, Any]:
     return _read_toml(Path(path), "pin map")
 
 
+MAX_FILE_BYTES = 1024 * 1024  # a config or pin map is a few KiB
+
+
 def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
     """A TOML file's document; ConfigError names the file (after ``key``) whatever goes wrong."""
     where = f"{key}{path}"
     try:
         with path.open("rb") as f:
-            raw = f.read()
+            raw = f.read(MAX_FILE_BYTES + 1)  # /dev/zero or a log file given by mistake: not all of it
     except FileNotFoundError:
         raise ConfigError(f"{where} does not exist" if key else f"{where}: no such {what} file") from None
     except IsADirectoryError:
@@ -233,6 +236,8 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
         raise ConfigError(f"{where}: cannot read the {what} file: {exc.strerror or exc}") from None
     except ValueError as exc:  # a NUL byte in the path
         raise ConfigError(f"{where}: not a usable path ({exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConfigError(f"{where}: more than 1 MiB, too big for a {what} file (a device, a log?)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
