@@ -45,6 +45,9 @@ driver = "sim"
     ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got a string 'fast'"),
     ({"takeover_after": -1}, "game.takeover_after: -1"),
     ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
+    # A newline split the log line that names the players; panels drew a box for it.
+    ({"names": {"1": "Ann\nBob"}}, "game.names.1: 'Ann\\nBob' holds a control character"),
+    ({"names": {"3": "a\x1b[31mb"}}, "game.names.3: 'a\\x1b[31mb' holds a control character"),
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),
     ({"variant": "9-card", "auto_start": True, "seats": 2}, None),
@@ -158,3 +161,8 @@ def test_systemd_ready_watchdog_and_sigterm(tmp_path):
                 process.kill()
     assert process.returncode == 0, output
     assert "SIGTERM: pausing the table" in output
+
+
+def test_a_name_may_hold_any_letter_space_or_sign_but_a_control_character():
+    names = {"1": "Jean\u00a0Paul", "2": "Zo\u00e9 \U0001F469\u200d\U0001F467"}  # a no-break space, a ZWJ
+    assert settings_from_config({"names": names}, 3).names == {0: "Jean\u00a0Paul", 1: names["2"]}

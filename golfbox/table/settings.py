@@ -22,6 +22,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -106,8 +107,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     settings.hints = game.getbool("hints", settings.hints)
     settings.language = game.getchoice("language", tuple(LANGUAGES), settings.language)
     names = _by_seat(game, "names", settings.seats)
-    settings.names = {seat: check_str(name, names.key(str(seat + 1)), nonempty=True)
-                      for seat, name in _seat_items(names)}
+    settings.names = {seat: _name(name, names.key(str(seat + 1))) for seat, name in _seat_items(names)}
     settings.seed = game.getint("seed", None, minval=0, maxval=2**64 - 1)
     if settings.auto_start:
         check_players(settings.variant, settings.seats)
@@ -120,6 +120,14 @@ def check_players(variant_name: str, players: int) -> None:
     if not variant.min_players <= players <= variant.max_players:
         raise ConfigError(f"game.variant: {variant.name} is for {variant.min_players} to "
                           f"{variant.max_players} players, the table has {players} seats")
+
+
+def _name(value: Any, key: str) -> str:
+    """A player's name: shown on every display and written in the log, on one line."""
+    name = check_str(value, key, nonempty=True)
+    if any(unicodedata.category(c) == "Cc" for c in name):  # a newline, a tab, an escape
+        raise ConfigError(f"{key}: {name!r} holds a control character; write the name alone")
+    return name
 
 
 def _bots(game: Section, seats: int) -> dict[int, str]:
