@@ -251,3 +251,15 @@ def test_a_config_path_with_a_control_character_or_a_stray_byte_is_named_once(tm
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("no such config file") == 1
     assert run.stderr.count(".toml") == 1, run.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["demo", "--out", ""], "--out: an empty path is not a folder"),  # it wrote into the current folder
+    (["sim", "--dump-frames", ""], "--dump-frames: an empty path is not a folder"),  # it dumped nothing
+    (["sim", "--bot", ""], "--bot : unknown bot"),  # it played the default bot
+    (["demo", "--bot", " "], "--bot  : unknown bot"),
+])
+def test_an_empty_option_value_is_refused_not_taken_for_another(tmp_path, args, words):
+    run = golfbox(tmp_path, *args)
+    one_line_exit_2(run, words)
+    assert list(tmp_path.iterdir()) == []

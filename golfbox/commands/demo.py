@@ -105,6 +105,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # Seat 1 is a person at the pad (played by the autopilot); bots in the other seats.
     settings = table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
+    if not args.out.strip():  # Path("") would be the current folder
+        raise UsageError("--out: an empty path is not a folder")
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -113,7 +113,8 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     language = getattr(args, "lang", "en")
     if language not in LANGUAGES:
         raise UsageError(f"--lang {language}: one of {', '.join(LANGUAGES)}")
-    bot = getattr(args, "bot", None) or DEFAULT_BOT
+    bot = getattr(args, "bot", None)
+    bot = DEFAULT_BOT if bot is None else bot  # --bot "" is no bot's name, not the default
     if bot not in BOTS:
         raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
     return TableSettings(
@@ -134,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
                               auto_start=not getattr(args, "lobby", False))
     dump_dir = getattr(args, "dump_frames", None)
+    if dump_dir is not None and not dump_dir.strip():  # it dumped nothing, saying nothing
+        raise UsageError("--dump-frames: an empty path is not a folder")
     try:
         dump = FrameDump(dump_dir) if dump_dir else None
     except OSError as exc:
