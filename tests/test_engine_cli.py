@@ -43,6 +43,10 @@ def test_score_house_rules(capsys):
     (["--variant", "6-card", "--rule", "final_turn", "A 2 3 / 4 5 6"], "NAME=VALUE"),
     (["--variant", "9-card", "--rule", "lines=diagonals", "A 2 3 / 4 5 6 / 7 8 9"], "rows+columns"),
     (["--variant", "polish-poker", "--rule", "knock_penalty=-3", "A 2 3 / 4 5 6"], "negative"),
+    # A 400-digit penalty overflowed the hard bot's float play-outs (a traceback, a table whose
+    # bots failed in a loop); any number past what a round can score is refused.
+    (["--variant", "4-card", "--rule", "knock_penalty=" + "9" * 400, "A 2 / 3 4"], "out of range (0..1000)"),
+    (["--variant", "6-card", "--rule", "four_of_a_kind=-1001", "A 2 3 / 4 5 6"], "out of range (-1000..1000)"),
     (["--variant", "6-card", "--ender", "2", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6"], "seat out of range"),
     (["--variant", "7-card", "A 2 3 / 4 5 6"], "unknown variant '7-card'"),
     (["--variant", "6-card", "A A A / 4 5 6", "A A 3 / 4 5 6"], "rank A"),

@@ -50,6 +50,7 @@ driver = "sim"
     ({"names": {"3": "a\x1b[31mb"}}, "game.names.3: 'a\\x1b[31mb' holds a control character"),
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),
+    ({"variant": "4-card", "rules": {"knock_penalty": 10**400}}, "game.rules: rule knock_penalty: 1000"),
     ({"variant": "9-card", "auto_start": True, "seats": 2}, None),
 ])
 def test_game_settings_name_the_key(game, message):

@@ -29,6 +29,9 @@ class RuleError(ValueError):
     """An unknown variant or house rule, or a value a rule does not take."""
 
 
+MAX_RULE_NUMBER = 1000  # a penalty or a score far beyond any round's points
+
+
 @dataclass(frozen=True)
 class RuleSpec:
     name: str
@@ -67,6 +70,9 @@ class RuleSpec:
             raise RuleError(f"rule {self.name}: {value!r} is not {expected}") from None
         if self.kind == "penalty" and number < 0:
             raise RuleError(f"rule {self.name}: {number} is negative (a penalty adds points)")
+        if abs(number) > MAX_RULE_NUMBER:  # the bots' play-outs score in floats: 10**400 overflowed
+            raise RuleError(f"rule {self.name}: {number} is out of range "
+                            f"({0 if self.kind == 'penalty' else -MAX_RULE_NUMBER}..{MAX_RULE_NUMBER})")
         return number
 
     def choices(self, current: Any = None) -> tuple[Any, ...]:
