@@ -338,7 +338,6 @@ def test_pinmap_values_are_named_as_coming_from_it(tmp_path):
                                "seats[0].buttons.left (from pins.toml)")
 
 
-
 @pytest.mark.parametrize("pinmap, words", [
     ("[[seats]]\nbuttns = { left = 17, right = 27, ok = 22, back = 4 }\n",
      "seats[0].buttns (in map.toml): unknown key (expected one of: buttons, display)"),
