@@ -65,3 +65,23 @@ def test_ctrl_c_in_the_terminal_is_the_tables_not_the_workers():
         assert alive(worker), "the worker died of Ctrl-C"
     finally:
         table.kill()
+
+
+def test_closing_while_a_bot_thinks_logs_no_error(caplog):
+    """close() cancels what was asked and not begun; each cancelled move was logged as
+    "a bot's thinking failed" (with a CancelledError traceback) at every shutdown."""
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    seat = round_.acting_seats[0]
+    answers = queue.SimpleQueue()
+    thinker = Thinker(answers.put)
+    for n in range(3):  # one is begun, the others wait in the queue and are cancelled
+        thinker.think(("m", n, seat), "hard", f"seed{n}", round_.view(seat))
+    thinker.close()
+    assert "thinking failed" not in caplog.text

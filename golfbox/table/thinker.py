@@ -87,10 +87,12 @@ class Thinker:
         self.pending.add(key)
 
         def done(future: Future) -> None:
+            if future.cancelled():  # the table is closing: nobody waits for the answer
+                return
             try:
                 action = future.result()
             except Exception as exc:  # noqa: BLE001 - a broken worker must not stop the table
-                log.error("a bot's thinking failed: %s", exc)
+                log.error("a bot's thinking failed: %s", exc, exc_info=exc)
                 action = None
             self._post(Thought(key, action))
 
