@@ -500,3 +500,54 @@ def test_a_fault_is_said_in_the_players_language_and_its_reason_kept_for_systemd
                                  "l'écran de J1 ne répond pas")
     assert svc.notices.status == ("seat 3: node unplugged · seat 1 display (ssd1306, /dev/i2c-22 "
                                   "0x3C): [Errno 121] Remote I/O error")
+
+
+class BrokenBot:
+    """A bot with a bug: it never manages to choose."""
+    name = "broken"
+    needs_view = True
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, view):
+        raise ZeroDivisionError("a bug in the bot")
+
+
+def test_a_bot_that_fails_to_choose_is_stood_in_for_on_that_move(sim_table, monkeypatch, caplog):
+    """The exception went up through the loop: the table stopped, and systemd's restart
+    resumed into the same failing move, for ever."""
+    from golfbox import bots
+
+    monkeypatch.setitem(bots.BOTS, "broken", BrokenBot)
+    table = sim_table(variant="4-card", seats=2, bots={0: "broken", 1: "broken"},
+                      auto_start=True, rounds=1, seed=3)
+    table.service.run_until_idle()
+    svc = table.service
+    assert svc.state != "playing" and svc.match.round.over  # medium played every move
+    assert "seat 1's broken bot failed to choose" in caplog.text
+    assert "seat 1: medium plays this move for its broken bot" in caplog.text
+
+
+def test_a_move_the_worker_fails_to_think_twice_is_played_by_a_fallback(tmp_path, caplog):
+    """Each failure of the worker was asked again at once, for ever: a failing search
+    logged 7,359 errors in 6 s while the game stood still."""
+    from golfbox.table.thinker import Thought
+
+    settings = TableSettings(variant="4-card", rounds=1, seats=2, bots={0: "hard", 1: "hard"},
+                             auto_start=True, bot_delay=0.0, seed=5)
+    svc = assemble_table(settings, [SimPad(range(2))],
+                         {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None,
+                         think_off_loop=True)
+    try:
+        svc.run_until_idle()
+        (key,) = svc._thinker.pending  # the first move, being thought in the worker
+        svc.post(Thought(key, None))  # the worker failed: asked again
+        svc.run_until_idle()
+        assert svc.actions_played == 0 and key in svc._thinker.pending
+        svc.post(Thought(key, None))  # and failed again: medium plays the move
+        svc.run_until_idle()
+        assert svc.actions_played >= 1
+        assert "medium plays this move for its hard bot" in caplog.text
+    finally:
+        svc.close()

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 
 NEXT_ROUND = "next"  # the journal's action (seat None) for "deal the next round"
 STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well as it can
+# A bot that fails to choose (a bug, a worker killed twice over the same move) must not
+# stand the game still: the first of these that can plays that one move for it.
+FALLBACK_BOTS = ("medium", "random")
+THINK_TRIES = 2  # a move thought off the loop is asked this often before a fallback plays it
 
 
 @dataclass
@@ -103,6 +107,7 @@ class Session:
         # plays for a person there, until the node is back.
         self.away: dict[int, float] = {}
         self._stand_ins: set[int] = set()  # engine seats a bot plays for now
+        self._failed_thoughts: dict[tuple, int] = {}  # thought key -> the worker's failures
         self._seed_used = False
         self._scores_unsaved = False  # a round's scores the journal could not take (_save_scores)
         self._failed_saves = 0  # journal writes failed in a row (logged once, then every 100th)
@@ -434,17 +439,41 @@ class Session:
                     who=self.name(seat))
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
                             self._clock() - self.away[seat])
-        bot, rng = self._bot_for(engine_seat, name)
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self._move_seed(engine_seat, self.actions_played)
-        rng.seed(seed)
-        if self.thinker is not None and getattr(bot, "thinks_long", False):
-            # The same choice, computed off the loop: play_thought plays it.
-            self.thinker.think(self._thought_key(engine_seat), bot.name, seed,
-                               self.match.view(engine_seat))
-            return
-        if not self.play(engine_seat, bot.choose(self.match.view(engine_seat))):
+        try:
+            bot, rng = self._bot_for(engine_seat, name)  # (replays its earlier decisions)
+            rng.seed(seed)
+            if self.thinker is not None and getattr(bot, "thinks_long", False):
+                # The same choice, computed off the loop: play_thought plays it.
+                self.thinker.think(self._thought_key(engine_seat), bot.name, seed,
+                                   self.match.view(engine_seat))
+                return
+            action = bot.choose(self.match.view(engine_seat))
+        except Exception:  # noqa: BLE001 - a broken bot must not stop the table
+            log.exception("seat %d's %s bot failed to choose",
+                          self.players[engine_seat].seat + 1, name)
+            self._bot_cache.pop(engine_seat, None)  # its memory is in doubt
+            action = self._fallback_choice(engine_seat, name, seed)
+        if not self.play(engine_seat, action):
             self._bot_cache.pop(engine_seat, None)  # it saw a view that was not played
+
+    def _fallback_choice(self, engine_seat: int, failed: str, seed: str) -> Action:
+        """This one move, chosen by the first of FALLBACK_BOTS that can (seeded as the
+        failed bot was: a journaled move replays as played, whatever the bot was)."""
+        view = self.match.view(engine_seat)
+        for name in FALLBACK_BOTS:
+            if name == failed:
+                continue
+            try:
+                action = make_bot(name, random.Random(seed)).choose(view)
+            except Exception:  # noqa: BLE001
+                log.exception("the fallback %s bot failed too", name)
+                continue
+            log.warning("seat %d: %s plays this move for its %s bot",
+                        self.players[engine_seat].seat + 1, name, failed)
+            return action
+        return view.legal[0]
 
     def _bot_for(self, engine_seat: int, name: str) -> tuple[object, random.Random]:
         """The bot for a seat, having seen every view the seat decided from this round."""
@@ -473,7 +502,16 @@ class Session:
     def play_thought(self, thought: Thought) -> None:
         """Play a choice computed off the loop, if the table is still where it asked."""
         engine_seat = thought.key[2]
-        if (thought.action is not None and thought.key == self._thought_key(engine_seat)
+        if not (thought.key == self._thought_key(engine_seat)
                 and engine_seat in self.match.round.acting_seats
                 and (engine_seat in self._bots or self.stands_in(engine_seat))):
-            self.play(engine_seat, thought.action)
+            return  # a late answer: the table has moved on
+        action = thought.action
+        if action is None:  # the worker failed (logged): ask again, or let a fallback play
+            tries = self._failed_thoughts[thought.key] = self._failed_thoughts.get(thought.key, 0) + 1
+            if tries < THINK_TRIES:
+                return
+            action = self._fallback_choice(engine_seat, self._bots.get(engine_seat, STAND_IN_BOT),
+                                           self._move_seed(engine_seat, self.actions_played))
+        self._failed_thoughts.clear()
+        self.play(engine_seat, action)
