@@ -263,3 +263,18 @@ def test_an_empty_option_value_is_refused_not_taken_for_another(tmp_path, args, 
     run = golfbox(tmp_path, *args)
     one_line_exit_2(run, words)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, words", [
+    # The config refuses these; the command line took them: -5 dealt as 5 (random's abs),
+    # 1000 rounds made a match no table plays, and a lobby with nobody at the keys never dealt.
+    (["sim", "--seed", "-5"], "--seed -5: a whole number from 0 to 18446744073709551615"),
+    (["demo", "--seed", str(2**64)], "--seed 18446744073709551616: a whole number from 0"),
+    (["sim", "--rounds", "100"], "--rounds 100: a match has 1 to 99 rounds"),
+    (["sim", "--rounds", "0"], "--rounds 0: a match has 1 to 99 rounds"),
+    (["sim", "--lobby", "--humans", "0"], "--lobby with --humans 0: nobody at this keyboard could deal"),
+])
+def test_the_command_line_takes_a_match_as_the_config_does(tmp_path, args, words):
+    run = golfbox(tmp_path, *args)
+    one_line_exit_2(run, words)
+    assert not (tmp_path / "state").exists()  # no journal was opened

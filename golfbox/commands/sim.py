@@ -87,7 +87,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     from golfbox.engine import RuleError, get_variant, make_rules, parse_rule_args
     from golfbox.hal.config import MAX_SEATS
     from golfbox.render.words import LANGUAGES
-    from golfbox.table.settings import TableSettings
+    from golfbox.table.settings import MAX_ROUNDS, MAX_SEED, TableSettings
 
     players = getattr(args, "players", 4)
     try:
@@ -100,8 +100,11 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     if players > MAX_SEATS:  # 4-card allows 10 players; the table has at most 8 seats
         raise UsageError(f"--players {players}: the table has at most {MAX_SEATS} seats")
     rounds = getattr(args, "rounds", 9)
-    if rounds < 1:
-        raise UsageError(f"--rounds {rounds}: a match has at least one round")
+    if not 1 <= rounds <= MAX_ROUNDS:  # as [game] rounds
+        raise UsageError(f"--rounds {rounds}: a match has 1 to {MAX_ROUNDS} rounds")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed <= MAX_SEED:  # as [game] seed; -5 dealt as 5
+        raise UsageError(f"--seed {seed}: a whole number from 0 to {MAX_SEED}")
     if not 0 <= humans <= players:
         raise UsageError(f"--humans {humans}: the table has {players} players (--players)")
     if humans > MAX_HUMANS:
@@ -120,7 +123,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     return TableSettings(
         variant=variant.name, rules=rules, rounds=rounds, seats=players,
         bots={seat: bot for seat in range(humans, players)},
-        bot_delay=bot_delay, auto_start=auto_start, seed=getattr(args, "seed", None),
+        bot_delay=bot_delay, auto_start=auto_start, seed=seed,
         language=language,
     )
 
@@ -132,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     # ``golfbox run`` with no config comes here with its own args: every option has a default.
     humans = getattr(args, "humans", 1)
     window = getattr(args, "window", False)
+    if getattr(args, "lobby", False) and humans == 0:  # only a person joined there deals
+        raise UsageError("--lobby with --humans 0: nobody at this keyboard could deal")
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
                               auto_start=not getattr(args, "lobby", False))
     dump_dir = getattr(args, "dump_frames", None)

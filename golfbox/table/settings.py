@@ -33,6 +33,8 @@ from golfbox.hal.config import MAX_SEATS
 from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
 
 SEAT_NUMBER = re.compile(r"[1-9][0-9]*")  # a seat as the config writes it, from 1
+MAX_ROUNDS = 99  # a match's rounds, from the config or the command line
+MAX_SEED = 2**64 - 1  # a match's seed is a whole number 0..MAX_SEED
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "hints", "language", "names", "seed")
 
@@ -96,7 +98,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     except RuleError as exc:
         raise ConfigError(f"game.rules: {exc}") from None
     settings.rules = dict(rules)
-    settings.rounds = game.getint("rounds", settings.rounds, minval=1, maxval=99)
+    settings.rounds = game.getint("rounds", settings.rounds, minval=1, maxval=MAX_ROUNDS)
     settings.bots = _bots(game, settings.seats)
     settings.bot_delay = game.getseconds("bot_delay", settings.bot_delay, minval=0.0, maxval=30.0)
     settings.peek_timeout = game.getseconds("peek_timeout", settings.peek_timeout,
@@ -108,7 +110,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     settings.language = game.getchoice("language", tuple(LANGUAGES), settings.language)
     names = _by_seat(game, "names", settings.seats)
     settings.names = {seat: _name(name, names.key(str(seat + 1))) for seat, name in _seat_items(names)}
-    settings.seed = game.getint("seed", None, minval=0, maxval=2**64 - 1)
+    settings.seed = game.getint("seed", None, minval=0, maxval=MAX_SEED)
     if settings.auto_start:
         check_players(settings.variant, settings.seats)
     return settings
