@@ -404,5 +404,19 @@ def test_a_message_breaks_between_its_parts_when_its_last_part_fits_a_line():
     that just fits a line was broken at its words ('… débranché · un' / 'robot le …')."""
     last = "un robot le remplace dans 120 s"
     width = glyphs.text_width(last)
-    assert glyphs.wrap_parts("le poste est débranché · " + last, width, 3) == [
+    assert glyphs.wrap_text("le poste est débranché · " + last, width, 3, sep=" · ") == [
         "le poste est débranché ·", last]
+
+
+def test_a_list_whose_last_item_just_fits_stays_on_one_line():
+    """wrap_text measured a list's last item with a comma after it, which is never drawn,
+    so 'playing: P1, P2 (HARD), P3' on a line just its width broke before 'P3'. Lists,
+    words and a message's parts are now wrapped by one function (wrap_parts is gone)."""
+    from golfbox.render.table import _players_lines
+
+    text = "playing: P1, P2 (HARD), P3"
+    width = glyphs.text_width(text)
+    assert glyphs.wrap_text(text, width, 3, sep=", ") == [text]
+    assert _players_lines("P1, P2 (HARD), P3", width, 3, "en") == [text]
+    assert glyphs.wrap_text(text, width - 1, 3, sep=", ") == ["playing: P1, P2 (HARD),", "P3"]
+    assert not hasattr(glyphs, "wrap_parts")

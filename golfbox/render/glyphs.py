@@ -138,49 +138,36 @@ def fit_text(text: str, width: int, scale: int = 1) -> str:
     return text.rstrip() + "…"
 
 
-def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ") -> list[str]:
-    """Break ``text`` at spaces into at most ``lines`` lines of ``width`` pixels.
-
-    ``sep`` ", " breaks a list only between its items (a name such as "P2 (bot)" stays
-    whole); a broken line keeps its comma."""
-    out: list[str] = []
-    words = text.split() if sep == " " else text.split(sep)
-    tail = sep.rstrip()
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and text_width(line + sep + words[0] + tail, scale) <= width:
-            line += sep + words.pop(0)
-        out.append(line + tail if words else line)
-    if words:  # too long: the last line says so
-        out[-1] = fit_text(out[-1] + " " + sep.join(words), width, scale)
-    return [fit_text(line, width, scale) for line in out]
-
-
-def wrap_parts(text: str, width: int, lines: int, scale: int = 1, sep: str = " · ") -> list[str]:
-    """Break ``text`` into at most ``lines`` lines between its ``sep``-separated parts,
-    each part whole on a line ("● next setting", "a bot plays in 120 s"); a broken line
-    keeps its "·". Only a part wider than a line is broken, at its spaces."""
-    tail = sep.strip()
+def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ",
+              whole_parts: bool = False) -> list[str]:
+    """Break ``text`` into at most ``lines`` lines of ``width`` pixels, only between its
+    ``sep``-separated parts: words (" "), a list's items (", ": a name such as "P2 (bot)"
+    stays whole) or a message's parts (" · ": "● next setting", "a bot plays in 120 s").
+    A line broken between parts keeps the separator's mark ("," or "·"); the last part,
+    which has no mark after it, is measured without one. A part wider than a line is
+    broken at its spaces, unless ``whole_parts`` (then it is cut short). Text that does
+    not fit in ``lines`` ends in '…'."""
+    tail = sep.rstrip()  # what ends a line broken after a part: "", "," or " ·"
     pieces: list[tuple[str, str]] = []  # (what joins it to the piece before, its words)
-    parts = text.split(sep)
+    parts = text.split() if sep == " " else text.split(sep)
     for n, part in enumerate(parts):
-        whole = part if n == len(parts) - 1 else part + " " + tail  # the last has no "·" after it
-        words = [part] if text_width(whole, scale) <= width else part.split()
+        whole = part if n == len(parts) - 1 else part + tail
+        words = [part] if whole_parts or text_width(whole, scale) <= width else part.split()
         pieces += [(sep if pieces and i == 0 else " ", word) for i, word in enumerate(words)]
     out: list[str] = []
     while pieces and len(out) < lines:
         line = pieces.pop(0)[1]
         while pieces:
             joiner, word = pieces[0]
-            ends_part = len(pieces) > 1 and pieces[1][0] == sep  # a break after it keeps "·"
-            if text_width(line + joiner + word + (" " + tail if ends_part else ""), scale) > width:
+            ends_part = len(pieces) > 1 and pieces[1][0] == sep  # a break after it keeps the mark
+            if text_width(line + joiner + word + (tail if ends_part else ""), scale) > width:
                 break
             line += joiner + word
             pieces.pop(0)
-        out.append(line + " " + tail if pieces and pieces[0][0] == sep else line)
+        out.append(line + tail if pieces and pieces[0][0] == sep else line)
     if pieces and out:  # too long: the last line says so
         rest = "".join(joiner + word for joiner, word in pieces)
-        out[-1] = fit_text(out[-1].removesuffix(" " + tail) + rest, width, scale)
+        out[-1] = fit_text(out[-1].removesuffix(tail) + rest, width, scale)
     return [fit_text(line, width, scale) for line in out]
 
 

@@ -203,7 +203,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
 def _bar_lines(message: str, width: int, lines: int) -> list[str]:
     """A message's lines on its inverted bar of ``width`` (2 px kept each side), broken
     between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at least."""
-    return glyphs.wrap_parts(message, width - 4, max(1, lines)) if message else []
+    return glyphs.wrap_text(message, width - 4, max(1, lines), sep=" · ") if message else []
 
 
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
@@ -344,7 +344,7 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, title, ink)
     text_w = image.width - 6
-    footer_lines = glyphs.wrap_parts(footer, text_w, 2)  # "● next setting" never split from "hold ●"
+    footer_lines = glyphs.wrap_text(footer, text_w, 2, sep=" · ")  # "● next setting" never split from "hold ●"
     # Under the title and one menu row (its bar ends at y 17): the rest is who plays.
     room = (image.height - 19) // LINE - len(footer_lines)
     bottom = _players_lines(players, text_w, room, lang) + footer_lines
@@ -381,10 +381,10 @@ def _players_lines(players: str, width: int, lines: int, lang: str) -> list[str]
         shown = names if longest is None else [
             name if len(name) <= longest else name[:longest - 1].rstrip() + "…" for name in names]
         text = say(lang, "playing: {who}", who=", ".join(shown))
-        wrapped = glyphs.wrap_text(text, width, lines, sep=", ")
+        wrapped = glyphs.wrap_text(text, width, lines, sep=", ", whole_parts=True)
         if " ".join(wrapped) == text:  # nothing cut short to fit
             return wrapped
-    return glyphs.wrap_text(text, width, lines, sep=", ")
+    return glyphs.wrap_text(text, width, lines, sep=", ", whole_parts=True)
 
 
 def _window(count: int, cursor: int, size: int, start: int = 0) -> range:
