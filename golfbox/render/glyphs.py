@@ -63,19 +63,25 @@ _SUIT = {
     "♠": "...#...|..###..|.#####.|#######|#######|.#.#.#.|..###..",
 }
 
-# French capitals: the plain letter at full height, its mark one row above a blank
-# row (so two rows over the line's top), or for Ç a cedilla hanging under it. Marks
-# are one row: acute right, grave left, circumflex centred, diaeresis both sides.
-_MARKS = {"acute": "..#", "grave": "#..", "circumflex": ".#.", "diaeresis": "#.#"}
+# French capitals: the plain letter at full height with a mark over it, or for Ç a
+# cedilla hanging under it. Acute, grave and circumflex are two rows drawn right onto
+# the letter (a stroke leaning right or left, a roof), so a mark is read with its own
+# letter: a one-pixel mark with a blank row under it sat midway between two lines 8
+# rows apart and read as a cedilla of the letter above. Under a roof A and O are flat
+# on top, or the roof would meet their point. The diaeresis stays two dots over a
+# blank row (two dots do not read as a cedilla). Every mark takes MARK_RISE rows.
+_MARKS = {"acute": "..#|.#.", "grave": "#..|.#.", "circumflex": ".#.|#.#", "diaeresis": "#.#|..."}
+_FLAT_TOP = {"A": "###|#.#|###|#.#|#.#", "O": "###|#.#|#.#|#.#|###"}
 _ACCENTED = {
     "É": ("E", "acute"), "È": ("E", "grave"), "Ê": ("E", "circumflex"), "Ë": ("E", "diaeresis"),
     "À": ("A", "grave"), "Â": ("A", "circumflex"), "Ô": ("O", "circumflex"),
     "Î": ("I", "circumflex"), "Ï": ("I", "diaeresis"), "Ù": ("U", "grave"),
     "Û": ("U", "circumflex"),
 }
-MARK_RISE = 2  # a mark sits this many rows above the line's top: lines need that room
+MARK_RISE = 2  # a mark's rows above the line's top: lines need that room
 for _letter, (_base, _mark) in _ACCENTED.items():
-    _SMALL[_letter] = f"{_MARKS[_mark]}|...|{_SMALL[_base]}"
+    _letter_rows = _FLAT_TOP.get(_base, _SMALL[_base]) if _mark == "circumflex" else _SMALL[_base]
+    _SMALL[_letter] = f"{_MARKS[_mark]}|{_letter_rows}"
 _SMALL["Ç"] = _SMALL["C"] + "|.#."
 _RISE = {letter: MARK_RISE for letter in _ACCENTED}  # rows a glyph starts above the line's top
 
