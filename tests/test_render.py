@@ -28,6 +28,7 @@ from golfbox.render import (  # noqa: E402
     render_table,
     reveal_pages,
 )
+from golfbox.render import seat as seat_render  # noqa: E402
 from golfbox.render.seat import grid_boxes  # noqa: E402
 
 SCREENS = goldens.all_screens()
@@ -327,7 +328,37 @@ def test_a_seat_shows_its_own_name_whole_when_it_fits_before_the_round(name):
     assert shown.tobytes() != render_seat(view, label=_with_last_letter_changed(name), lang="fr").tobytes()
     long = render_seat(view, label="Maximilienne", lang="fr")
     round_x = 128 - glyphs.text_width("M1/9")
-    assert not any(long.getpixel((x, y)) for x in range(round_x - 4, round_x) for y in range(5))
+    rows = range(seat_render.NAME_Y, seat_render.NAME_Y + glyphs.SMALL_HEIGHT)
+    assert any(long.getpixel((x, y)) for x in range(82, round_x - 4) for y in rows)
+    assert not any(long.getpixel((x, y)) for x in range(round_x - 4, round_x) for y in rows)
+
+
+def _rows_changed(a: Image.Image, b: Image.Image) -> set[int]:
+    return {y for y in range(a.height) for x in range(a.width) if a.getpixel((x, y)) != b.getpixel((x, y))}
+
+
+@pytest.mark.parametrize("name", ["Zoé", "Hélène", "Çédric", "Benoît", "Ève"])
+def test_a_seat_shows_the_accents_of_its_own_name(name):
+    """A seat's name was drawn at y 0: an accent, two rows over its capital, fell off the
+    screen ('ZOE'). The name's marks now show whole, and a cedilla ('ÇÉDRIC') stays clear
+    of the status under it."""
+    view = goldens.deal("6-card", round_no=1).view(0)
+    shown = render_seat(view, label=name, lang="fr")
+    plain = render_seat(view, label=_without_accents(name), lang="fr")
+    marks = set(range(seat_render.NAME_Y - glyphs.MARK_RISE, seat_render.NAME_Y))
+    cedilla = seat_render.NAME_Y + glyphs.SMALL_HEIGHT
+    assert _rows_changed(shown, plain) == marks | ({cedilla} if "Ç" in name else set())
+    assert not any(shown.getpixel((x, seat_render.STATUS_Y - 1)) for x in range(82, 128))
+
+
+def test_the_lobby_title_shows_the_accents_of_a_seat_name():
+    """A seat's lobby title ('ZOÉ : TU JOUES') was drawn at y 1: its accents lost their top row."""
+    from golfbox.render.table import render_lobby
+
+    def lobby(title: str) -> Image.Image:
+        return render_lobby((128, 64), title, ["jeu : 6 cartes"], 0, "Zoé", "● suivant", "fr")
+
+    assert _rows_changed(lobby("Zoé : tu joues"), lobby("Zoe : tu joues")) == {0, 1}
 
 
 def _reads(image: Image.Image, x: int, y: int, text: str) -> bool:

@@ -39,6 +39,12 @@ GRID_H = 50  # three rows of 16 and two 1-pixel gaps
 SIDE_X = 82  # the right-hand column
 SIDE_W = SIZE[0] - SIDE_X
 PROMPT_Y = 58  # the bottom text line
+# The side column from the top: the name and the round, low enough for the name's accents
+# ("ZOÉ"); a row for its cedilla ("ÇÉDRIC") and a blank one; the status (no status word
+# has an accent); a blank row; the card in hand or the pile's top; the stock at y 32.
+NAME_Y = glyphs.MARK_RISE
+STATUS_Y = NAME_Y + glyphs.SMALL_HEIGHT + 2
+CARD_Y = STATUS_Y + glyphs.SMALL_HEIGHT + 1
 
 CURSOR_CHOICES = ("stock", "discard", "knock", "pass", "ready")
 _ACTION_WORDS = {"knock": "KNOCK", "pass": "PASS", "ready": "READY", "discard": "DISCARD"}  # say()s
@@ -101,20 +107,20 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
                label: str, lang: str) -> None:
     round_words = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
-    draw_text_right(draw, SIZE[0], 0, round_words)
+    draw_text_right(draw, SIZE[0], NAME_Y, round_words)
     # The name has the row up to the round, a word's space before it.
     label_room = SIDE_W - glyphs.text_width(round_words) - (glyphs.text_width(" ") + 2)
-    glyphs.draw_text(draw, SIDE_X, 0, glyphs.fit_text(label, label_room), INK)
-    glyphs.draw_text(draw, SIDE_X, 7, glyphs.fit_text(status_text(view, lang), SIDE_W), INK)
+    glyphs.draw_text(draw, SIDE_X, NAME_Y, glyphs.fit_text(label, label_room), INK)
+    glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang), SIDE_W), INK)
 
     legal = _legal_kinds(view)
     # One card place: the card in hand while this seat holds one, else the pile's top.
-    card_box = (SIDE_X, 14, CARD_W, 16)
+    card_box = (SIDE_X, CARD_Y, CARD_W, 16)
     words_x = SIDE_X + CARD_W + 2
     holding = view.held is not None and view.holder == view.seat
     if holding:
         draw_face(draw, card_box, view.held, INK, PAPER)
-        glyphs.draw_text(draw, words_x, 14, say(lang, "HAND"), INK)
+        glyphs.draw_text(draw, words_x, CARD_Y, say(lang, "HAND"), INK)
         glyphs.draw_text(draw, words_x, 21, say(lang, "PILE"), INK)
         if view.discard_top is not None:
             glyphs.draw_text(draw, words_x, 27, card_words(view.discard_top), INK)
@@ -124,7 +130,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_face(draw, card_box, view.discard_top, ink, paper)
         else:
             draw_slot(draw, card_box, ink, paper)
-        glyphs.draw_text(draw, words_x, 14, say(lang, "PILE"), INK)
+        glyphs.draw_text(draw, words_x, CARD_Y, say(lang, "PILE"), INK)
 
     stock_box = (SIDE_X, 32, SIDE_W, 9)
     stock_words = say(lang, "STOCK {n}", n=view.stock_size)

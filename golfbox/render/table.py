@@ -342,7 +342,7 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     """
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
-    _text_centered(draw, 0, image.width, 1, title, ink)
+    _text_centered(draw, 0, image.width, glyphs.MARK_RISE, title, ink)  # its accents: "ZOÉ : TU JOUES"
     text_w = image.width - 6
     footer_lines = glyphs.wrap_text(footer, text_w, 2, sep=" · ")  # "● next setting" never split from "hold ●"
     # Under the title and one menu row (its bar ends at y 17): the rest is who plays.
