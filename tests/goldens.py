@@ -256,6 +256,8 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         screens[f"table_faults{tag}"] = lambda size=size: render_table(
             play_turns(deal("6-card"), 3).view(None), size, names[:4], lang=lang,
             message="2/2 " + fault_words(lang, NAMES[lang][2]))
+    # Eight players on 128 px: four rows of scores, a fault over them on two lines.
+    screens["table_faults_8_mono"] = lambda: _eight_players_fault(lang)
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"match_result{tag}"] = lambda size=size: render_match_result(
             (31, 12, 40, 12, 27), winners=(1, 3), names=names[:5], size=size, lang=lang)
@@ -281,6 +283,14 @@ def _eight_bots_table(size: tuple[int, int], lang: str) -> Image.Image:
     settings = TableSettings(language=lang)
     names = [settings.display_name(0, None)] + [settings.display_name(s, "hard") for s in range(1, 8)]
     return render_table(r.view(None), size=size, names=names, lang=lang)
+
+
+def _eight_players_fault(lang: str) -> Image.Image:
+    r = play_turns(deal("9-card", players=8), 7)
+    r = until_my_turn(r, r.to_move)
+    r.apply(r.to_move, Action("take"))
+    return render_table(r.view(None), (128, 64), NAMES[lang], lang=lang,
+                        message=fault_words(lang, NAMES[lang][2]))
 
 
 def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Image.Image:

@@ -451,3 +451,36 @@ def test_a_list_whose_last_item_just_fits_stays_on_one_line():
     assert _players_lines("P1, P2 (HARD), P3", width, 3, "en") == [text]
     assert glyphs.wrap_text(text, width - 1, 3, sep=", ") == ["playing: P1, P2 (HARD),", "P3"]
     assert not hasattr(glyphs, "wrap_parts")
+
+
+@pytest.mark.parametrize("players", [7, 8])
+@pytest.mark.parametrize("lang, message", [
+    ("en", lambda lang, names: say_words(lang, "{who}'s seat is unplugged", who=names[2])),
+    ("fr", lambda lang, names: say_words(lang, "{who}'s seat is unplugged", who=names[2])),
+    ("en", lambda lang, names: goldens.fault_words(lang, names[2])),
+    ("fr", lambda lang, names: goldens.fault_words(lang, names[2])),
+    ("en", lambda lang, names: "1/2 " + goldens.fault_words(lang, names[3])),
+], ids=["fault", "fault_fr", "countdown", "countdown_fr", "numbered"])
+def test_a_fault_shows_whole_on_a_narrow_shared_display_of_seven_or_eight(lang, players, message):
+    """With 7-8 players the 128x64 shared display's four rows of scores left one text line,
+    and a fault was cut to it ('CLEO'S SEAT IS UNPLUGGED · A BOT…'). The scores now sit
+    two rows lower and the fault gets two lines, clear of the scores. (A numbered French
+    fault needs three lines: its end is still cut there.)"""
+    names = goldens.NAMES[lang][:players]
+    message = message(lang, names)
+    r = goldens.play_turns(goldens.deal("9-card", players=players), 7)
+    view = r.view(None)
+    size = (128, 64)
+    shown = render_table(view, size, names, message=message, lang=lang)
+    assert shown.tobytes() != render_table(view, size, names, message=_with_last_letter_changed(message),
+                                           lang=lang).tobytes()
+    below = (0, 35 - 2, 128, 64)  # four rows of scores, from the first one's accents
+    plain = render_table(view, size, names, lang=lang)
+    assert shown.crop(below).tobytes() == plain.crop(below).tobytes()
+    assert not any(shown.getpixel((x, below[1] - 1)) for x in range(128))  # a dark row over the scores
+
+
+def say_words(lang: str, text: str, **values) -> str:
+    from golfbox.render.words import say
+
+    return say(lang, text, **values)

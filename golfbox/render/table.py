@@ -125,6 +125,14 @@ def score_rows(players: int, width: int) -> int:
     return -(-players // per_row)
 
 
+def scores_top(rows: int, width: int) -> int:
+    """The y of the first row of scores: the last row at y 57. On 128 px, four rows (7–8
+    players) sit two rows lower, their last row's letters on the screen's bottom row, so
+    that the lines over them hold two text lines, not one: a fault's two, or the last
+    action and the info line."""
+    return 57 - LINE * (rows - 1) + (2 if width == NARROW[0] and rows >= 4 else 0)
+
+
 def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
                  palette: Palette, x0: int, y0: int, width: int, rows: int, lang: str) -> None:
     """Every seat's match total right after its name ('Ann 12'), cells apart; the seat
@@ -155,7 +163,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     info = _info_words(view, names, lang)
     round_words = say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds)
     rows = score_rows(view.players, image.width)
-    scores_y = 57 - LINE * (rows - 1)
+    scores_y = scores_top(rows, image.width)
     if image.width == WIDE[0]:
         _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
         _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
