@@ -269,6 +269,9 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby{tag}"] = lambda size=size: _lobby(size, title, None, lang)
     screens["lobby_seat"] = lambda: _lobby((128, 64), say(lang, "{who}: you play", who=names[0]), 0, lang)
+    # A seat node unplugged in the lobby: the shared display's footer says so first, whole.
+    screens["lobby_fault_mono"] = lambda: _lobby((128, 64), title, None, lang,
+                                                 fault=fault_words(lang, names[2]))
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, title, None, lang)
     screens["lobby_8_seat"] = lambda: _lobby_of_eight(
@@ -304,7 +307,8 @@ def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None, lang: s
                         lang)
 
 
-def _lobby(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Image.Image:
+def _lobby(size: tuple[int, int], title: str, seat: int | None, lang: str,
+           fault: str = "") -> Image.Image:
     """Polish-poker chosen, bots in the empty seats, the cursor on the knock penalty."""
     lobby = Lobby(TableSettings(variant="6-card", seats=4, names=dict(enumerate(NAMES[lang])),
                                 language=lang))
@@ -316,6 +320,8 @@ def _lobby(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Im
         lobby.press(0, button, EventKind.PRESSED)
     players = ", ".join(p.name for p in lobby.players())
     footer = lobby.prompt(seat) if seat is not None else lobby.problem() or say(lang, "hold ● on your pad to start")
+    if fault:  # as the shared display's lobby shows one (states.Lobby.shared_frame)
+        footer = f"{fault} · {footer}"
     return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer,
                         lang)
 

@@ -484,3 +484,35 @@ def say_words(lang: str, text: str, **values) -> str:
     from golfbox.render.words import say
 
     return say(lang, text, **values)
+
+
+@pytest.mark.parametrize("lang, who", [("en", "Cleo"), ("fr", "Cléo"), ("fr", "Marie-Hélène")])
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_a_fault_beside_the_lobby_footer_shows_whole(lang, who, size):
+    """The shared display's lobby shows a fault before its footer ('… unplugged · a bot
+    plays in 120 s · hold ● on your pad to start'), and the footer had two lines at most:
+    on 128 px the countdown and what to press were cut ('… UN ROBOT LE REMPLA…'). The
+    footer now takes up to four lines, the menu keeping one row at least."""
+    from golfbox.render.table import render_lobby
+    from golfbox.render.words import say
+
+    footer = goldens.fault_words(lang, who) + " · " + say(lang, "hold ● on your pad to start")
+    title = say(lang, "golfbox: press ● to join")
+    menu = ["game: 6-card", "empty seats: none", "rounds: 9"]
+
+    def lobby(footer: str) -> Image.Image:
+        return render_lobby(size, title, menu, 0, "Anne, Benoît, Cléo", footer, lang)
+
+    shown = lobby(footer)
+    assert shown.tobytes() != lobby(_with_last_letter_changed(footer)).tobytes()
+    assert shown.getpixel((1, 11)) and shown.getpixel((1, 9))  # the cursor's menu row, inverted
+    assert glyphs.wrap_text(footer, size[0] - 6, 4, sep=" · ")[-1].endswith(say(lang, "hold ● on your pad to start"))
+
+
+def test_a_part_that_fills_a_line_stays_whole_without_its_mark():
+    """'un robot le remplace dans 120 s' fits a line, but not with ' ·' after it: it was
+    broken at its words ('… dans 120' / 's ·'); it now stays whole on its line."""
+    part = "un robot le remplace dans 120 s"
+    width = glyphs.text_width(part) + 1
+    assert glyphs.wrap_text(f"le poste est débranché · {part} · garde ● appuyé", width, 4, sep=" · ") == [
+        "le poste est débranché ·", part, "garde ● appuyé"]

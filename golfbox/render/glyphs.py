@@ -150,15 +150,15 @@ def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ",
     ``sep``-separated parts: words (" "), a list's items (", ": a name such as "P2 (bot)"
     stays whole) or a message's parts (" · ": "● next setting", "a bot plays in 120 s").
     A line broken between parts keeps the separator's mark ("," or "·"); the last part,
-    which has no mark after it, is measured without one. A part wider than a line is
-    broken at its spaces, unless ``whole_parts`` (then it is cut short). Text that does
-    not fit in ``lines`` ends in '…'."""
+    which has no mark after it, is measured without one, and a part that fills a line
+    by itself stays whole without it. A part wider than a line is broken at its spaces,
+    unless ``whole_parts`` (then it is cut short). Text that does not fit in ``lines``
+    ends in '…'."""
     tail = sep.rstrip()  # what ends a line broken after a part: "", "," or " ·"
     pieces: list[tuple[str, str]] = []  # (what joins it to the piece before, its words)
     parts = text.split() if sep == " " else text.split(sep)
     for n, part in enumerate(parts):
-        whole = part if n == len(parts) - 1 else part + tail
-        words = [part] if whole_parts or text_width(whole, scale) <= width else part.split()
+        words = [part] if whole_parts or text_width(part, scale) <= width else part.split()
         pieces += [(sep if pieces and i == 0 else " ", word) for i, word in enumerate(words)]
     out: list[str] = []
     while pieces and len(out) < lines:
@@ -170,7 +170,8 @@ def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ",
                 break
             line += joiner + word
             pieces.pop(0)
-        out.append(line + tail if pieces and pieces[0][0] == sep else line)
+        breaks_part = pieces and pieces[0][0] == sep
+        out.append(line + tail if breaks_part and text_width(line + tail, scale) <= width else line)
     if pieces and out:  # too long: the last line says so
         rest = "".join(joiner + word for joiner, word in pieces)
         out[-1] = fit_text(out[-1].removesuffix(tail) + rest, width, scale)

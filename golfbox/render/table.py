@@ -342,19 +342,24 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
     the line ◀▶ changes inverted; then who plays, and ``footer`` (what the buttons do,
     or why the match cannot start) at the bottom.
 
-    Who plays and the footer are laid out from the bottom up, wrapped so that every
-    name shows (eight players too, long names cut shorter), leaving room for at least
-    one menu row; the menu gets the rows left above them, at most three, around the
-    cursor. On 256×64 the first three lines (game, empty seats,
-    rounds) make the left column and the house rules the right one.
+    Who plays and the footer are laid out from the bottom up: the footer whole (a fault
+    too, up to four lines), who plays wrapped so that every name shows (eight players
+    too, long names cut shorter), leaving room for at least one menu row; the menu gets
+    the rows left above them, at most three, around the cursor. On 256×64 the first
+    three lines (game, empty seats, rounds) make the left column and the house rules
+    the right one.
     """
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, glyphs.MARK_RISE, title, ink)  # its accents: "ZOÉ : TU JOUES"
     text_w = image.width - 6
-    footer_lines = glyphs.wrap_text(footer, text_w, 2, sep=" · ")  # "● next setting" never split from "hold ●"
-    # Under the title and one menu row (its bar ends at y 17): the rest is who plays.
-    room = (image.height - 19) // LINE - len(footer_lines)
+    # Under the title and one menu row (its bar ends at y 17): five lines. The footer takes
+    # what it needs of them, all but one ("● next setting" never split from "hold ●"): a
+    # fault beside what the buttons do shows whole; who plays has the rest, the menu the
+    # rows left above.
+    room = (image.height - 19) // LINE
+    footer_lines = glyphs.wrap_text(footer, text_w, room - 1, sep=" · ")
+    room -= len(footer_lines)
     bottom = _players_lines(players, text_w, room, lang) + footer_lines
     top = 64 - LINE * len(bottom)
     for i, line in enumerate(bottom):
