@@ -123,11 +123,13 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
             (say(lang, "points"), _points(variant, lang)),
             (say(lang, "combinations"), say(lang, "Counted in {lines}: 3 of a rank score 0, 3 kings "
                                                   "-10, 3 jokers -20, 2 lines of one rank -30 together.",
-                                            lines=lines)
-             # RULES: a line counts only if none of its cards is in one already, rows first.
-             + (say(lang, " A card counts in one of them at most, rows first.")
-                if rules["lines"] == "rows+columns" else "")),
+                                            lines=lines)),
         ]
+        if rules["lines"] == "rows+columns":
+            # RULES: a line counts only if none of its cards is in one already, rows first.
+            # A page of its own: with it, French's page of combinations took seven lines.
+            pages.append((say(lang, "rows and columns"),
+                          say(lang, "A card counts in one line at most, rows first.")))
     return pages
 
 

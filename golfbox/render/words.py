@@ -185,8 +185,8 @@ FRENCH: dict[str, str] = {
     "-30 together.":
         "Comptées en {lines} : 3 de même rang font 0, 3 rois -10, 3 jokers -20, 2 lignes "
         "de même rang -30 ensemble.",
-    " A card counts in one of them at most, rows first.":
-        " Une carte ne compte que dans une seule, les rangées d'abord.",
+    "A card counts in one line at most, rows first.":
+        "Une carte ne compte que dans une seule ligne, les rangées d'abord.",
     "rows and columns": "rangées et colonnes",
     "A {n}": "As {n}", "2 is {n}": "le 2 vaut {n}", "others their number": "les autres leur chiffre",
     "3-10 their number": "3 à 10 leur chiffre", "J Q {n}": "valet dame {n}",
