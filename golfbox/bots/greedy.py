@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 
 from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER,
-                            NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START,
+                            NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START, TURN,
                             SeatView, Variant, rank_of)
 
 TAKE_MARGIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
@@ -59,21 +59,29 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
     return sum(values[rank_of(c)] if c is not None else unknown for c in grid)
 
 
+def own_turns(view: SeatView) -> int:
+    """The turns ``view.seat`` has begun this round (drawn, taken or knocked), from the
+    public history."""
+    return sum(1 for seat, action, _ in view.table.history
+               if seat == view.seat and action.kind in (A.DRAW, A.TAKE, A.KNOCK))
+
+
 class GreedyBot:
     name = "greedy"
     needs_view = True
 
     def __init__(self, rng: random.Random):
         self._rng = rng
-        self._round = None
         self._own_turns = 0
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if (view.round_no, view.dealer) != self._round:
-            self._round, self._own_turns = (view.round_no, view.dealer), 0
+        # Read from the round, not counted along: a count kept across calls went on from one
+        # match into the next when both were round 1 dealt by seat 0 (simulate --rounds 1).
+        # A turn being begun counts too.
+        self._own_turns = own_turns(view) + (view.phase == TURN)
         variant, rules = view.variant, view.rules
         unknown = mean_card_value(variant)
         grid = list(view.own_grid)
@@ -84,7 +92,6 @@ class GreedyBot:
             return self._spread_flip(variant, grid, legal)  # a free look is always worth it
         if view.phase == HOLDING:
             return self._place_or_discard(view, grid, legal, unknown)
-        self._own_turns += 1
         return self._start_turn(view, grid, kinds, unknown)
 
     def _estimate(self, view, grid, unknown) -> float:

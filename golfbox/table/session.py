@@ -6,8 +6,9 @@ replayed from its seed and actions, and play goes on where it stopped.
 
 What a bot chooses is a pure function of the journal: its random generator is
 seeded from (seed, seat, actions so far) before each choice, and its memory of
-the round (a greedy bot counts its turns) is rebuilt by showing it every view
-its seat decided from this round, in order. So each seat's decision views of
+the round, for a bot that keeps one, is rebuilt by showing it every view
+its seat decided from this round, in order (greedy, medium and easy read their
+turns from the view). So each seat's decision views of
 the round are kept (rebuilt by a resume), and a bot object is only a cache.
 """
 
