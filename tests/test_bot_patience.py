@@ -16,3 +16,46 @@ def test_a_bot_counts_its_turns_afresh_in_every_match(bot):
     result = simulate(variant, 2, make_rules(variant, {}), matches=40, rounds=1,
                       bots=[bot, bot], seed=1)
     assert result.turns > 10 * result.rounds
+
+
+def round_after_turns(variant_name: str, turns: int, seed: int = 5):
+    """A 2-player round in which both seats have drawn and discarded ``turns`` times each
+    (start actions first), with seat 0 to move."""
+    import random
+
+    from golfbox.engine import ActionKind as A, Round
+
+    variant = get_variant(variant_name)
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=1, rng=random.Random(seed))
+    while round_.phase == "start":
+        for seat in round_.acting_seats:
+            round_.apply(seat, round_.legal_actions(seat)[0])
+    while round_.turns < 2 * turns:
+        seat = round_.to_move
+        for kind in (A.DRAW, A.DISCARD):
+            round_.apply(seat, next(a for a in round_.legal_actions(seat) if a.kind == kind))
+    assert round_.to_move == 0
+    return round_
+
+
+def test_easy_makes_no_loose_move_once_its_patience_is_over():
+    """After 25 own turns a bot only knocks or turns up face-down cards; easy still made a
+    loose move one decision in five (a draw instead of the knock, a card placed over a face-up
+    one), and a 4-card round of four easy bots lasted 137 turns, over the bound of 136."""
+    import random
+
+    from golfbox.bots import make_bot
+    from golfbox.bots.greedy import PATIENCE_TURNS
+    from golfbox.engine import ActionKind as A
+
+    knocking = round_after_turns("4-card", PATIENCE_TURNS).view(0)
+    assert any(a.kind == A.KNOCK for a in knocking.legal)
+    for seed in range(40):
+        assert make_bot("easy", random.Random(seed)).choose(knocking).kind == A.KNOCK
+
+    six = round_after_turns("6-card", PATIENCE_TURNS)
+    six.apply(0, next(a for a in six.legal_actions(0) if a.kind == A.DRAW))
+    holding = six.view(0)
+    for seed in range(40):
+        action = make_bot("easy", random.Random(seed)).choose(holding)
+        assert action.kind == A.PLACE and not holding.face_up[0] >> action.pos & 1, action
