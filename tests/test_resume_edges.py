@@ -75,3 +75,21 @@ def test_the_simulator_keeps_the_table_of_a_result_it_shows_again(tmp_path):
         settings = TableSettings(variant="6-card", seats=2)
         assert fit_to_journal(settings, journal, [0, 1], 2) == [0]
         assert settings.seats == 4 and settings.bots == {1: "medium", 2: "medium", 3: "medium"}
+
+
+def test_the_simulator_names_the_seats_in_french_after_a_french_match_it_resumed(tmp_path):
+    """fit_to_journal wrote the English names P1, P2 … into the settings: once a French
+    match that golfbox sim resumed was over, the lobby named the bot 'P2 (FORT)', not
+    'J2 (FORT)', and so did the next match."""
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.sim import fit_to_journal
+
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        players = [{"seat": 0, "name": "J1", "bot": None},
+                   {"seat": 1, "name": "J2 (FORT)", "bot": "hard"}]
+        journal.start_match({"variant": "6-card", "rules": {}, "rounds": 1, "language": "fr"},
+                            3, players)
+        settings = TableSettings(variant="6-card", seats=2, language="fr")
+        assert fit_to_journal(settings, journal, [0], 2) == [0]
+        lobby = Lobby(settings)
+        assert [lobby.name(seat) for seat in range(2)] == ["J1", "J2 (FORT)"]

@@ -175,7 +175,6 @@ def fit_to_journal(settings, journal, humans: list[int], max_humans: int) -> lis
         return humans
     settings.seats = max(2, max(p.seat for p in players) + 1)
     settings.bots = {p.seat: p.bot for p in players if p.bot is not None}
-    settings.names = {seat: f"P{seat + 1}" for seat in range(settings.seats)}
     return sorted(p.seat for p in players if p.bot is None)[:max_humans]
 
 
