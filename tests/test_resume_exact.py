@@ -47,12 +47,12 @@ def tmp_path(ram_path):
 
 
 def play(journal_path: Path, variant: str, rules: dict, seed: int, bot_delay: float,
-         rounds: int = 2, bots: dict | None = None) -> TableService:
+         rounds: int = 2, bots: dict | None = None, peek_timeout: float = 10.0) -> TableService:
     """A table of bots (no displays: only the journal matters) played to the match's end.
     A fresh service on an unfinished journal resumes it."""
     settings = TableSettings(variant=variant, rules=dict(rules), rounds=rounds, seats=4,
                              bots=dict(bots or BOTS), bot_delay=bot_delay, auto_start=True,
-                             seed=seed)
+                             seed=seed, peek_timeout=peek_timeout)
     clock = ManualClock(5000.0)
     journal = Journal(journal_path)
     service = assemble_table(settings, [], {}, None, journal, clock=clock)
@@ -230,3 +230,19 @@ def test_an_easy_bot_resumed_in_a_long_round_plays_as_it_would_have(tmp_path):
         cut_after(clean_path, cut, k)
         play_two_easy(cut, seed=1)
         assert entries(cut) == expected, f"killed after entry {k}: a different match"
+
+
+def test_bots_slower_than_the_peek_timeout_say_ready_in_their_own_order_after_a_resume(tmp_path):
+    """4-card, four bots slower than the peek timeout (bot_delay 3 s, peek_timeout 2 s). The
+    timeout said "ready" for every seat still looking, bots too, in seat order (0 before 3);
+    a table resumed after the second entry set its timers anew, the bots said it first, in
+    their own order (3 before 0), and the rest of the journal differed."""
+    slow = {s: "medium" for s in range(4)}
+    clean_path = tmp_path / "clean.sqlite3"
+    play(clean_path, "4-card", {}, 5, 3.0, rounds=1, bots=slow, peek_timeout=2.0)
+    expected = entries(clean_path)
+    for k in range(1, 5):
+        cut = tmp_path / f"cut{k}.sqlite3"
+        cut_after(clean_path, cut, k)
+        play(cut, "4-card", {}, 5, 3.0, rounds=1, bots=slow, peek_timeout=2.0)
+        assert entries(cut) == expected, f"killed after entry {k}"

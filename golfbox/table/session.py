@@ -308,11 +308,16 @@ class Session:
         """Is this seat looking at its peeked cards (its only move: "done looking")?"""
         return any(a.kind == READY for a in self.match.round.legal_actions(engine_seat))
 
+    def people_peeking(self) -> list[int]:
+        """Engine seats whose person is looking at its peeked cards. Not bots: they say
+        ready on their own timer, in _next_bot's order, which the clock must not choose."""
+        bots = set(self.bot_seats())
+        return [s for s in self.match.round.acting_seats if s not in bots and self.peeking(s)]
+
     def end_peeks(self) -> None:
-        """The peek timeout: every seat still looking is done."""
-        for engine_seat in self.match.round.acting_seats:
-            if self.peeking(engine_seat):
-                self.play(engine_seat, Action(READY))
+        """The peek timeout: every person still looking is done."""
+        for engine_seat in self.people_peeking():
+            self.play(engine_seat, Action(READY))
 
     # ------------------------------------------------------------------ seats and names
 
