@@ -38,24 +38,26 @@ def round_after_turns(variant_name: str, turns: int, seed: int = 5):
     return round_
 
 
-def test_easy_makes_no_loose_move_once_its_patience_is_over():
-    """After 25 own turns a bot only knocks or turns up face-down cards; easy still made a
-    loose move one decision in five (a draw instead of the knock, a card placed over a face-up
-    one), and a 4-card round of four easy bots lasted 137 turns, over the bound of 136."""
+@pytest.mark.parametrize("bot", ["random", "easy", "medium", "greedy", "hard"])
+def test_past_its_patience_a_bot_only_ends_the_round(bot):
+    """After 25 own turns a bot only knocks or turns up face-down cards. easy still made a
+    loose move one decision in five (a draw instead of the knock, a card placed over a
+    face-up one): a 4-card round of four easy bots lasted 137 turns, over the bound of 136.
+    random never counted: all-random 9-card went over it once in 2,000 rounds."""
     import random
 
     from golfbox.bots import make_bot
-    from golfbox.bots.greedy import PATIENCE_TURNS
+    from golfbox.bots.patience import PATIENCE_TURNS
     from golfbox.engine import ActionKind as A
 
     knocking = round_after_turns("4-card", PATIENCE_TURNS).view(0)
     assert any(a.kind == A.KNOCK for a in knocking.legal)
-    for seed in range(40):
-        assert make_bot("easy", random.Random(seed)).choose(knocking).kind == A.KNOCK
+    for seed in range(20):
+        assert make_bot(bot, random.Random(seed)).choose(knocking).kind == A.KNOCK
 
     six = round_after_turns("6-card", PATIENCE_TURNS)
     six.apply(0, next(a for a in six.legal_actions(0) if a.kind == A.DRAW))
     holding = six.view(0)
-    for seed in range(40):
-        action = make_bot("easy", random.Random(seed)).choose(holding)
+    for seed in range(20):
+        action = make_bot(bot, random.Random(seed)).choose(holding)
         assert action.kind == A.PLACE and not holding.face_up[0] >> action.pos & 1, action

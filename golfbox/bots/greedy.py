@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from golfbox.bots.patience import PATIENCE_TURNS, own_turns
 from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER,
-                            NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START, TURN,
+                            NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START,
                             SeatView, Variant, rank_of)
 
 TAKE_MARGIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
-PATIENCE_TURNS = 25  # after this many own turns in a round, force the round towards its end
 LINE_HOPE = 0.3  # lines: two of a kind with the third card unknown, rated this share lower
 
 
@@ -59,13 +59,6 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
     return sum(values[rank_of(c)] if c is not None else unknown for c in grid)
 
 
-def own_turns(view: SeatView) -> int:
-    """The turns ``view.seat`` has begun this round (drawn, taken or knocked), from the
-    public history."""
-    return sum(1 for seat, action, _ in view.table.history
-               if seat == view.seat and action.kind in (A.DRAW, A.TAKE, A.KNOCK))
-
-
 class GreedyBot:
     name = "greedy"
     needs_view = True
@@ -80,8 +73,7 @@ class GreedyBot:
             return legal[0]
         # Read from the round, not counted along: a count kept across calls went on from one
         # match into the next when both were round 1 dealt by seat 0 (simulate --rounds 1).
-        # A turn being begun counts too.
-        self._own_turns = own_turns(view) + (view.phase == TURN)
+        self._own_turns = own_turns(view)
         variant, rules = view.variant, view.rules
         unknown = mean_card_value(variant)
         grid = list(view.own_grid)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 
-from golfbox.bots.greedy import PATIENCE_TURNS, TAKE_MARGIN, GreedyBot, estimate, own_turns
+from golfbox.bots.greedy import TAKE_MARGIN, GreedyBot, estimate
+from golfbox.bots.patience import PATIENCE_TURNS, past_patience
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
-                            SCORE_LINES, START, TURN, SeatView, grid_score, public_memory,
-                            rank_of, unseen_cards)
+                            SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
+                            unseen_cards)
 
 KEPT_BELOW_MEAN = 2.5  # a face-down card its owner has seen and kept: this much below the mean
 KNOCK_MARGIN = 3.0  # medium knocks only this much below every other seat's estimate
@@ -129,9 +130,9 @@ class EasyBot(MediumBot):
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         # Past its patience a round must end: no loose move then (it would draw instead of
-        # knocking, or place a card over a face-up one), as medium's GreedyBot.choose counts.
-        patient = own_turns(view) + (view.phase == TURN) <= PATIENCE_TURNS
-        if len(legal) > 1 and view.phase != START and patient and self._rng.random() < EASY_SLIP:
+        # knocking, or place a card over a face-up one).
+        if len(legal) > 1 and view.phase != START and not past_patience(view) \
+                and self._rng.random() < EASY_SLIP:
             loose = [a for a in legal if a.kind != A.KNOCK]
             if view.phase == HOLDING:  # a card goes somewhere plausible, not anywhere
                 loose = [a for a in loose if a.kind == A.DISCARD or view.own_grid[a.pos] is None

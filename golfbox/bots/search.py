@@ -35,6 +35,7 @@ import random
 
 from golfbox.bots.greedy import GreedyBot
 from golfbox.bots.levels import mean_value
+from golfbox.bots.patience import hurry, past_patience
 from golfbox.bots.playout import (PlayoutPolicy, PublicMemory, card_values, final_scores,
                                   playout)
 from golfbox.engine import (Action, ActionKind as A, Determinizer, HOLDING, START, SeatView,
@@ -49,7 +50,6 @@ PLAYOUTS = {"4-card": 300, "6-card": 200, "polish-poker": 200, "9-card": 200}
 PLAYOUTS_BY_PLAYERS = {"9-card": {2: 300, 3: 300}}
 FIRST_ROUND = 8  # dealt rounds every action is tried in before the first halving
 SHORTLIST = 3  # placements searched when holding a card (plus the best face-down one)
-PATIENCE_TURNS = 25  # own turns in a round after which it must move the round to its end
 HORIZON_LAPS = 4  # a play-out stops after this many turns per player, and scores as it lies
 # 9-card, 2-player matches against medium, the same 1,000 (deals): a horizon of 4 with
 # 400 play-outs won 68.9 %, of 8 with 300 79.0 %. A 2-player round lasts about 12 turns
@@ -96,20 +96,6 @@ def horizon_for(variant: str, players: int) -> int:
     return HORIZON_BY_PLAYERS.get(variant, {}).get(players) or HORIZON_LAPS
 
 
-def hurry(view: SeatView, legal) -> tuple[Action, ...]:
-    """After PATIENCE_TURNS own turns a round must be brought to its end: only the
-    actions that do so stay (knock; turn a face-down card up), the search picks among them."""
-    knock = [a for a in legal if a.kind == A.KNOCK]
-    if knock:
-        return tuple(knock)
-    if view.variant.ends_when_all_face_up:
-        up = view.face_up[view.seat]
-        down = [a for a in legal if a.kind == A.PLACE and not up >> a.pos & 1]
-        if down:
-            return tuple(down)
-    return legal
-
-
 class SearchBot:
     name = "hard"
     needs_view = True
@@ -131,9 +117,7 @@ class SearchBot:
             # over rows and columns, as medium does. In 9-card, against 3 medium, spread
             # scored -3.29 ± 0.80 points a round (800 rounds), a whole row -1.34 ± 0.55.
             return self._flipper.choose(view)
-        own_turns = sum(1 for s, a, _ in view.table.history
-                        if s == view.seat and a.kind in (A.DRAW, A.TAKE, A.KNOCK))
-        if own_turns >= PATIENCE_TURNS:
+        if past_patience(view):  # only what ends the round; the search picks among it
             legal = hurry(view, legal)
         if view.phase == HOLDING:
             legal = self.shortlist(view, legal)

@@ -32,7 +32,7 @@ from golfbox.render.words import LANGUAGES, say
 from golfbox.table.settings import TableSettings
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
-# Who fills empty seats: nobody, or bots of a level; ◀▶ from "empty" reaches the default first.
+# Who fills empty seats: nobody, or bots of a level; ▶ from "empty" reaches the default first.
 FILL_CHOICES = (None, DEFAULT_BOT) + tuple(lvl for lvl in reversed(LEVELS) if lvl != DEFAULT_BOT)
 
 
