@@ -79,6 +79,10 @@ def measure(directory: Path, presses: int, seats: int, hard_bots: int = 0) -> di
         while len(samples["act"]) < presses:
             time.sleep(0.002)  # let the service finish drawing the other screens
             if service.state != "playing":
+                if 0 in getattr(service.current, "reading", {}):
+                    # An out-of-turn ◀ that landed just after a bot ended the round opened
+                    # the rules there (◀ ▶ read them at the reveal): ✕ closes them.
+                    timed(0, Button.BACK)
                 timed(0, Button.OK)  # next round / new match
                 continue
             acting = service.match.round.acting_seats
