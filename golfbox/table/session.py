@@ -4,12 +4,10 @@ Every action is written to the journal before it is applied, including the
 table's own ("next": deal the next round). At start an unfinished match is
 replayed from its seed and actions, and play goes on where it stopped.
 
-What a bot chooses is a pure function of the journal: its random generator is
-seeded from (seed, seat, actions so far) before each choice, and its memory of
-the round, for a bot that keeps one, is rebuilt by showing it every view
-its seat decided from this round, in order (greedy, medium and easy read their
-turns from the view). So each seat's decision views of
-the round are kept (rebuilt by a resume), and a bot object is only a cache.
+What a bot chooses is a pure function of the journal: a bot keeps nothing
+between its moves (what it knows of the round is its view, the public history
+too), so each move is chosen by a bot made for it, its random generator seeded
+from (seed, seat, actions so far). A resumed match plays on as it would have.
 """
 
 from __future__ import annotations
@@ -101,9 +99,6 @@ class Session:
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
-        # engine seat -> (view, move seed) of each of its decisions this round, in order
-        self._decisions: dict[int, list] = {}
-        self._bot_cache: dict[int, tuple] = {}  # engine seat -> (name, bot, rng, views, how many seen)
         # Seats whose node went away (physical seat -> when): after takeover_after a bot
         # plays for a person there, until the node is back.
         self.away: dict[int, float] = {}
@@ -149,7 +144,6 @@ class Session:
         self.match_config = config
         log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
         self._use(match, players)
-        self._decisions = {}
         self.actions_played = 0
         return True
 
@@ -177,22 +171,19 @@ class Session:
             config = saved.config
             match = Match(config["variant"], len(players), config.get("rules", {}),
                           rounds=config["rounds"], seed=saved.seed)
-            self.match, self._decisions = match, {}
-            for entries_before, (_, seat, text) in enumerate(saved.actions):
+            self.match = match
+            for _, seat, text in saved.actions:
                 if seat is None:
                     match.next_round()
-                    self._decisions = {}
                 else:
-                    action = Action.parse(text)
-                    self._note_decision(seat, entries_before)
-                    match.apply(seat, action)
+                    match.apply(seat, Action.parse(text))
         except (KeyError, TypeError, ValueError) as exc:  # IllegalAction and RuleError are ValueErrors
             log.error("journal: match %d cannot be replayed (%s); it is set aside", saved.id, exc)
             if finished:
                 self.journal.close_result(saved.id)
             else:
                 self.journal.abandon(saved.id)
-            self.match, self._decisions = None, {}
+            self.match = None
             return False
         self.match_id = saved.id
         self._seed_used = True  # the configured seed dealt the first match, not the next one
@@ -215,7 +206,6 @@ class Session:
         self.engine_seat = {p.seat: i for i, p in enumerate(players)}
         self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
         self._stand_ins = set()
-        self._bot_cache = {}
 
     def play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
         """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
@@ -229,7 +219,6 @@ class Session:
             return False
         if not self._record(engine_seat, str(action), physical):
             return False
-        self._note_decision(engine_seat, self.actions_played)
         self.match.apply(engine_seat, action)
         self.actions_played += 1
         if self.match.round.over:
@@ -240,7 +229,6 @@ class Session:
         if not self._record(None, NEXT_ROUND, None):
             return False
         self.match.next_round()
-        self._decisions = {}
         self.actions_played += 1
         return True
 
@@ -406,12 +394,6 @@ class Session:
 
     # ------------------------------------------------------------------ bots
 
-    def _note_decision(self, engine_seat: int, entries_before: int) -> None:
-        """Keep the view ``engine_seat`` decides from now (before its action is applied),
-        and the seed a bot deciding it then was given."""
-        self._decisions.setdefault(engine_seat, []).append(
-            (self.match.view(engine_seat), self._move_seed(engine_seat, entries_before)))
-
     def _move_seed(self, engine_seat: int, entries_before: int) -> str:
         """A bot's random numbers for a move: the match, the seat and the move's place."""
         return f"{self.match.seed}:{engine_seat}:{entries_before}"
@@ -448,8 +430,7 @@ class Session:
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self._move_seed(engine_seat, self.actions_played)
         try:
-            bot, rng = self._bot_for(engine_seat, name)  # (replays its earlier decisions)
-            rng.seed(seed)
+            bot = make_bot(name, random.Random(seed))  # it keeps nothing between moves
             if self.thinker is not None and getattr(bot, "thinks_long", False):
                 # The same choice, computed off the loop: play_thought plays it.
                 self.thinker.think(self._thought_key(engine_seat), bot.name, seed,
@@ -459,10 +440,8 @@ class Session:
         except Exception:  # noqa: BLE001 - a broken bot must not stop the table
             log.exception("seat %d's %s bot failed to choose",
                           self.players[engine_seat].seat + 1, name)
-            self._bot_cache.pop(engine_seat, None)  # its memory is in doubt
             action = self._fallback_choice(engine_seat, name, seed)
-        if not self.play(engine_seat, action):
-            self._bot_cache.pop(engine_seat, None)  # it saw a view that was not played
+        self.play(engine_seat, action)
 
     def _fallback_choice(self, engine_seat: int, failed: str, seed: str) -> Action:
         """This one move, chosen by the first of FALLBACK_BOTS that can (seeded as the
@@ -480,22 +459,6 @@ class Session:
                         self.players[engine_seat].seat + 1, name, failed)
             return action
         return view.legal[0]
-
-    def _bot_for(self, engine_seat: int, name: str) -> tuple[object, random.Random]:
-        """The bot for a seat, having seen every view the seat decided from this round."""
-        seen = self._decisions.setdefault(engine_seat, [])  # a new list each round
-        cached = self._bot_cache.get(engine_seat)
-        if cached is None or cached[0] != name or cached[3] is not seen or cached[4] > len(seen):
-            rng = random.Random(0)
-            cached = (name, make_bot(name, rng), rng, seen, 0)
-        _, bot, rng, _, fed = cached
-        if not getattr(bot, "thinks_long", False):  # a search bot keeps no memory to rebuild
-            for view, seed in seen[fed:]:  # what it would have decided then: only its memory matters
-                rng.seed(seed)  # as it was seeded then: easy's slips draw from it, and skip counting
-                bot.choose(view)
-        # The view it decides from now is added to ``seen`` when its action is played.
-        self._bot_cache[engine_seat] = (name, bot, rng, seen, len(seen) + 1)
-        return bot, rng
 
     def _thought_key(self, engine_seat: int) -> tuple:
         return (self.match_id, self.actions_played, engine_seat)
