@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from golfbox.bots import make_bot
 from golfbox.engine import Action, Round, get_variant, grid_score, make_rules
 from engine_helpers import stacked_round
@@ -238,3 +240,29 @@ def test_the_lobby_and_the_config_turn_hints_on():
     from golfbox.hal.base import Button, EventKind
     lobby.press(0, Button.RIGHT, EventKind.PRESSED)
     assert lobby.hints and "hints on" in lobby.describe()
+
+
+@pytest.mark.parametrize("name", ["random", "easy", "medium", "greedy", "hard"])
+def test_a_bot_keeps_nothing_between_its_moves(name):
+    """The table makes a bot for each move (golfbox.bots.base.Bot): one kept for a whole
+    round, reseeded before each move, must choose as those do, in every variant."""
+    from golfbox.bots.search import SearchBot
+    from golfbox.engine import VARIANTS
+
+    def bot(rng):
+        return SearchBot(rng, playouts=12) if name == "hard" else make_bot(name, rng)
+
+    for variant in VARIANTS.values():
+        round_ = Round(variant, make_rules(variant, {}), 3, dealer=0, rng=random.Random(7))
+        kept_rngs = [random.Random(0) for _ in range(3)]
+        kept = [bot(rng) for rng in kept_rngs]
+        moves = 0
+        while (seats := round_.acting_seats) and moves < 200:
+            for seat in seats:
+                seed = f"{moves}:{seat}"
+                kept_rngs[seat].seed(seed)
+                view = round_.view(seat)
+                action = kept[seat].choose(view)
+                assert bot(random.Random(seed)).choose(view) == action, (variant.name, moves)
+                round_.apply(seat, action)
+                moves += 1
