@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import gc
 import os
+import sys
 import tracemalloc
 
 import pytest
@@ -466,6 +467,27 @@ def test_the_service_stops_with_exit_2_and_one_line_when_an_spi_panel_has_no_dri
     assert result.stderr.strip().splitlines()[-1] == (
         "golfbox run: shared display (ssd1322, SPI0.0 DC=GPIO24): needs the Python module spidev "
         "(spidev is missing): pip install 'golfbox[pi]', or apt install python3-spidev")
+
+
+@pytest.mark.parametrize("driver, missing", [("pygame", "luma.emulator"), ("pygame", "pygame"),
+                                             ("capture", "luma.emulator")])
+def test_a_window_shared_display_without_its_python_modules_is_a_start_up_error(
+        monkeypatch, driver, missing):
+    """config.example.toml offers driver = "pygame" for an HDMI screen, but the Pi's
+    install has only the pi extra: no luma.emulator. That must stop the start with one
+    line naming the module, as a panel's does, not raise from the first frame."""
+    from golfbox.hal.base import HardwareSetupError
+    from golfbox.hal.build import build_hardware
+
+    for name in [m for m in sys.modules if m == missing or m.startswith(missing + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, missing, None)  # import raises ModuleNotFoundError
+    config = parse_config({"seats": [{"backend": "sim"}] * 2,
+                           "shared_display": {"driver": driver, "scale": 4}})
+    with pytest.raises(HardwareSetupError) as info:
+        build_hardware(config, lambda event: None)
+    assert str(info.value).startswith(f"shared display ({driver}): needs the Python module {missing}")
+    assert str(info.value).endswith("pip install 'golfbox[window]'")
 
 
 def test_backoff_can_be_shortened_by_the_environment_and_long_failures_are_logged(monkeypatch, caplog):

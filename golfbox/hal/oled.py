@@ -24,6 +24,7 @@ luma is imported only when a device is opened.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -370,6 +371,15 @@ LUMA_NEEDS = {
     "spi": [("spidev", "pip install 'golfbox[pi]', or apt install python3-spidev"),
             ("RPi.GPIO", "pip install 'golfbox[pi]' (rpi-lgpio), or apt install python3-rpi-lgpio")],
 }
+# What the shared display's other luma drivers need (golfbox.hal.shared_display). The Pi's
+# install has the pi extra only: a pygame window on an HDMI screen needs the window extra.
+EMULATOR_NEEDS = {
+    "pygame": [("luma.emulator.device", "pip install 'golfbox[window]'"),
+               ("pygame", "pip install 'golfbox[window]'")],
+    "capture": [("luma.emulator.device", "pip install 'golfbox[window]'"),
+                ("pygame", "pip install 'golfbox[window]'")],
+    "dummy": [("luma.core.device", "pip install 'golfbox[pi]'")],
+}
 
 
 def check_support(config: DisplayConfig) -> None:
@@ -379,12 +389,14 @@ def check_support(config: DisplayConfig) -> None:
     error naming it, not an exception from the first frame that systemd would
     answer with restart after restart.
     """
-    if config.driver not in LUMA_DRIVERS:
-        return
     import importlib
 
-    bus = "i2c" if config.i2c else "spi"
-    for module, how in LUMA_NEEDS["any"] + LUMA_NEEDS[bus]:
+    if config.driver in LUMA_DRIVERS:
+        needs = LUMA_NEEDS["any"] + LUMA_NEEDS["i2c" if config.i2c else "spi"]
+    else:  # sim needs nothing; a window, PNG files or luma's dummy need luma's emulator or core
+        needs = EMULATOR_NEEDS.get(config.driver, [])
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no pygame banner in the output
+    for module, how in needs:
         try:
             importlib.import_module(module)
         except ImportError as exc:
