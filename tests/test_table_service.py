@@ -551,3 +551,45 @@ def test_a_move_the_worker_fails_to_think_twice_is_played_by_a_fallback(tmp_path
         assert "medium plays this move for its hard bot" in caplog.text
     finally:
         svc.close()
+
+
+def test_a_worker_killed_while_a_bot_thinks_is_replaced_and_the_bot_plays_its_own_move(
+        tmp_path, caplog):
+    """A worker killed once while it thought left its pool broken: the move asked again
+    failed at once on that pool, and medium played it for the hard bot (every kill of the
+    worker changed the match)."""
+    import os
+    import signal
+    import sqlite3
+
+    from golfbox.table.journal import Journal
+
+    def first_moves(name):
+        with sqlite3.connect(tmp_path / name) as db:
+            return db.execute("SELECT seat, action FROM entry ORDER BY seq LIMIT 2").fetchall()
+
+    def table(think_off_loop, name):
+        settings = TableSettings(variant="polish-poker", rounds=1, seats=2,
+                                 bots={0: "hard", 1: "hard"}, auto_start=True, bot_delay=0.0,
+                                 seed=5)
+        return assemble_table(settings, [], {}, None, Journal(tmp_path / name),
+                              think_off_loop=think_off_loop)
+
+    inline = table(False, "inline.sqlite3")
+    inline.run_until_idle()  # every move played at once
+    inline.close()
+
+    svc = table(True, "off_loop.sqlite3")
+    try:
+        svc.run_until_idle()
+        (key,) = svc._thinker.pending  # the first move, being thought in the worker
+        (worker,) = svc._thinker._pool._processes  # just started: it has not answered yet
+        os.kill(worker, signal.SIGKILL)
+        for _ in range(100):  # the failure comes back as an event, then the answer
+            if svc.actions_played >= 2:
+                break
+            svc.step(5.0)
+        assert first_moves("off_loop.sqlite3") == first_moves("inline.sqlite3")
+        assert "plays this move for its hard bot" not in caplog.text
+    finally:
+        svc.close()

@@ -81,9 +81,7 @@ class Thinker:
         if key in self.pending:
             return
         if self._pool is None:
-            # spawn: the table has threads (pads, displays), which fork would copy half-way.
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker)
+            self._pool = self._new_pool()
         self.pending.add(key)
 
         def done(future: Future) -> None:
@@ -97,11 +95,27 @@ class Thinker:
             self._post(Thought(key, action))
 
         try:
-            self._pool.submit(choose, name, seed, view).add_done_callback(done)
-        except RuntimeError as exc:  # BrokenProcessPool: the worker died; a new one next time
+            future = self._pool.submit(choose, name, seed, view)
+        except RuntimeError as exc:  # BrokenProcessPool: the worker died; a new one now
+            # A worker killed while it thought fails that move's future (one failed try),
+            # and leaves its pool broken: the move asked again must go to a new worker, or
+            # that try failed too and a fallback played the move in hard's place.
             log.error("a bot's worker is gone (%s): starting another", exc)
-            self._pool = None
-            self._post(Thought(key, None))
+            self._pool = self._new_pool()
+            try:
+                future = self._pool.submit(choose, name, seed, view)
+            except RuntimeError as exc:
+                log.error("a bot's new worker failed too (%s)", exc)
+                self._pool = None
+                self._post(Thought(key, None))
+                return
+        future.add_done_callback(done)
+
+    @staticmethod
+    def _new_pool() -> ProcessPoolExecutor:
+        # spawn: the table has threads (pads, displays), which fork would copy half-way.
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker)
 
     def close(self) -> None:
         if self._pool is not None:
