@@ -217,6 +217,26 @@ def test_a_hold_right_after_turning_a_card_up_still_asks_for_the_hint(sim_table,
     assert str(svc.inputs[0].choice).startswith("flip")
 
 
+def test_a_press_of_ok_overtaken_by_the_peek_timeout_does_not_draw(sim_table, clock):
+    """4-card with hints: ● pressed to say "done looking" waits for the hold time; the peek
+    timeout said it for the player meanwhile, the player was first to play, and the
+    waiting ● then drew a card from the stock that nobody chose."""
+    from golfbox.hal.base import Button
+
+    table = sim_table(variant="4-card", seats=2, bots={0: "medium"}, auto_start=True, seed=3,
+                      rounds=1, hints=True, hold_time=0.8, peek_timeout=2.0)
+    svc = table.service
+    svc.run_until_idle()  # the bot is done looking; seat 2 (the person) still peeks
+    clock.advance(1.5)
+    svc.run_until_idle()
+    table.press(1, Button.OK)  # "done looking", 0.5 s before the timeout says it
+    for _ in range(20):
+        clock.advance(0.1)
+        svc.run_until_idle()
+    assert table.journal.recorded == [(0, "ready"), (1, "ready")]  # the timeout's ready
+    assert svc.match.round.to_move == 1  # the player's turn, and nothing chosen yet
+
+
 def test_without_hints_ok_plays_at_once_and_a_hold_does_nothing_more(sim_table):
     from golfbox.hal.base import Button
 

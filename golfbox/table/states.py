@@ -301,6 +301,10 @@ class Playing(InMatch):
     name = TableState.PLAYING
     doing = "playing"
 
+    def __init__(self, table):
+        super().__init__(table)
+        self._ok_legal: dict[int, tuple] = {}  # seat -> its choices when its ● was pressed
+
     def on_player_button(self, seat, engine_seat, button, kind):
         seat_input = self.table.inputs[seat]
         seat_input.update(self.session.match.round.legal_actions(engine_seat),
@@ -332,13 +336,26 @@ class Playing(InMatch):
             return False  # ● only moves the cursor, or answers the question: at once
         if kind is EventKind.PRESSED:
             when = self.table.clock() + self.table.settings.hold_time_of(seat) + self.HINT_MARGIN
-            self.set_timer(waiting, when, lambda: self._press(seat, Button.OK, EventKind.PRESSED))
+            self._ok_legal[seat] = seat_input.legal  # the choices this ● was pressed on
+            self.set_timer(waiting, when, lambda: self._delayed_ok(seat))
             return True
         # Held: the press does not act. If it already did (it moved a resting cursor off the
         # card just turned up), the hold still asks for the hint.
         self.set_timer(waiting, None, lambda: None)
         self._ask_hint(seat)
         return True
+
+    def _delayed_ok(self, seat: int) -> State | None:
+        """● pressed a hold time ago and not held: it acts now, on the choices it was pressed
+        on. If they went meanwhile (a peek timeout said "done looking" for the seat, and the
+        seat is first to play), it does nothing: it would have drawn in the player's place."""
+        engine_seat = self.session.engine_seat[seat]
+        seat_input = self.table.inputs[seat]
+        seat_input.update(self.session.match.round.legal_actions(engine_seat),
+                          self.session.match.variant.cols)
+        if seat_input.legal != self._ok_legal.pop(seat, None):
+            return None
+        return self._press(seat, Button.OK, EventKind.PRESSED)
 
     def _ask_hint(self, seat: int) -> None:
         session = self.session
