@@ -85,3 +85,32 @@ def test_closing_while_a_bot_thinks_logs_no_error(caplog):
         thinker.think(("m", n, seat), "hard", f"seed{n}", round_.view(seat))
     thinker.close()
     assert "thinking failed" not in caplog.text
+
+
+def test_sigterm_to_every_process_of_the_unit_leaves_the_worker_to_the_table():
+    """systemd stops the unit with SIGTERM to each of its processes, the worker too: it
+    died mid-thought, and every stop while a bot thought logged "a bot's thinking failed"
+    with a traceback. The worker now leaves when the table closes its pool."""
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    seat = round_.acting_seats[0]
+    answers = queue.SimpleQueue()
+    thinker = Thinker(answers.put)
+    try:
+        thinker.think(("m", 0, seat), "medium", "seed", round_.view(seat))
+        assert answers.get(timeout=60).action is not None  # the worker is up
+        (worker,) = thinker._pool._processes
+        os.kill(worker, signal.SIGTERM)
+        thinker.think(("m", 1, seat), "medium", "seed", round_.view(seat))
+        # Signalled before it could read this move, a worker that died of it cannot answer.
+        assert answers.get(timeout=60).action is not None
+        assert list(thinker._pool._processes) == [worker] and alive(worker)
+    finally:
+        thinker.close()
+    assert not alive(worker)  # gone with the table's pool

@@ -45,8 +45,13 @@ ORPHAN_CHECK_SECONDS = 1.0  # how often the worker looks whether the table is st
 def _start_worker() -> None:
     """In the worker, once: yield the CPU to the loop, and leave with the table. Ctrl-C
     in a terminal reaches the whole process group: the table handles it, the worker
-    ignores it (it printed a KeyboardInterrupt traceback over the user's shell)."""
+    ignores it (it printed a KeyboardInterrupt traceback over the user's shell). So
+    does SIGTERM: systemd stops a unit by sending it to every process of the unit, and
+    the worker killed by it mid-thought made each stop log "a bot's thinking failed"
+    with a traceback (and the loop, still running, asked a new worker). The table's
+    close() ends the worker; a table killed outright, the orphan watch."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _lower_priority()
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
                      name="orphan-watch").start()
