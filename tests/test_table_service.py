@@ -593,3 +593,44 @@ def test_a_worker_killed_while_a_bot_thinks_is_replaced_and_the_bot_plays_its_ow
         assert "plays this move for its hard bot" not in caplog.text
     finally:
         svc.close()
+
+
+def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_table, clock):
+    """Nobody can press ● there: it stood on the match result for ever (golfbox sim
+    --humans 0, a bots-only table), and so did every restart. A table with a person
+    waits for that person's ●."""
+    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
+
+    table = sim_table(variant="4-card", seats=2, bots={0: "medium", 1: "medium"},
+                      auto_start=True, rounds=1, seed=3)
+    svc = table.service
+    for _ in range(100):
+        if svc.state == "match_over":
+            break
+        clock.advance(1.0)
+        svc.run_until_idle()
+    first = svc.session.match_id
+    clock.advance(BOTS_ONLY_RESULT_SECONDS - 1)
+    svc.run_until_idle()
+    assert svc.state == "match_over"
+    clock.advance(1)
+    svc.run_until_idle()
+    assert svc.session.match_id != first  # (with no bot_delay, played through at once)
+
+    people = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
+                       rounds=1, seed=3)
+    person = people.service
+    for _ in range(100):
+        if person.state == "match_over":
+            break
+        if person.state == "round_over":
+            people.press(0, Button.OK)
+        elif 0 in person.match.round.acting_seats:
+            legal = person.match.round.legal_actions(0)
+            person.session.play(0, legal[-1] if len(legal) > 1 else legal[0])
+        clock.advance(1.0)
+        person.run_until_idle()
+    assert person.state == "match_over"
+    clock.advance(3600)
+    person.run_until_idle()
+    assert person.state == "match_over"

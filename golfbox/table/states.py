@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from golfbox.table.service import TableService
 
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
+# A table of bots only (golfbox sim --humans 0, a window display): nobody can press ● for
+# a new match, so one is dealt after the result has shown this long.
+BOTS_ONLY_RESULT_SECONDS = 30.0
 
 
 class TableState(StrEnum):
@@ -495,6 +498,12 @@ class MatchOver(ReadsRules, InMatch):
             self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}
             return Lobby(self.table)
         return None
+
+    def sync_timers(self):
+        now, session = self.table.clock(), self.session
+        bots_only = all(p.bot is not None for p in session.players)  # not people away
+        self.keep_timer("rematch", bots_only, lambda: now + BOTS_ONLY_RESULT_SECONDS,
+                        lambda: Playing(self.table) if session.rematch() else None)
 
     def idle_prompt(self):
         return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
