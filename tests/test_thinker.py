@@ -114,3 +114,36 @@ def test_sigterm_to_every_process_of_the_unit_leaves_the_worker_to_the_table():
     finally:
         thinker.close()
     assert not alive(worker)  # gone with the table's pool
+
+
+def test_a_worker_that_cannot_start_is_a_failed_try_not_an_exception():
+    """Starting the worker raised (an OSError: here the interpreter is gone, as when the
+    venv is replaced under a running table) out of think(): a hint asked then stopped the
+    service, and a bot's move stayed pending for good."""
+    import multiprocessing.spawn
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    seat = round_.acting_seats[0]
+    answers = queue.SimpleQueue()
+    thinker = Thinker(answers.put)
+    spawn = multiprocessing.get_context("spawn")
+    python = multiprocessing.spawn.get_executable()
+    spawn.set_executable("/nonexistent/python3")
+    try:
+        thinker.think(("hint", 1, 0), "hard", "seed", round_.view(seat))
+        thought = answers.get(timeout=10)
+        assert thought.key == ("hint", 1, 0) and thought.action is None
+    finally:
+        spawn.set_executable(python)
+    thinker.pending.discard(thought.key)  # as the table does with every answer
+    try:
+        thinker.think(("m", 2, seat), "medium", "seed", round_.view(seat))
+        assert answers.get(timeout=60).action is not None  # a worker starts again
+    finally:
+        thinker.close()

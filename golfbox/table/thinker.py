@@ -85,8 +85,6 @@ class Thinker:
     def think(self, key: tuple, name: str, seed: str, view: SeatView) -> None:
         if key in self.pending:
             return
-        if self._pool is None:
-            self._pool = self._new_pool()
         self.pending.add(key)
 
         def done(future: Future) -> None:
@@ -99,22 +97,30 @@ class Thinker:
                 action = None
             self._post(Thought(key, action))
 
-        try:
-            future = self._pool.submit(choose, name, seed, view)
-        except RuntimeError as exc:  # BrokenProcessPool: the worker died; a new one now
-            # A worker killed while it thought fails that move's future (one failed try),
-            # and leaves its pool broken: the move asked again must go to a new worker, or
-            # that try failed too and a fallback played the move in hard's place.
-            log.error("a bot's worker is gone (%s): starting another", exc)
-            self._pool = self._new_pool()
+        for attempt in range(2):
             try:
+                if self._pool is None:
+                    self._pool = self._new_pool()
                 future = self._pool.submit(choose, name, seed, view)
-            except RuntimeError as exc:
-                log.error("a bot's new worker failed too (%s)", exc)
-                self._pool = None
-                self._post(Thought(key, None))
-                return
-        future.add_done_callback(done)
+            except (RuntimeError, OSError) as exc:  # BrokenProcessPool; no process could start
+                # A worker killed while it thought fails that move's future (one failed try)
+                # and leaves its pool broken: the move asked again must go to a new worker,
+                # or that try failed too and a fallback played the move in hard's place.
+                log.error("a bot's worker is gone (%s): starting another" if attempt == 0
+                          else "a bot's new worker failed too (%s)", exc)
+                self._drop_pool()
+                continue
+            future.add_done_callback(done)
+            return
+        self._post(Thought(key, None))  # a failed try, as if the worker had failed
+
+    def _drop_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                pool.shutdown(wait=False, cancel_futures=True)
+            except Exception:  # noqa: BLE001 - a pool that broke half-way: let it go
+                pass
 
     @staticmethod
     def _new_pool() -> ProcessPoolExecutor:
