@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
 from golfbox.bots import make_bot
-from golfbox.engine import get_variant, make_rules
+from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
@@ -410,7 +410,7 @@ class Playing(InMatch):
                         self._bot_due)
         # Wake up when a seat that went away has been away long enough for a bot to stand in.
         self.set_timer("takeover", session.takeover_due(), lambda: None)
-        peeking = bool(session.people_peeking())
+        peeking = session.match.round.phase == START and bool(session.people_peeking())
         self.keep_timer("peek", peeking, lambda: now + settings.peek_timeout, self._peek_due)
 
     def shared_frame(self, size):
