@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from golfbox.engine import Action, Match, START, TURN
+from golfbox.engine import Action, ActionKind, Match, START, TURN
 from golfbox.hal.base import Button, LinkEvent
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
@@ -531,26 +531,42 @@ def test_a_bot_that_fails_to_choose_is_stood_in_for_on_that_move(sim_table, monk
 
 def test_a_move_the_worker_fails_to_think_twice_is_played_by_a_fallback(tmp_path, caplog):
     """Each failure of the worker was asked again at once, for ever: a failing search
-    logged 7,359 errors in 6 s while the game stood still."""
+    logged 7,359 errors in 6 s while the game stood still. (The failures are posted by
+    the test; the real worker starts through an interpreter that waits 2 s first, so its
+    own answer cannot come before them.)"""
+    import multiprocessing.resource_tracker
+    import multiprocessing.spawn
+    import stat
+
     from golfbox.table.thinker import Thought
 
+    python = multiprocessing.spawn.get_executable()
+    slow = tmp_path / "slow-python"
+    slow.write_text(f'#!/bin/sh\nsleep 2\nexec "{python}" "$@"\n')
+    slow.chmod(slow.stat().st_mode | stat.S_IEXEC)
+    spawn = multiprocessing.get_context("spawn")
     settings = TableSettings(variant="4-card", rounds=1, seats=2, bots={0: "hard", 1: "hard"},
                              auto_start=True, bot_delay=0.0, seed=5)
-    svc = assemble_table(settings, [SimPad(range(2))],
-                         {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None,
-                         think_off_loop=True)
+    multiprocessing.resource_tracker.ensure_running()  # with the real interpreter
+    spawn.set_executable(str(slow))
     try:
-        svc.run_until_idle()
-        (key,) = svc._thinker.pending  # the first move, being thought in the worker
-        svc.post(Thought(key, None))  # the worker failed: asked again
-        svc.run_until_idle()
-        assert svc.actions_played == 0 and key in svc._thinker.pending
-        svc.post(Thought(key, None))  # and failed again: medium plays the move
-        svc.run_until_idle()
-        assert svc.actions_played >= 1
-        assert "medium plays this move for its hard bot" in caplog.text
+        svc = assemble_table(settings, [SimPad(range(2))],
+                             {s: SimDisplay(f"seat {s + 1}") for s in range(2)}, None,
+                             think_off_loop=True)
+        try:
+            svc.run_until_idle()
+            (key,) = svc._thinker.pending  # the first move, being thought in the worker
+            svc.post(Thought(key, None))  # the worker failed: asked again
+            svc.run_until_idle()
+            assert svc.actions_played == 0 and key in svc._thinker.pending
+            svc.post(Thought(key, None))  # and failed again: medium plays the move
+            svc.run_until_idle()
+            assert svc.actions_played >= 1
+            assert "medium plays this move for its hard bot" in caplog.text
+        finally:
+            svc.close()
     finally:
-        svc.close()
+        spawn.set_executable(python)
 
 
 def test_a_worker_killed_while_a_bot_thinks_is_replaced_and_the_bot_plays_its_own_move(
@@ -634,3 +650,27 @@ def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_tab
     clock.advance(3600)
     person.run_until_idle()
     assert person.state == "match_over"
+
+
+class IllegalBot(BrokenBot):
+    """A bot with another bug: it always knocks, allowed or not."""
+    name = "illegal"
+
+    def choose(self, view):
+        return Action(ActionKind.KNOCK)
+
+
+def test_a_bot_that_chooses_an_illegal_move_is_stood_in_for_on_that_move(sim_table, clock,
+                                                                         monkeypatch, caplog):
+    """play() refused the move, and the same seeded bot chose it again at every bot_delay:
+    the game stood still for ever, and nothing was logged."""
+    from golfbox import bots
+
+    monkeypatch.setitem(bots.BOTS, "illegal", IllegalBot)
+    table = sim_table(clock=clock, variant="4-card", seats=2, bot_delay=1.0,
+                      bots={0: "illegal", 1: "illegal"}, auto_start=True, rounds=1, seed=3)
+    for _ in range(200):
+        clock.advance(1.0)
+        table.service.run_until_idle()
+    assert table.service.match.round.over
+    assert "seat 1's illegal bot chose" in caplog.text and "not allowed now" in caplog.text

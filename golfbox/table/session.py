@@ -206,6 +206,7 @@ class Session:
         self.engine_seat = {p.seat: i for i, p in enumerate(players)}
         self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
         self._stand_ins = set()
+        self._failed_thoughts = {}  # keys carry the match id, which is None with no journal
 
     def play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
         """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
@@ -441,7 +442,16 @@ class Session:
             log.exception("seat %d's %s bot failed to choose",
                           self.players[engine_seat].seat + 1, name)
             action = self._fallback_choice(engine_seat, name, seed)
-        self.play(engine_seat, action)
+        self.play(engine_seat, self._legal_or_fallback(engine_seat, action, name, seed))
+
+    def _legal_or_fallback(self, engine_seat: int, action, name: str, seed: str) -> Action:
+        """``action`` if the seat may play it; else (a bot's bug) the fallback's choice:
+        the same illegal choice, asked again, would stand the game still for ever."""
+        if action in self.match.round.legal_actions(engine_seat):
+            return action
+        log.error("seat %d's %s bot chose %r, which is not allowed now",
+                  self.players[engine_seat].seat + 1, name, action)
+        return self._fallback_choice(engine_seat, name, seed)
 
     def _fallback_choice(self, engine_seat: int, failed: str, seed: str) -> Action:
         """This one move, chosen by the first of FALLBACK_BOTS that can (seeded as the
@@ -475,12 +485,13 @@ class Session:
                 and engine_seat in self.match.round.acting_seats
                 and (engine_seat in self._bots or self.stands_in(engine_seat))):
             return  # a late answer: the table has moved on
+        name = self._bots.get(engine_seat, STAND_IN_BOT)
+        seed = self._move_seed(engine_seat, self.actions_played)
         action = thought.action
         if action is None:  # the worker failed (logged): ask again, or let a fallback play
             tries = self._failed_thoughts[thought.key] = self._failed_thoughts.get(thought.key, 0) + 1
             if tries < THINK_TRIES:
                 return
-            action = self._fallback_choice(engine_seat, self._bots.get(engine_seat, STAND_IN_BOT),
-                                           self._move_seed(engine_seat, self.actions_played))
-        self._failed_thoughts.clear()
-        self.play(engine_seat, action)
+            action = self._fallback_choice(engine_seat, name, seed)
+        if self.play(engine_seat, self._legal_or_fallback(engine_seat, action, name, seed)):
+            self._failed_thoughts.clear()
