@@ -264,8 +264,10 @@ def test_the_lobby_and_the_config_turn_hints_on():
 
 @pytest.mark.parametrize("name", ["random", "easy", "medium", "greedy", "hard"])
 def test_a_bot_keeps_nothing_between_its_moves(name):
-    """The table makes a bot for each move (golfbox.bots.base.Bot): one kept for a whole
-    round, reseeded before each move, must choose as those do, in every variant."""
+    """The table makes a bot for each move (golfbox.bots.base.Bot): one kept for three
+    rounds in a row (each round 1 dealt by seat 0, as simulate --rounds 1 plays them),
+    reseeded before each move, must choose as those do, in every variant. greedy,
+    medium and easy used to count their turns along, into the next round."""
     from golfbox.bots.search import SearchBot
     from golfbox.engine import VARIANTS
 
@@ -273,16 +275,17 @@ def test_a_bot_keeps_nothing_between_its_moves(name):
         return SearchBot(rng, playouts=12) if name == "hard" else make_bot(name, rng)
 
     for variant in VARIANTS.values():
-        round_ = Round(variant, make_rules(variant, {}), 3, dealer=0, rng=random.Random(7))
         kept_rngs = [random.Random(0) for _ in range(3)]
         kept = [bot(rng) for rng in kept_rngs]
-        moves = 0
-        while (seats := round_.acting_seats) and moves < 200:
-            for seat in seats:
-                seed = f"{moves}:{seat}"
-                kept_rngs[seat].seed(seed)
-                view = round_.view(seat)
-                action = kept[seat].choose(view)
-                assert bot(random.Random(seed)).choose(view) == action, (variant.name, moves)
-                round_.apply(seat, action)
-                moves += 1
+        for deal in range(3):
+            round_ = Round(variant, make_rules(variant, {}), 3, dealer=0, rng=random.Random(deal))
+            moves = 0
+            while (seats := round_.acting_seats) and moves < 300:
+                for seat in seats:
+                    seed = f"{deal}:{moves}:{seat}"
+                    kept_rngs[seat].seed(seed)
+                    view = round_.view(seat)
+                    action = kept[seat].choose(view)
+                    assert bot(random.Random(seed)).choose(view) == action, (variant.name, deal, moves)
+                    round_.apply(seat, action)
+                    moves += 1
