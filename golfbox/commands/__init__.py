@@ -10,3 +10,12 @@ class UsageError(Exception):
 class NotNow(Exception):
     """A failure that may pass by itself (a full disk): reported on one line, exit
     status 1, which systemd restarts (it does not restart exit status 2)."""
+
+
+def config_usage_error(path, exc: Exception) -> UsageError:
+    """A config that cannot be used, as one line naming its file once: the message
+    shows the path escaped (configfile.one_line), so it is looked for escaped."""
+    from golfbox.configfile import one_line
+
+    message, shown = str(exc), one_line(path)
+    return UsageError(message if shown in message else f"{shown}: {message}")

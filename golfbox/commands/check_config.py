@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from golfbox.commands import UsageError
-from golfbox.configfile import one_line
+from golfbox.commands import UsageError, config_usage_error
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config
 from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.table.settings import settings_from_config
@@ -30,9 +29,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(path)
         settings = settings_from_config(config.game, len(config.seats))
-    except ConfigError as exc:  # its message shows the path escaped (one_line): compare with that
-        message, shown = str(exc), one_line(path)
-        raise UsageError(message if shown in message else f"{shown}: {message}") from None
+    except ConfigError as exc:
+        raise config_usage_error(path, exc) from None
     journal = journal_path(None, config, laptop=False)
     print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
     return 0

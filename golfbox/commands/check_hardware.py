@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from golfbox.configfile import one_line
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
 from golfbox.hal.resilient import ResilientDisplay
@@ -34,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from golfbox.commands import UsageError  # imported here: cli imports this module lazily too
+    from golfbox.commands import UsageError, config_usage_error  # here: cli imports this lazily too
 
     if args.seconds is not None and not math.isfinite(args.seconds):  # float() takes "nan"
         raise UsageError(f"--seconds: {args.seconds:g} is not a number of seconds")
@@ -46,9 +45,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             config = load_config(args.config)
-        except ConfigError as exc:  # its message shows the path escaped (one_line): compare with that
-            shown = one_line(args.config)
-            raise UsageError(f"{shown}: {exc}" if shown not in str(exc) else str(exc)) from None
+        except ConfigError as exc:
+            raise config_usage_error(args.config, exc) from None
 
     from golfbox.hal.build import build_hardware
 
