@@ -13,19 +13,18 @@ from (seed, seat, actions so far). A resumed match plays on as it would have.
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Callable
 
-from golfbox.bots import DEFAULT_BOT, make_bot
+from golfbox.bots import BOTS, DEFAULT_BOT
 from golfbox.engine import Action, Match, READY
 from golfbox.hal.base import LinkEvent
 from golfbox.render.words import say
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Player
 from golfbox.table.settings import TableSettings
-from golfbox.table.thinker import Thinker, Thought
+from golfbox.table.thinker import Thinker, Thought, bot_choice
 
 log = logging.getLogger(__name__)
 
@@ -431,13 +430,12 @@ class Session:
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self._move_seed(engine_seat, self.actions_played)
         try:
-            bot = make_bot(name, random.Random(seed))  # it keeps nothing between moves
-            if self.thinker is not None and getattr(bot, "thinks_long", False):
+            if self.thinker is not None and getattr(BOTS[name], "thinks_long", False):
                 # The same choice, computed off the loop: play_thought plays it.
-                self.thinker.think(self._thought_key(engine_seat), bot.name, seed,
+                self.thinker.think(self._thought_key(engine_seat), name, seed,
                                    self.match.view(engine_seat))
                 return
-            action = bot.choose(self.match.view(engine_seat))
+            action = bot_choice(name, seed, self.match.view(engine_seat))
         except Exception:  # noqa: BLE001 - a broken bot must not stop the table
             log.exception("seat %d's %s bot failed to choose",
                           self.players[engine_seat].seat + 1, name)
@@ -461,7 +459,7 @@ class Session:
             if name == failed:
                 continue
             try:
-                action = make_bot(name, random.Random(seed)).choose(view)
+                action = bot_choice(name, seed, view)
             except Exception:  # noqa: BLE001
                 log.exception("the fallback %s bot failed too", name)
                 continue

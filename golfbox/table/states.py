@@ -12,17 +12,15 @@ In the lobby, after a round and after the match, ◀ ▶ on a seat open the rule
 
 from __future__ import annotations
 
-import random
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
-from golfbox.bots import make_bot
 from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
 from golfbox.table.input import VERB_OF_KIND, SeatInput
-from golfbox.table.thinker import Thought
+from golfbox.table.thinker import Thought, bot_choice
 from golfbox.table.timers import Timer
 
 if TYPE_CHECKING:
@@ -369,7 +367,7 @@ class Playing(InMatch):
         if session.thinker is not None:  # hard thinks off the loop, as a bot does
             session.thinker.think(key, "hard", seed, view)
         else:
-            self._show_hint(key, make_bot("hard", random.Random(seed)).choose(view))
+            self._show_hint(key, bot_choice("hard", seed, view))
 
     def _show_hint(self, key: tuple, action) -> None:
         _, seat, played = key

@@ -31,8 +31,9 @@ class Thought(NamedTuple):
     action: Action | None  # None: the worker failed (logged); the loop asks again
 
 
-def choose(name: str, seed: str, view: SeatView) -> Action:
-    """In the worker: the bot ``name`` seeded as the table seeds it, deciding from ``view``."""
+def bot_choice(name: str, seed: str, view: SeatView) -> Action:
+    """What the bot ``name``, made for this move and seeded as the table seeds it, chooses
+    from ``view``: in the worker, or in the loop (bots keep nothing between moves)."""
     from golfbox.bots import make_bot
 
     return make_bot(name, random.Random(seed)).choose(view)
@@ -101,7 +102,7 @@ class Thinker:
             try:
                 if self._pool is None:
                     self._pool = self._new_pool()
-                future = self._pool.submit(choose, name, seed, view)
+                future = self._pool.submit(bot_choice, name, seed, view)
             except (RuntimeError, OSError) as exc:  # BrokenProcessPool; no process could start
                 # A worker killed while it thought fails that move's future (one failed try)
                 # and leaves its pool broken: the move asked again must go to a new worker,
