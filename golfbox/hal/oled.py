@@ -373,11 +373,10 @@ LUMA_NEEDS = {
 }
 # What the shared display's other luma drivers need (golfbox.hal.shared_display). The Pi's
 # install has the pi extra only: a pygame window on an HDMI screen needs the window extra.
+_WINDOW_NEEDS = [(module, "pip install 'golfbox[window]'") for module in ("luma.emulator.device", "pygame")]
 EMULATOR_NEEDS = {
-    "pygame": [("luma.emulator.device", "pip install 'golfbox[window]'"),
-               ("pygame", "pip install 'golfbox[window]'")],
-    "capture": [("luma.emulator.device", "pip install 'golfbox[window]'"),
-                ("pygame", "pip install 'golfbox[window]'")],
+    "pygame": _WINDOW_NEEDS,
+    "capture": _WINDOW_NEEDS,  # luma.emulator's capture device draws through pygame too
     "dummy": [("luma.core.device", "pip install 'golfbox[pi]'")],
 }
 
