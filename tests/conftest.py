@@ -66,11 +66,11 @@ class SimTestTable:
         settings.setdefault("bot_delay", 0.0)
         self.settings = TableSettings(**settings)
         seats = range(self.settings.seats)
-        self.pad = SimPad(seats)
+        self.clock = clock or ManualClock(1000.0)
+        self.pad = SimPad(seats, self.clock)
         self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
         self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
         self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
-        self.clock = clock or ManualClock(1000.0)
         self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
                                     self.journal, clock=self.clock)
 

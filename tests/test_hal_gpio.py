@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from unittest.mock import ANY
 
 import pytest
 
@@ -74,10 +75,10 @@ def test_buttons_are_pulled_up_and_a_press_is_sent_at_once(mock_pins):
     pin = mock_pins.pin(27)
     assert pin.pull == "up" and pin.state == 1  # idle high: pressed means wired to GND
     pin.drive_low()
-    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED)]
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED, at=ANY)]
     pin.drive_high()
     time.sleep(0.05)
-    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED)]  # release: nothing
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, EventKind.PRESSED, at=ANY)]  # release: nothing
     pad.close()
 
 
@@ -89,8 +90,8 @@ def test_long_press_is_pressed_then_held_once_and_nothing_on_release(mock_pins):
     time.sleep(0.15)  # three more hold_times: still one HELD (no repeat)
     pin.drive_high()
     time.sleep(0.05)
-    assert sink.events == [ButtonEvent(0, Button.BACK, EventKind.PRESSED),
-                           ButtonEvent(0, Button.BACK, EventKind.HELD)]
+    assert sink.events == [ButtonEvent(0, Button.BACK, EventKind.PRESSED, at=ANY),
+                           ButtonEvent(0, Button.BACK, EventKind.HELD, at=ANY)]
     # HELD comes from gpiozero's hold thread: the sink must be thread-safe (a queue).
     assert sink.threads[1] != threading.main_thread().name
     pad.close()
@@ -103,7 +104,7 @@ def test_short_press_is_not_held(mock_pins):
     time.sleep(0.03)
     pin.drive_high()
     time.sleep(0.2)
-    assert sink.events == [ButtonEvent(0, Button.OK, EventKind.PRESSED)]
+    assert sink.events == [ButtonEvent(0, Button.OK, EventKind.PRESSED, at=ANY)]
     pad.close()
 
 
@@ -113,6 +114,28 @@ def test_several_seats_on_one_pad(mock_pins):
     mock_pins.pin(13).drive_low()
     mock_pins.pin(17).drive_low()
     assert [str(e) for e in sink.events] == ["seat 2 ● pressed", "seat 1 ◀ pressed"]
+    release_and_close(pad, mock_pins)
+
+
+def test_a_press_is_stamped_when_it_is_made_and_a_hold_when_it_is_held(mock_pins):
+    """The table sets the stamps against what its screens showed: a press that waited in
+    its queue keeps the time it was made."""
+    pad, sink = make_pad(mock_pins, hold_time=0.2)
+    before = time.monotonic()
+    mock_pins.pin(22).drive_low()
+    after = time.monotonic()
+    sink.wait_for(2)
+    mock_pins.pin(22).drive_high()
+    pressed, held = sink.events
+    assert before <= pressed.at <= after  # on the table's clock (time.monotonic here)
+    assert held.kind is EventKind.HELD and held.at - pressed.at >= 0.1  # not the press's time
+    pad.close()
+
+
+def test_a_pad_stamps_on_the_clock_it_is_given(clock, mock_pins):
+    pad, sink = make_pad(mock_pins, clock=clock)
+    mock_pins.pin(27).drive_low()
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, at=1000.0)]
     release_and_close(pad, mock_pins)
 
 
@@ -135,18 +158,19 @@ def test_debouncer_ignores_edges_inside_the_window():
 def test_contact_bounce_on_press_gives_one_press(clock, mock_pins):
     pad, sink = make_pad(mock_pins, clock=clock)
     pin = mock_pins.pin(17)
+    first = clock.now
     for _ in range(4):  # the contacts chatter for a few ms
         pin.drive_low()
         clock.now += 0.002
         pin.drive_high()
         clock.now += 0.002
     pin.drive_low()  # settled, still inside 20 ms of the first edge
-    assert sink.events == [ButtonEvent(0, Button.LEFT)]
+    assert sink.events == [ButtonEvent(0, Button.LEFT, at=first)]  # stamped at the first edge
     clock.now += 0.2
     pin.drive_high()
     clock.now += 0.2
     pin.drive_low()  # a second, real press
-    assert sink.events == [ButtonEvent(0, Button.LEFT)] * 2
+    assert sink.events == [ButtonEvent(0, Button.LEFT, at=first), ButtonEvent(0, Button.LEFT, at=clock.now)]
     release_and_close(pad, mock_pins)
 
 
@@ -160,7 +184,7 @@ def test_contact_bounce_on_release_is_not_a_press(clock, mock_pins):
     pin.drive_low()  # bounce 3 ms after the release: ignored
     clock.now += 0.003
     pin.drive_high()
-    assert sink.events == [ButtonEvent(0, Button.RIGHT)]
+    assert sink.events == [ButtonEvent(0, Button.RIGHT, at=ANY)]
     pad.close()
 
 
@@ -172,7 +196,7 @@ def test_tap_shorter_than_the_bounce_window_still_counts_the_next_press(clock, m
     pin.drive_high()  # release inside the window: ignored, we think it is still down
     clock.now += 0.5
     pin.drive_low()
-    assert sink.events == [ButtonEvent(0, Button.OK)] * 2
+    assert sink.events == [ButtonEvent(0, Button.OK, at=ANY)] * 2
     release_and_close(pad, mock_pins)
 
 
@@ -187,7 +211,7 @@ def test_close_releases_the_pins_and_stops_events(mock_pins):
     again, sink2 = make_pad(mock_pins)  # the pins are free again
     mock_pins.pin(17).drive_high()
     mock_pins.pin(17).drive_low()
-    assert sink2.events == [ButtonEvent(0, Button.LEFT)]
+    assert sink2.events == [ButtonEvent(0, Button.LEFT, at=ANY)]
     release_and_close(again, mock_pins)
 
 
@@ -221,9 +245,10 @@ def test_build_hardware_with_gpio_seats_uses_the_environments_factory(mock_pins)
         {"backend": "gpio", "buttons": {"left": 17, "right": 27, "ok": 22, "back": 4},
          "display": {"driver": "sim"}}]})
     sink = Recorder()
-    hardware = build_hardware(config, sink)
+    hardware = build_hardware(config, sink, clock=ManualClock(7.0))
     mock_pins.pin(4).drive_low()
     sink.wait_for(2)
     assert [str(e) for e in sink.events] == ["seat 1 ✕ pressed", "seat 1 ✕ held"]
+    assert [e.at for e in sink.events] == [7.0, 7.0]  # stamped on the clock it was built with
     mock_pins.pin(4).drive_high()
     hardware.close()

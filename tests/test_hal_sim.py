@@ -57,17 +57,18 @@ def test_sim_display_can_fail_like_a_pulled_cable():
 # ---------------------------------------------------------------- SimPad
 
 
-def test_sim_pad_press_and_hold_post_like_gpio():
+def test_sim_pad_press_and_hold_post_like_gpio(clock):
     events = []
-    pad = SimPad([0, 1])
+    pad = SimPad([0, 1], clock)
     assert isinstance(pad, ButtonPad)
     pad.start(events.append)
     pad.press(1, Button.RIGHT)
+    clock.advance(2.5)
     pad.hold(0, "back")
-    assert events == [
-        ButtonEvent(1, Button.RIGHT, EventKind.PRESSED),
-        ButtonEvent(0, Button.BACK, EventKind.PRESSED),
-        ButtonEvent(0, Button.BACK, EventKind.HELD),
+    assert events == [  # each stamped on the pad's clock when it was made
+        ButtonEvent(1, Button.RIGHT, EventKind.PRESSED, at=1000.0),
+        ButtonEvent(0, Button.BACK, EventKind.PRESSED, at=1002.5),
+        ButtonEvent(0, Button.BACK, EventKind.HELD, at=1002.5),
     ]
     assert str(events[0]) == "seat 2 ▶ pressed"
 
@@ -155,11 +156,11 @@ def test_resilient_display_lets_programming_errors_through():
 # ---------------------------------------------------------------- build_hardware, sim seats
 
 
-def test_build_hardware_for_the_sim_backend():
+def test_build_hardware_for_the_sim_backend(clock):
     events = []
-    hardware = build_hardware(sim_config(2), events.append)
+    hardware = build_hardware(sim_config(2), events.append, clock=clock)
     hardware.sim_pad.press(1, Button.OK)
-    assert events == [ButtonEvent(1, Button.OK)]
+    assert events == [ButtonEvent(1, Button.OK, at=clock.now)]
     assert [d.name for d in hardware.displays()] == ["seat 1 display", "seat 2 display", "shared display"]
     hardware.seat_displays[0].show(frame("hi"))
     assert hardware.seat_displays[0].inner.image is not None
@@ -170,7 +171,7 @@ def test_build_hardware_for_the_sim_backend():
     assert all(d.inner.closed for d in hardware.displays())
 
 
-def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise():
+def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise(clock):
     from golfbox.hal.config import parse_config
     from golfbox.hal.serialnode import SerialNodeHub
 
@@ -178,9 +179,10 @@ def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise():
     config = parse_config({"seats": [{"backend": "sim"}, {"backend": "serial", "node": "e661"}],
                            "seat_nodes": {"usb_ids": ["ffff:fffe"]}})  # matches no real port
     events = []
-    hardware = build_hardware(config, events.append)
+    hardware = build_hardware(config, events.append, clock=clock)
     try:
         assert [type(pad) for pad in hardware.pads] == [SimPad, SerialNodeHub]
+        assert all(pad.clock is clock for pad in hardware.pads)  # both stamp on the table's clock
         node_display = hardware.seat_displays[1]
         assert node_display.size == (128, 64)
         node_display.show(frame("hello"))  # the node is not plugged in: kept, not raised

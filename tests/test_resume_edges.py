@@ -14,9 +14,10 @@ from golfbox.table.timers import ManualClock
 def table(path, **settings):
     settings = TableSettings(**{"variant": "6-card", "seats": 2, "rounds": 1, "bots": {1: "random"},
                                 "bot_delay": 0.0, "auto_start": True, "seed": 7, **settings})
-    pad = SimPad(range(2))
+    clock = ManualClock(100.0)
+    pad = SimPad(range(2), clock)
     service = assemble_table(settings, [pad], {0: SimDisplay("a"), 1: SimDisplay("b")}, None,
-                             Journal(path), clock=ManualClock(100.0))
+                             Journal(path), clock=clock)
     return service, pad
 
 

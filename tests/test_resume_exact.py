@@ -171,7 +171,8 @@ def play_with_a_stand_in(journal_path: Path, seed: int) -> None:
 
     settings = TableSettings(variant="6-card", rounds=1, seats=2, bot_delay=0.0, auto_start=True,
                              seed=seed, takeover_after=1.0)
-    clock, pad = ManualClock(5000.0), SimPad(range(2))
+    clock = ManualClock(5000.0)
+    pad = SimPad(range(2), clock)
     service = assemble_table(settings, [pad], {}, None, Journal(journal_path), clock=clock)
     service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     service.run_until_idle()

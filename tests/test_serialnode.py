@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from unittest.mock import ANY
 
 import pytest
 from hypothesis import given, settings
@@ -169,7 +170,7 @@ def test_each_seat_keeps_its_node_by_unique_id(make_node, make_hub):
     nodes[OTHER_ID].press("left")
     nodes[NODE_ID].press("right")
     got = {events.get(timeout=2), events.get(timeout=2)}
-    assert got == {ButtonEvent(6, Button.LEFT, EventKind.PRESSED), ButtonEvent(5, Button.RIGHT, EventKind.PRESSED)}
+    assert {str(event) for event in got} == {"seat 7 ◀ pressed", "seat 6 ▶ pressed"}
     assert nodes[OTHER_ID].wait_oled(waiting_screen(6, OTHER_ID), 2)  # told its seat before any frame
 
 
@@ -202,7 +203,27 @@ def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     assert display.wait_shown(3)
     assert node.wait_oled(image_to_pages(image), 2)
     node.press("ok")
-    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+
+
+@needs_micropython
+def test_a_press_is_stamped_on_the_hubs_clock_as_its_frame_arrives(make_node, make_hub):
+    """The node's frames carry no time: the host stamps a press as it reads it, on the
+    table's clock, so a press that then waits in the table's queue keeps when it came."""
+    stamps = []
+
+    def clock():
+        stamps.append(time.monotonic())
+        return stamps[-1]
+
+    node = make_node()
+    hub, events = make_hub(clock=clock)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    before = time.monotonic()
+    node.press("ok")
+    event = events.get(timeout=2)
+    assert event == ButtonEvent(SEAT, Button.OK, at=ANY)
+    assert stamps == [event.at] and before <= event.at <= time.monotonic()
 
 
 def message_type(block: bytes) -> int | None:
@@ -231,9 +252,9 @@ def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_o
     time.sleep(0.3)
     node.relay.drop_to_host = None  # the line clears up
     assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
-    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.OK)
+    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.OK, at=ANY)
     node.press("left")
-    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.LEFT)
+    assert events.get(timeout=3) == ButtonEvent(SEAT, Button.LEFT, at=ANY)
 
 
 def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, caplog):
@@ -243,7 +264,7 @@ def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, ca
     hub, events = make_hub()
     assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     node.press("ok")
-    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     node.unplug()
     assert events.get(timeout=3).connected is False
     node.press("left")
@@ -253,7 +274,7 @@ def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, ca
         node.plug()
         assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
         node.press("back")
-        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK)
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, at=ANY)
     assert "seat 5: 2 button events lost in the node" in caplog.text
 
 
@@ -283,7 +304,7 @@ def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_p
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
         assert events.get(timeout=8) == LinkEvent(SEAT, True, buttons=True)
         second.press("ok")
-        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK)
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     finally:
         hub.close()
         first.close()
@@ -349,7 +370,7 @@ def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recove
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         node.relay.inject_to_host(b"\x05garbage\x00")
         node.press("back")
-        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK)
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, at=ANY)
     assert "seat 5: dropped corrupt block at byte" in caplog.text
 
 

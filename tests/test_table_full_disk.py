@@ -53,7 +53,7 @@ class FillingDisk(Journal):
 def table(path, clock, full=False, **settings):
     settings = TableSettings(**{"variant": "4-card", "seats": 2, "rounds": 2, "bot_delay": 0.0,
                                 "seed": 5, **settings})
-    pad = SimPad(range(settings.seats))
+    pad = SimPad(range(settings.seats), clock)
     displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(settings.seats)}
     shared = SimDisplay("shared", (256, 64), "L")
     journal = FillingDisk(path)

@@ -180,7 +180,7 @@ def test_a_failing_display_does_not_stop_the_game(sim_table):
 def test_a_resilient_display_reports_its_failure_and_is_polled_back(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
-    pad = SimPad(range(2))
+    pad = SimPad(range(2), clock)
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
     svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock)
     wrapped.sink = svc.post
@@ -471,7 +471,7 @@ class StatusLog:
 def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(clock, tmp_path):
     inner = SimDisplay("seat 1 display")
     wrapped = ResilientDisplay(inner, 0, clock=clock, first_retry=0.5)
-    pad = SimPad(range(2))
+    pad = SimPad(range(2), clock)
     notifier = StatusLog()
     settings = TableSettings(variant="4-card", seats=2, auto_start=True, bot_delay=0.0)
     svc = assemble_table(settings, [pad], {0: wrapped, 1: SimDisplay("seat 2")}, None, clock=clock,

@@ -2,14 +2,17 @@
 
 A ButtonPad turns presses into ButtonEvents posted to a sink (a callable,
 usually ``queue.Queue.put``); it never runs game logic itself, because
-gpiozero and serial readers call back on their own threads.
+gpiozero and serial readers call back on their own threads. It stamps each
+event with the moment of the press on its ``clock``, the table's own: a press
+may wait in the queue while the table is busy, and the table must still know
+whether it came before or after what the player saw (table/service.py).
 A Display takes a 1-bit or greyscale PIL image of its own size.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Protocol, runtime_checkable
 
 from PIL import Image
@@ -38,6 +41,7 @@ class ButtonEvent:
     seat: int
     button: Button
     kind: EventKind = EventKind.PRESSED
+    at: float = field(kw_only=True)  # when it happened, on the pad's clock (the table's)
 
     def __str__(self) -> str:  # "seat 2 ▶ pressed" (seats are shown 1-based)
         return f"seat {self.seat + 1} {self.button.symbol} {self.kind.value}"
@@ -73,6 +77,8 @@ class HardwareSetupError(Exception):
 @runtime_checkable
 class ButtonPad(Protocol):
     """Yields ButtonEvents for one or more seats into a sink."""
+
+    clock: Callable[[], float]  # what its events are stamped with: the table's clock
 
     def start(self, sink: EventSink) -> None:
         """Begin delivering events to ``sink`` (may be called from any thread)."""

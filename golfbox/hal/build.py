@@ -53,7 +53,8 @@ class Hardware:
 def build_hardware(config: HardwareConfig, sink: EventSink, *,
                    pin_factory: Any = None,
                    clock: Callable[[], float] = time.monotonic) -> Hardware:
-    """Open every pad and display of ``config``; pads start posting into ``sink``.
+    """Open every pad and display of ``config``; pads start posting into ``sink``,
+    their presses stamped on ``clock`` (the table's: assemble_table's).
 
     ``pin_factory`` (a gpiozero factory) wins over ``[gpio] pin_factory``, which
     wins over $GPIOZERO_PIN_FACTORY and gpiozero's own choice.
@@ -124,14 +125,14 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.pads.append(GpioPad(
             {seat.index: seat.buttons for seat in by_backend["gpio"]},
             bounce_time=config.gpio.bounce_time, hold_time=config.gpio.hold_time,
-            pin_factory=pin_factory))
+            pin_factory=pin_factory, clock=clock))
 
     if by_backend["sim"]:
-        hardware.sim_pad = SimPad(seat.index for seat in by_backend["sim"])
+        hardware.sim_pad = SimPad((seat.index for seat in by_backend["sim"]), clock)
         hardware.pads.append(hardware.sim_pad)
 
     if by_backend["serial"]:
-        pads, displays = _serial_seats(config, by_backend["serial"])
+        pads, displays = _serial_seats(config, by_backend["serial"], clock)
         hardware.pads.extend(pads)
         hardware.seat_displays.update(displays)
 
@@ -140,7 +141,8 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
                                             config.shared_display)
 
 
-def _serial_seats(config: HardwareConfig, seats: list[SeatConfig]) -> tuple[list[ButtonPad], dict[int, Display]]:
+def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
+                  clock: Callable[[], float]) -> tuple[list[ButtonPad], dict[int, Display]]:
     """Seat nodes through golfbox.hal.serialnode (imported only when a seat uses one).
 
     One SerialNodeHub is the pad of every node seat and gives each its display.
@@ -152,7 +154,7 @@ def _serial_seats(config: HardwareConfig, seats: list[SeatConfig]) -> tuple[list
     from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub
 
     table = {**config.seat_nodes, "seats": {str(seat.index + 1): seat.node for seat in seats}}
-    hub = SerialNodeHub(SerialNodeConfig.from_mapping(table, where="seat_nodes"))
+    hub = SerialNodeHub(SerialNodeConfig.from_mapping(table, where="seat_nodes"), clock)
     displays: dict[int, Display] = {
         seat.index: ResilientDisplay(hub.display(seat.index), seat.index, None,
                                      first_retry=0.0, max_retry=0.0)

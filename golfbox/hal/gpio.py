@@ -15,7 +15,8 @@ all, so every press also goes through ``Debouncer``: an edge closer than
 ``bounce_time`` to the last accepted edge of that button is ignored.
 
 gpiozero calls back on its own threads: the callbacks here only build an
-event and hand it to the sink (a queue's ``put``); no game logic runs there.
+event, stamped with the pad's clock at that moment, and hand it to the sink
+(a queue's ``put``); no game logic runs there.
 gpiozero itself is imported when a pad is built, not before.
 """
 
@@ -51,10 +52,11 @@ class _SeatButton:
     """One physical button: debounced edges in, ButtonEvents out."""
 
     def __init__(self, seat: int, button: Button, debouncer: Debouncer,
-                 post: Callable[[ButtonEvent], None]):
+                 post: Callable[[ButtonEvent], None], clock: Callable[[], float]):
         self.seat = seat
         self.button = button
         self._debouncer = debouncer
+        self._clock = clock
         self._post = post
         self._down = False
         self._held_sent = False
@@ -68,7 +70,7 @@ class _SeatButton:
             # saw the release (a tap shorter than bounce_time).
             self._down = True
             self._held_sent = False
-        self._post(ButtonEvent(self.seat, self.button, EventKind.PRESSED))
+        self._post(ButtonEvent(self.seat, self.button, EventKind.PRESSED, at=self._clock()))
 
     def released(self) -> None:
         with self._lock:
@@ -80,7 +82,7 @@ class _SeatButton:
             if not self._down or self._held_sent:
                 return
             self._held_sent = True
-        self._post(ButtonEvent(self.seat, self.button, EventKind.HELD))
+        self._post(ButtonEvent(self.seat, self.button, EventKind.HELD, at=self._clock()))
 
 
 def pin_factory_by_name(name: str) -> Any:
@@ -126,13 +128,14 @@ class GpioPad:
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic):
         from gpiozero import Button as GpioButton  # lazily: the laptop path never needs it
 
+        self.clock = clock
         self._sink: EventSink | None = None
         self._devices: list[Any] = []
         self.buttons: dict[tuple[int, Button], _SeatButton] = {}
         try:
             for seat, pins in seats.items():
                 for button, pin in pins.items():
-                    logic = _SeatButton(seat, button, Debouncer(bounce_time, clock), self._post)
+                    logic = _SeatButton(seat, button, Debouncer(bounce_time, clock), self._post, clock)
                     try:
                         device = GpioButton(
                             f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,

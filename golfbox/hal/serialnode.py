@@ -22,7 +22,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from PIL import Image
 
@@ -212,8 +212,9 @@ class LinkStats:
 class SerialNodeHub:
     """All seat nodes of a table: a ButtonPad for their seats and a Display per seat."""
 
-    def __init__(self, config: SerialNodeConfig):
+    def __init__(self, config: SerialNodeConfig, clock: Callable[[], float] = time.monotonic):
         self.config = config
+        self.clock = clock  # stamps a press when its frame is read (the node's time is not ours)
         self._lock = threading.Condition()
         self._seats = {seat: _SeatState(seat, node_id) for seat, node_id in config.seats.items()}
         self._connections: dict[str, _NodeConnection] = {}  # by real device path
@@ -602,7 +603,8 @@ class _NodeConnection:
                 self._last_counter = counter
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
-                    event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]), EventKind(protocol.KIND_CODES[kind]))
+                    event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
+                                        EventKind(protocol.KIND_CODES[kind]), at=self.hub.clock())
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
                 counter, down, rx_errors, flags = protocol.unpack_state(payload)

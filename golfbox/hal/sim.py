@@ -9,6 +9,7 @@ and a display can be told to fail like an unplugged I2C OLED.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable, Iterable
 
 from PIL import Image
@@ -58,10 +59,12 @@ class SimDisplay:
 
 
 class SimPad:
-    """A pad for any number of seats whose presses come from code (or a keyboard)."""
+    """A pad for any number of seats whose presses come from code (or a keyboard); each
+    is stamped on ``clock`` when it is made, as a GPIO pad stamps its callbacks."""
 
-    def __init__(self, seats: Iterable[int]):
+    def __init__(self, seats: Iterable[int], clock: Callable[[], float] = time.monotonic):
         self.seats = frozenset(seats)
+        self.clock = clock
         self._sink: EventSink | None = None
         self._lock = threading.Lock()
 
@@ -75,20 +78,21 @@ class SimPad:
 
     def press(self, seat: int, button: Button | str) -> None:
         """A short press: PRESSED."""
-        self._post(ButtonEvent(seat, _button(button), EventKind.PRESSED))
+        self._post(seat, button, EventKind.PRESSED)
 
     def hold(self, seat: int, button: Button | str) -> None:
         """A long press: PRESSED at once, HELD when hold_time has passed (as on GPIO)."""
-        self._post(ButtonEvent(seat, _button(button), EventKind.PRESSED))
-        self._post(ButtonEvent(seat, _button(button), EventKind.HELD))
+        self._post(seat, button, EventKind.PRESSED)
+        self._post(seat, button, EventKind.HELD)
 
     def held(self, seat: int, button: Button | str) -> None:
         """HELD alone: a hold whose PRESSED was posted earlier, as a slow pad sends it."""
-        self._post(ButtonEvent(seat, _button(button), EventKind.HELD))
+        self._post(seat, button, EventKind.HELD)
 
-    def _post(self, event: ButtonEvent) -> None:
-        if event.seat not in self.seats:
-            raise ValueError(f"seat {event.seat} is not on this pad (seats {sorted(self.seats)})")
+    def _post(self, seat: int, button: Button | str, kind: EventKind) -> None:
+        if seat not in self.seats:
+            raise ValueError(f"seat {seat} is not on this pad (seats {sorted(self.seats)})")
+        event = ButtonEvent(seat, _button(button), kind, at=self.clock())
         with self._lock:
             sink = self._sink
         if sink is None:

@@ -330,9 +330,9 @@ def make_node(tmp_path, ports_dir):
 def make_hub(ports_dir):
     hubs = []
 
-    def make(seats=None, **options):
+    def make(seats=None, clock=time.monotonic, **options):
         config = serialnode.SerialNodeConfig(seats=seats or {SEAT: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1, **options)
-        hub = serialnode.SerialNodeHub(config)
+        hub = serialnode.SerialNodeHub(config, clock)
         events: queue.Queue = queue.Queue()
         hub.start(events.put)
         hubs.append(hub)
