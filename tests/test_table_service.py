@@ -674,3 +674,61 @@ def test_a_bot_that_chooses_an_illegal_move_is_stood_in_for_on_that_move(sim_tab
         table.service.run_until_idle()
     assert table.service.match.round.over
     assert "seat 1's illegal bot chose" in caplog.text and "not allowed now" in caplog.text
+
+
+def test_a_press_queued_before_a_bot_ends_the_round_does_not_deal_the_next(sim_table, clock):
+    """A person pressed ● during a bot's turn; the press waited in the queue while the bot's
+    move ended the round, and was then taken as "● deals the next round": the reveal
+    flashed by and nobody saw the scores. Presses are stamped when made; a state ignores
+    those made before it was on the screens."""
+    table = sim_table(variant="6-card", seats=2, rounds=9, bots={1: "random"}, bot_delay=1.0,
+                      auto_start=True, seed=3)
+    svc = table.service
+    for _ in range(2000):
+        if svc.state == "round_over":
+            table.press(0, Button.OK)  # a round the person ended: go on to the next
+        elif svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        else:  # the bot's turn: ● pressed out of turn waits while the bot moves
+            round_no = svc.match.round_no
+            table.pad.press(0, Button.OK)
+            clock.advance(1.0)
+            svc.run_until_idle()
+            if svc.state == "round_over" or svc.match.round_no != round_no:
+                break
+    else:
+        pytest.fail("no round was ended by the bot")
+    assert (svc.state, svc.match.round_no) == ("round_over", round_no)  # the reveal stays
+    table.press(0, Button.OK)  # a press made on the reveal goes on, as before
+    assert (svc.state, svc.match.round_no) == ("playing", round_no + 1)
+
+
+def test_a_second_ok_made_before_the_result_was_drawn_does_not_start_a_rematch(sim_table, clock):
+    """● ● on the last reveal: the first shows the result; the second, pressed while the
+    table was still saving the match and drawing it, started a new match over it."""
+    table = sim_table(variant="4-card", seats=2, rounds=1, bots={1: "random"}, auto_start=True,
+                      seed=3)
+    svc = table.service
+    for _ in range(500):
+        if svc.state == "round_over":
+            break
+        table.press(0, Button.OK)
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert svc.state == "round_over" and svc.match.over
+    match_id = svc.match_id
+    table.pad.press(0, Button.OK)
+    clock.advance(0.05)
+    table.pad.press(0, Button.OK)
+    clock.advance(0.05)  # the table is busy meanwhile: it handles both presses after this
+    svc.run_until_idle()
+    assert (svc.state, svc.match_id) == ("match_over", match_id)
+    table.press(0, Button.OK)  # pressed on the result: a new match
+    assert svc.state == "playing" and svc.match_id != match_id
+
+
+def test_a_pad_built_on_another_clock_than_the_tables_is_refused(clock):
+    settings = TableSettings(variant="4-card", seats=2, bot_delay=0.0)
+    with pytest.raises(ValueError, match="SimPad stamps its presses on another clock than the "
+                                         "table's"):
+        assemble_table(settings, [SimPad(range(2))], {}, None, clock=clock)

@@ -67,6 +67,9 @@ class TableService:
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
         for pad in pads:
+            if pad.clock is not clock:  # its stamps could not be set against the screens' times
+                raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
+                                 "the table's: build it with the table's clock")
             pad.start(self.post)
         self._after_change()
 
@@ -162,12 +165,19 @@ class TableService:
         elif isinstance(event, LinkEvent):
             self._on_link(event)
         elif isinstance(event, ButtonEvent):
-            if event.seat in self.inputs:
-                self.notices.seats.pop(event.seat, None)  # a press clears the last message
-                self.go(self.current.on_button(event.seat, event.button, event.kind))
-            else:
+            if event.seat not in self.inputs:
                 log.warning("ignored a press from seat %d: the table has %d seats",
                             event.seat + 1, self.settings.seats)
+            elif event.at < self.current.shown_at:
+                # A press answers the screen its player saw. One made before this state was
+                # drawn (it waited in the queue while a bot's move ended the round, say) was
+                # meant for the state before: here a ● for a turn would deal the next round
+                # over an unseen reveal. So in every state: a quick second ● would as well
+                # start a rematch over an unseen result, or play blind in a new round.
+                log.info("ignored %s: pressed before the %s screens were shown", event, self.state)
+            else:
+                self.notices.seats.pop(event.seat, None)  # a press clears the last message
+                self.go(self.current.on_button(event.seat, event.button, event.kind))
         self._after_change(first=getattr(event, "seat", None))
 
     def _on_link(self, event: LinkEvent) -> None:
@@ -182,6 +192,8 @@ class TableService:
         self.current.sync_timers()
         self._keep_faults_turning()
         self.painter.draw(self.current, first)
+        if self.current.shown_at == states.NOT_SHOWN:
+            self.current.shown_at = self.clock()
         self._report_status()
 
     def _keep_faults_turning(self) -> None:

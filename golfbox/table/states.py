@@ -7,7 +7,9 @@ what every display shows; a handler returns the next state, or None to stay.
     any state ──close()──▶ Paused
 
 In the lobby, after a round and after the match, ◀ ▶ on a seat open the rules
-(ReadsRules). A state's timers are its own: leaving it cancels them.
+(ReadsRules). A state's timers are its own: leaving it cancels them. No state
+sees a press made before its screens were drawn (``shown_at``): the service
+drops it, as meant for the state before.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ def opening(table: "TableService") -> "State":
     return Lobby(table)  # (with auto_start: the journal failed, shown; holding ● tries again)
 
 
+# A state not yet drawn: every press is older than its screens (none reaches it then).
+NOT_SHOWN = float("inf")
+
+
 class State:
     name: TableState
 
@@ -72,6 +78,7 @@ class State:
         self.table = table
         self.session = table.session
         self._timers: dict[str, Timer] = {}
+        self.shown_at = NOT_SHOWN  # when the service first drew this state, on table.clock
 
     # ------------------------------------------------------------------ to override
 
