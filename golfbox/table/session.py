@@ -141,7 +141,9 @@ class Session:
             self.match_id = match_id
         self._seed_used = True
         self.match_config = config
-        log.info("match of %s for %s (seed %d)", variant, ", ".join(p.name for p in players), seed)
+        # Never the seed: it deals every card, and a log may be on show. The journal keeps it.
+        log.info("match of %s for %s (%s)", variant, ", ".join(p.name for p in players),
+                 f"journal match {match_id}" if self.journal is not None else "no journal")
         self._use(match, players)
         self.actions_played = 0
         return True
