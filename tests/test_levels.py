@@ -6,6 +6,7 @@ import pytest
 
 from golfbox.bots import make_bot
 from golfbox.engine import Action, Round, get_variant, grid_score, make_rules
+from golfbox.table.thinker import move_seed
 from engine_helpers import stacked_round
 
 
@@ -144,7 +145,7 @@ def test_hints_hold_ok_moves_the_cursor_to_what_hard_would_do(sim_table, clock):
     clock.advance(5.0)
     svc.run_until_idle()
     assert svc.actions_played == played
-    seed = f"{svc.match.seed}:hint:0:{played}"
+    seed = move_seed(svc.match.seed, "hint", 0, played)
     expected = make_bot("hard", random.Random(seed)).choose(view)
     assert svc.inputs[0].choice == expected
     assert svc.messages[0].startswith("hint: ")

@@ -28,3 +28,30 @@ def test_no_log_line_carries_the_match_seed(sim_table, caplog):
     assert table.service.match.seed == SEED
     assert "match" in caplog.text and "4-card" in caplog.text  # the start is still logged
     assert str(SEED) not in caplog.text
+
+
+class RecordingThinker:
+    """Stands in for the worker process a bot thinks in: keeps what it is handed."""
+
+    def __init__(self):
+        self.pending: set[tuple] = set()
+        self.handed: list[tuple] = []
+
+    def think(self, key, name, seed, view) -> None:
+        self.pending.add(key)
+        self.handed.append((name, seed, view))
+
+
+def test_a_bot_thinking_off_the_loop_is_handed_nothing_that_deals_the_cards():
+    """The worker got "<match seed>:<seat>:<actions>" as its seed beside the view: it
+    could deal the whole match, every face-down card of every seat."""
+    settings = TableSettings(variant="4-card", seats=2, bots={0: "hard", 1: "hard"}, seed=SEED)
+    thinker = RecordingThinker()
+    session = Session(settings, None, Notices(), lambda: 0.0, thinker)
+    assert session.start_match([Player(0, "hard", "A"), Player(1, "hard", "B")], "4-card", {}, 1)
+    session.bot_move()
+    (handed,) = thinker.handed
+    name, seed, view = handed
+    assert name == "hard" and view == session.match.view(view.seat)
+    assert str(SEED) not in seed
+    assert str(SEED).encode() not in pickle.dumps(handed)

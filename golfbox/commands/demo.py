@@ -62,10 +62,13 @@ class Autopilot:
 
     def __init__(self, table: SimTable, clock: ManualClock, bot_name: str, seed: int | None):
         from golfbox.bots import make_bot
+        from golfbox.table.thinker import move_seed
 
         self.table = table
         self.clock = clock
-        self.bot = make_bot(bot_name, random.Random(seed))
+        # Not Random(seed): that is the very generator the match deals from.
+        rng = random.Random(None if seed is None else move_seed(seed, "autopilot"))
+        self.bot = make_bot(bot_name, rng)
 
     def press(self, button: Button, wait: float = PRESS_SECONDS) -> None:
         self.clock.now += wait

@@ -24,7 +24,7 @@ from golfbox.render.words import say
 from golfbox.table.journal import Journal, JournalError, MatchLog
 from golfbox.table.lobby import Player
 from golfbox.table.settings import TableSettings
-from golfbox.table.thinker import Thinker, Thought, bot_choice
+from golfbox.table.thinker import Thinker, Thought, bot_choice, move_seed
 
 log = logging.getLogger(__name__)
 
@@ -398,7 +398,7 @@ class Session:
 
     def _move_seed(self, engine_seat: int, entries_before: int) -> str:
         """A bot's random numbers for a move: the match, the seat and the move's place."""
-        return f"{self.match.seed}:{engine_seat}:{entries_before}"
+        return move_seed(self.match.seed, engine_seat, entries_before)
 
     def _next_bot(self) -> int | None:
         """The bot seat to act next: a pure function of the game, never of timers or the clock.

@@ -1,8 +1,9 @@
 """Bots that think long (``hard``'s search) think off the loop that serves the buttons.
 
 The loop hands a worker process what the bot's choice depends on — the bot's
-name, the seed the table derives for this move (match seed, seat, actions
-played) and the seat's view — and goes on serving presses; the choice comes
+name, the seed the table derives for this move (move_seed: a digest of the
+match seed, the seat and the actions played) and the seat's view — and goes on
+serving presses; the choice comes
 back as an event in the table's queue and is played there, if the table is
 still where it was when it asked. So the result is the one the loop would
 have computed itself, only later; a process rather than a thread, because
@@ -11,6 +12,7 @@ a thread computing in Python would hold the interpreter lock against the loop.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import multiprocessing
@@ -29,6 +31,15 @@ log = logging.getLogger(__name__)
 class Thought(NamedTuple):
     key: tuple  # (match id, actions played, engine seat) when it was asked
     action: Action | None  # None: the worker failed (logged); the loop asks again
+
+
+def move_seed(match_seed: int, *where: object) -> str:
+    """The seed of one bot's move or one hint: a digest of the match seed and ``where``
+    (the seat, the actions played …). One way only: the match seed deals every card,
+    and a bot, in the worker or in the loop, gets its view to choose from and nothing
+    that would tell it a face-down card."""
+    text = ":".join(str(part) for part in (match_seed, *where))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def bot_choice(name: str, seed: str, view: SeatView) -> Action:
