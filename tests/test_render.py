@@ -303,21 +303,30 @@ def _without_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
-@pytest.mark.parametrize("message", ["attends : Benoît, Cléo, Ève, Gaël commence",  # line 1's accents
-                                     "attends : Anne, Dany, Fanny, Hugo, Benoît commence"])  # line 2's
-def test_a_two_line_seat_message_shows_the_accents_of_both_lines(message):
+@pytest.mark.parametrize("message", [
+    "attends : Benoît, Cléo, Ève, Léa commence",  # line 1's accents
+    "attends : Anne, Dany, Fanny, Hugo, Benoît commence",  # line 2's
+    "non enregistré : réessaie maintenant, À bientôt Émile",  # both lines'
+    "reçu : ça commence, François joue · À toi après Émile",  # a cedilla over line 2's accents
+    "the match is over: ✕ on a player's pad opens the lobby",  # none
+])
+@pytest.mark.parametrize("variant", ["6-card", "9-card"])  # 2 and 3 rows of cards over the bar
+def test_a_two_line_seat_message_keeps_a_blank_row_between_its_lines(message, variant):
     """The seat's two-line bar drew line 1's accents above the bar, in its paper colour
-    (unseen), and line 2's over the bottom row of line 1's letters."""
-    view = goldens.until_my_turn(goldens.play_turns(goldens.deal("6-card"), 2), 2).view(0)
-    accented = render_seat(view, message=message, lang="fr")
-    plain = render_seat(view, message=_without_accents(message), lang="fr")
+    (unseen), then line 2's on the row right under line 1's letters, touching them
+    ('À BIENTÔT' under 'RÉESSAIE'): the lines read as one blot. Every mark now shows in
+    the bar, and a blank row parts line 1's ink (a cedilla too) from line 2's."""
+    view = goldens.until_my_turn(goldens.play_turns(goldens.deal(variant), 2), 2).view(0)
+    shown = render_seat(view, message=message, lang="fr")
     assert len(glyphs.wrap_text(message, 124, 2)) == 2
-    bar = [63]  # the inverted bar's rows: up from the bottom while its margin is ink
-    while accented.getpixel((0, bar[-1] - 1)) == accented.getpixel((1, bar[-1] - 1)) == 1:
-        bar.append(bar[-1] - 1)
-    letters = [y for y in bar if any(plain.getpixel((x, y)) == 0 for x in range(128))]
-    changed = {y for x in range(128) for y in range(64) if accented.getpixel((x, y)) != plain.getpixel((x, y))}
-    assert changed and changed <= set(bar) - set(letters)  # the marks show, in the bar, on no letter
+    assert not {"Ë", "Ï"} & set(message.upper())  # a diaeresis has a blank row of its own
+    # The bar's top row: the first all ink (columns 80 and 81, between the grid and the
+    # side column, have none above the bar).
+    bar_top = next(y for y in range(64) if all(shown.getpixel((x, y)) for x in range(128)))
+    text_rows = [y for y in range(bar_top, 64) if any(shown.getpixel((x, y)) == 0 for x in range(128))]
+    starts = [y for y in text_rows if y - 1 not in text_rows]  # the first row of each block of ink
+    assert len(starts) == 2, f"the two lines' ink should be two blocks of rows: {text_rows}"
+    assert text_rows[-1] == 63 and bar_top < text_rows[0]  # every mark inside the bar
 
 
 @pytest.mark.parametrize("name", ["Benoît", "Fanny", "Anne"])

@@ -125,6 +125,17 @@ def text_width(text: str, scale: int = 1) -> int:
     return sum(g.width for g in glyphs) + scale * (len(glyphs) - 1)
 
 
+def rise(text: str, scale: int = 1) -> int:
+    """Rows ``text``'s accents reach above its top (times ``scale``): 0 if it has none."""
+    return max((_RISE.get(char, 0) for char in text.upper()), default=0) * scale
+
+
+def hang(text: str, scale: int = 1) -> int:
+    """Rows ``text``'s ink hangs below its letters (a cedilla's, times ``scale``)."""
+    return max((glyph.height - rise(char, scale) - SMALL_HEIGHT * scale
+                for char, glyph in zip(text.upper(), _glyphs(text, scale))), default=0)
+
+
 def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
               scale: int = 1) -> int:
     """Stamp ``text`` with its top-left at (x, y); returns the x after it.

@@ -162,12 +162,15 @@ def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
             draw.rectangle((0, PROMPT_Y - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
             glyphs.draw_text(draw, 2, PROMPT_Y, lines[0], PAPER)
             return
-        # Two lines, each with its accents: the second's marks sit right under the first's
-        # letters (a full line pitch does not fit), and the bar's top row clears the first's
-        # marks, over the bottom edges of the side box and a 3-row grid until the next press.
-        pitch = glyphs.MARK_RISE + glyphs.SMALL_HEIGHT
-        first = SIZE[1] - pitch - glyphs.SMALL_HEIGHT
-        draw.rectangle((0, first - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
+        # Two lines, the second on the bottom row. Under the first's letters: its cedilla,
+        # a blank row, then the second's accents (marks right under the letters above read
+        # as theirs, and the lines as one blot); two rows at least, as plain lines have.
+        # The bar's top row clears the first's accents. It is only as tall as the lines
+        # need: it covers the bottom edges of the side box and of a 3-row grid until the
+        # next press, and with accents on both lines the last row of the box's label.
+        pitch = glyphs.SMALL_HEIGHT + max(2, glyphs.hang(lines[0]) + 1 + glyphs.rise(lines[1]))
+        first = SIZE[1] - glyphs.SMALL_HEIGHT - pitch
+        draw.rectangle((0, first - glyphs.rise(lines[0]) - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
         for i, line in enumerate(lines):
             glyphs.draw_text(draw, 2, first + pitch * i, line, PAPER)
     elif prompt:
