@@ -251,7 +251,7 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens["table_message"] = lambda: render_table(
         play_turns(deal("6-card"), 3).view(None), lang=lang,
         message=say(lang, "{who} is away: a bot plays for it until it is back", who=names[2]))
-    # The second of two faults taking turns: whole, on two lines (three on 128 px).
+    # The second of two faults taking turns: whole, on two lines.
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"table_faults{tag}"] = lambda size=size: render_table(
             play_turns(deal("6-card"), 3).view(None), size, names[:4], lang=lang,

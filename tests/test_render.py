@@ -462,31 +462,49 @@ def test_a_list_whose_last_item_just_fits_stays_on_one_line():
     assert not hasattr(glyphs, "wrap_parts")
 
 
+def every_fault(lang: str, who: str) -> dict[str, str]:
+    """Every fault the shared display can show, in the players' words as the table says
+    them (Session.link_changed, bot_move and the journal's failure)."""
+    from golfbox.render.words import say
+
+    return {"table_screen": say(lang, "the table's screen is not answering"),
+            "unplugged": goldens.fault_words(lang, who),  # with takeover_after's countdown
+            "unplugged_no_bot": say(lang, "{who}'s seat is unplugged", who=who),  # takeover_after 0
+            "screen": say(lang, "{who}'s screen is not answering", who=who),
+            "away": say(lang, "{who} is away: a bot plays for it until it is back", who=who),
+            "journal": say(lang, "cannot save the game: see the log")}
+
+
 @pytest.mark.parametrize("players", [7, 8])
-@pytest.mark.parametrize("lang, message", [
-    ("en", lambda lang, names: say_words(lang, "{who}'s seat is unplugged", who=names[2])),
-    ("fr", lambda lang, names: say_words(lang, "{who}'s seat is unplugged", who=names[2])),
-    ("en", lambda lang, names: goldens.fault_words(lang, names[2])),
-    ("fr", lambda lang, names: goldens.fault_words(lang, names[2])),
-    ("en", lambda lang, names: "1/2 " + goldens.fault_words(lang, names[3])),
-], ids=["fault", "fault_fr", "countdown", "countdown_fr", "numbered"])
-def test_a_fault_shows_whole_on_a_narrow_shared_display_of_seven_or_eight(lang, players, message):
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("numbered", [False, True], ids=["alone", "numbered"])
+@pytest.mark.parametrize("fault", list(every_fault("en", "Ann")))
+def test_a_fault_shows_whole_on_a_narrow_shared_display_of_seven_or_eight(lang, players, numbered, fault):
     """With 7-8 players the 128x64 shared display's four rows of scores left one text line,
     and a fault was cut to it ('CLEO'S SEAT IS UNPLUGGED · A BOT…'). The scores now sit
-    two rows lower and the fault gets two lines, clear of the scores. (A numbered French
-    fault needs three lines: its end is still cut there.)"""
+    two rows lower and the fault gets two lines, clear of the scores. A numbered French
+    fault needed three, and lost its end ('2/2 LE POSTE DE CLÉO EST / DÉBRANCHÉ · UN ROBOT
+    LE REMPLA…'): it says 'Cléo : poste débranché · un robot joue dans 120 s' now. Each
+    fault, alone or second of two, with each player's name, shows whole."""
+    from golfbox.table.session import Notices
+    from golfbox.table.settings import TableSettings
+
     names = goldens.NAMES[lang][:players]
-    message = message(lang, names)
     r = goldens.play_turns(goldens.deal("9-card", players=players), 7)
     view = r.view(None)
     size = (128, 64)
-    shown = render_table(view, size, names, message=message, lang=lang)
-    assert shown.tobytes() != render_table(view, size, names, message=_with_last_letter_changed(message),
-                                           lang=lang).tobytes()
     below = (0, 35 - 2, 128, 64)  # four rows of scores, from the first one's accents
     plain = render_table(view, size, names, lang=lang)
-    assert shown.crop(below).tobytes() == plain.crop(below).tobytes()
-    assert not any(shown.getpixel((x, below[1] - 1)) for x in range(128))  # a dark row over the scores
+    for who in [*names, TableSettings(language=lang).display_name(2, "hard")]:  # and 'J3 (FORT)'
+        message = every_fault(lang, who)[fault]
+        if numbered:  # the second of two, as the shared display shows it
+            message = Notices(faults={"first": "·", "second": message}, turn=1).shared_line()
+        shown = render_table(view, size, names, message=message, lang=lang)
+        assert shown.tobytes() != render_table(view, size, names, lang=lang,
+                                               message=_with_last_letter_changed(message)).tobytes(), (
+            f"cut short: {message!r}")
+        assert shown.crop(below).tobytes() == plain.crop(below).tobytes()
+        assert not any(shown.getpixel((x, below[1] - 1)) for x in range(128))  # a dark row over the scores
 
 
 def say_words(lang: str, text: str, **values) -> str:

@@ -91,12 +91,14 @@ FRENCH: dict[str, str] = {
     "match over": "fin de partie", "{who} wins": "{who} gagne",
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
     "the table's screen is not answering": "l'écran de la table ne répond pas",
-    "{who}'s seat is unplugged": "le poste de {who} est débranché",
+    # A seat's fault is "2/2 {who} : poste débranché · un robot joue dans 120 s" on two
+    # lines of 124 px with eight players on 128×64 (the name first, as in English).
+    "{who}'s seat is unplugged": "{who} : poste débranché",
     "{who}'s screen is not answering": "l'écran de {who} ne répond pas",
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
-    "a bot plays in {n} s": "un robot le remplace dans {n} s",
+    "a bot plays in {n} s": "un robot joue dans {n} s",
     "paused": "en pause", "stopped by an error: restarting": "arrêt sur erreur : redémarrage",
     # the lobby
     "{label}: {value}": "{label} : {value}", "playing: {who}": "à la table : {who}",
