@@ -116,6 +116,20 @@ def test_the_pages_state_each_rule_as_the_engine_plays_it():
     assert "rows first" not in pages_text("9-card")
 
 
+def test_the_pages_state_the_ambiguities_rules_md_decides():
+    """RULES.md decides two things a player asks at the table, and the pages left them
+    out: a knocker tied for the lowest score pays no penalty (4-card, polish-poker; the
+    pages said only "not lowest"), and a pair of 2s in a 6-card column scores 0, not -4
+    (polish-poker's page said "2 jokers too", 6-card's nothing of its 2s)."""
+    for lang, tie, twos in (("en", "(a tie counts as lowest)", "(2 over 2 too)"),
+                            ("fr", "(égalité = plus bas)", "(les 2 aussi)")):
+        for penalty in (5, "double"):
+            assert tie in pages_text("4-card", lang, knock_penalty=penalty)
+            assert tie in pages_text("polish-poker", lang, knock_penalty=penalty)
+        assert tie not in pages_text("4-card", lang)  # no penalty, nothing to tie for
+        assert twos in pages_text("6-card", lang)
+
+
 def test_a_press_of_ok_while_reading_in_the_lobby_says_back_to_the_lobby(sim_table):
     """It said "✕ back to the game" before any game."""
     table = sim_table(variant="6-card", seats=2)

@@ -41,10 +41,11 @@ def _points(variant: Variant, lang: str) -> str:
 
 
 def _penalty(value, lang: str) -> str:
+    # RULES.md: sharing the lowest score is having it, so a tie pays nothing.
     if value == "double":
-        return say(lang, "a knocker who is not lowest doubles a score above 0.")
+        return say(lang, "a knocker who is not lowest doubles a score above 0 (a tie counts as lowest).")
     if value:
-        return say(lang, "a knocker who is not lowest adds {n}.", n=value)
+        return say(lang, "a knocker who is not lowest adds {n} (a tie counts as lowest).", n=value)
     return say(lang, "none: knocking costs nothing.")
 
 
@@ -89,7 +90,7 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
                                                "to the discard.")),
             (say(lang, "end of round"), say(lang, "When a player has all 6 cards face up, {end}", end=end)),
             (say(lang, "points"), _points(variant, lang) + " "
-             + say(lang, "A column of 2 cards of one rank scores 0.")),
+             + say(lang, "A column of 2 cards of one rank scores 0 (2 over 2 too).")),
             (say(lang, "house rules"), say(lang, "Final turn: {final}. Peek row: {peek}. Four of a kind: {four}",
                                            final=_on_off(rules["final_turn"], lang),
                                            peek=_on_off(rules["peek_row"], lang), four=four_words)),

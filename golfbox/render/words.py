@@ -138,9 +138,10 @@ FRENCH: dict[str, str] = {
     "Assist: on, you see your seen cards.": "Aide : oui, tu revois tes cartes vues.",
     "Assist: off, you remember your seen cards.": "Aide : non, tu retiens tes cartes vues.",
     "Knock penalty: {what}": "Pénalité : {what}",
-    "a knocker who is not lowest doubles a score above 0.":
-        "qui frappe sans être le plus bas double ses points s'ils dépassent 0.",
-    "a knocker who is not lowest adds {n}.": "qui frappe sans être le plus bas ajoute {n}.",
+    "a knocker who is not lowest doubles a score above 0 (a tie counts as lowest).":
+        "qui frappe sans être le plus bas double ses points s'ils dépassent 0 (égalité = plus bas).",
+    "a knocker who is not lowest adds {n} (a tie counts as lowest).":
+        "qui frappe sans être le plus bas ajoute {n} (égalité = plus bas).",
     "none: knocking costs nothing.": "aucune, frapper ne coûte rien.",
     "6 cards face down in 2 rows of 3.": "6 cartes face cachée en 2 rangées de 3.",
     "You look once at your nearest row (peek row).": "Tu regardes une fois ta rangée proche (rangée vue).",
@@ -152,7 +153,8 @@ FRENCH: dict[str, str] = {
     "When a player has all 6 cards face up, {end}": "Quand un joueur a ses 6 cartes visibles, {end}",
     "the others play once more (final turn).": "les autres jouent encore une fois (dernier tour).",
     "the round ends at once.": "la manche s'arrête aussitôt.",
-    "A column of 2 cards of one rank scores 0.": "Une colonne de 2 cartes de même rang fait 0.",
+    "A column of 2 cards of one rank scores 0 (2 over 2 too).":
+        "Une colonne de 2 cartes de même rang fait 0 (les 2 aussi).",
     "Final turn: {final}. Peek row: {peek}. Four of a kind: {four}":
         "Dernier tour : {final}. Rangée vue : {peek}. Carré : {four}",
     "on, 2 paired columns of one rank score {n} together.":
@@ -167,7 +169,7 @@ FRENCH: dict[str, str] = {
         "Pioche et pose-la face visible. Ou pioche, jette-la, puis retourne une carte ou "
         "passe. Ou prends la carte du tas et pose-la. Ou frappe.",
     "Only a knock ends a round: the others play once more. Knock penalty: {what}":
-        "Seul un coup frappé finit la manche : les autres jouent encore une fois. Pénalité : {what}",
+        "Seul frapper finit la manche : les autres rejouent une fois. Pénalité : {what}",
     "A column of 2 of one rank scores 0 ({pairs}).": "Une colonne de 2 de même rang fait 0 ({pairs}).",
     "a pair of jokers keeps its -4": "une paire de jokers garde son -4",
     "2 jokers too": "2 jokers aussi",
