@@ -56,10 +56,15 @@ def test_jokers_only_where_the_variant_says():
         assert sum(n for c, n in r.all_cards().items() if c >> 2 == 13) == jokers
 
 
-def test_dealer_rotates_and_player_after_dealer_moves_first():
-    m = Match("9-card", 3, seed=4, rounds=4)
+@pytest.mark.parametrize("variant", ["4-card", "6-card", "polish-poker", "9-card"])
+def test_dealer_rotates_and_player_after_dealer_moves_first(variant):
+    assert Match(variant, 3).rounds == 9  # a match is 9 rounds by default
+    m = Match(variant, 3, seed=4, rounds=4)
     for round_no in range(1, 5):
         assert m.round.dealer == (round_no - 1) % 3
+        while m.round.phase == START:  # peeks and turned-up cards first, in any order
+            seat = m.round.acting_seats[-1]
+            m.apply(seat, finishing_action(m.round, seat))
         assert m.round.to_move == round_no % 3
         while not m.round.over:
             seat = m.round.acting_seats[0]
@@ -260,6 +265,41 @@ def test_six_card_final_turn_house_rule():
     assert r.over
 
 
+def test_six_card_final_turn_a_second_sixth_card_up_changes_nothing():
+    """With final_turn, the first player to turn up a sixth card ended the round; one
+    doing it in the final turns neither ends the round early nor takes that over."""
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q", "7 8 9 / 10 J Q"],
+                      rules={"final_turn": True})
+    for seat in (0, 1, 2):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    for pos in (2, 3, 4):
+        for seat in (0, 1):
+            r.apply(seat, DRAW), r.apply(seat, place(pos))
+        r.apply(2, DRAW), r.apply(2, DISCARD)
+    r.apply(0, DRAW), r.apply(0, place(5))
+    assert r.ender == 0 and r.final_turns_left == 2
+    r.apply(1, DRAW), r.apply(1, place(5))
+    assert r.face_up[1] == 0b111111 and not r.over
+    assert r.ender == 0 and r.final_turns_left == 1 and r.to_move == 2
+    r.apply(2, DRAW), r.apply(2, DISCARD)
+    assert r.over and r.ender == 0
+
+
+def test_polish_poker_ends_only_by_a_knock_not_when_six_cards_are_up():
+    r = stacked_round("polish-poker", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rng=random.Random(5))
+    while r.face_up[0] != 0b111111:
+        down = next(p for p in range(6) if not r.face_up[0] >> p & 1)
+        r.apply(0, DRAW), r.apply(0, place(down))
+        r.apply(1, DRAW), r.apply(1, DISCARD), r.apply(1, PASS)
+    assert not r.over and r.ender is None and r.to_move == 0
+    # Nothing left face down: a discard ends the turn, with no card to turn up.
+    r.apply(0, DRAW), r.apply(0, DISCARD)
+    assert r.phase == TURN and r.to_move == 1
+    r.apply(1, KNOCK)
+    r.apply(0, DRAW), r.apply(0, DISCARD)  # the one more turn
+    assert r.over and r.knocker == 1
+
+
 def test_nine_card_last_card_face_up_gives_final_turns_and_finisher_penalty():
     m = Match("9-card", 2, seed=21)
     r = m.round
@@ -276,6 +316,19 @@ def test_nine_card_last_card_face_up_gives_final_turns_and_finisher_penalty():
     assert r.over
     raw = r.raw_scores
     assert r.scores[ender] == raw[ender] + 5 * (raw[other] < raw[ender])
+
+
+def test_a_stock_run_out_becomes_the_discard_pile_but_its_top():
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rng=random.Random(3))
+    for seat in (0, 1):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    r.apply(0, DRAW), r.apply(0, DISCARD)
+    r.apply(1, DRAW), r.apply(1, DISCARD)
+    r.stock[:] = r.stock[-1:]  # one card left to draw
+    pile = list(r.discard)
+    r.apply(0, DRAW), r.apply(0, place(2))  # the 3 it replaces goes on top of the pile
+    assert r.discard == [parse_card("3")]
+    assert sorted(r.stock) == sorted(pile) and len(pile) == 3 and r.view(0).stock_size == 3
 
 
 def test_stock_runs_out_reshuffle_then_end_when_nothing_left():

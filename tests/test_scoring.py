@@ -76,8 +76,10 @@ def test_nine_card_rows_and_columns_house_rule():
     assert one("9-card", "K 5 7 / K 5 7 / K 5 7", lines="rows+columns") == -10
     # Rows are looked at first; a column whose card is already in a row combination is not one.
     assert one("9-card", "7 7 7 / 7 2 3 / 7 4 5", lines="rows+columns") == 7 + 7 + 2 + 3 + 4 + 5
-    # A row and a column of one rank are two complete lines of the same rank: -30.
+    # A row of kings is -10 alone: no column can join it, as each shares a card with it.
     assert one("9-card", "K K K / 2 3 4 / 5 6 7", lines="rows+columns") == -10 + 27
+    # Two columns of one rank are two complete lines of that rank: -30 together.
+    assert one("9-card", "K K 5 / K K 6 / K K 7", lines="rows+columns") == -30 + 18
     assert one("9-card", "8 8 8 / 9 2 9 / 9 3 9", lines="rows+columns") == 0 + 9 + 2 + 9 + 9 + 3 + 9
 
 
@@ -97,6 +99,13 @@ def test_knock_penalty_double_leaves_non_positive_scores():
     # A knocker at 0 who is not lowest: doubling a non-positive score changes nothing.
     assert score("polish-poker", "JK A K / 2 A K", "JK JK K / 2 A K", ender=0,
                  knock_penalty="double") == [0, -1]
+
+
+def test_four_card_knock_penalty_spares_a_knocker_tied_for_lowest():
+    for penalty in (5, "double"):
+        assert score("4-card", "A 2 / 3 4", "4 3 / 2 A", "K Q / J 10", ender=0,
+                     knock_penalty=penalty) == [10, 10, 30]
+    assert score("4-card", "5 5 / 5 5", "A 2 / 3 4", ender=0, knock_penalty="double") == [40, 10]
 
 
 def test_four_card_knock_penalty_off_by_default():
