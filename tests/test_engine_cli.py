@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from golfbox.cli import main
+from golfbox.engine import make_rules
 
 
 def golfbox(*args):
@@ -24,6 +25,15 @@ def test_score_one_line_per_grid_with_ender_penalty(capsys):
     assert main(["score", "--variant", "polish-poker", "--ender", "0",
                  "5 6 7 / 8 9 10", "K K A / K K 2"]) == 0
     assert capsys.readouterr().out == "55\n3\n"
+
+
+def test_a_knock_penalty_said_off_is_no_penalty(capsys):
+    """docs/RULES.md calls 4-card's knock_penalty "off by default", as four_of_a_kind,
+    but 'off' was refused for it: only 0 meant no penalty."""
+    assert main(["score", "--variant", "4-card", "--ender", "0", "--rule", "knock_penalty=off",
+                 "7 K / Q 3", "A 2 / 5 4"]) == 0
+    assert capsys.readouterr().out == "20\n12\n"
+    assert make_rules("polish-poker", {"knock_penalty": "off"})["knock_penalty"] == 0
 
 
 def test_score_house_rules(capsys):

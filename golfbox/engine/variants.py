@@ -56,6 +56,8 @@ class RuleSpec:
             raise RuleError(f"rule {self.name}: {value!r} is not 'rows' or 'rows+columns'")
         if self.kind == "penalty" and text == "double":
             return "double"
+        if self.kind == "penalty" and text in ("off", "false", "no"):
+            return 0  # no penalty: docs/RULES.md calls the default "off"
         if self.kind == "score_or_off" and text in ("off", "false", "no"):
             return None
         if self.kind == "score_or_off" and text in ("on", "true", "yes"):
@@ -65,7 +67,7 @@ class RuleSpec:
         try:
             number = int(value) if isinstance(value, int) else int(text, 10)
         except (TypeError, ValueError):
-            expected = {"int": "a whole number", "penalty": "a whole number >= 0 or 'double'",
+            expected = {"int": "a whole number", "penalty": "a whole number >= 0, 'double' or 'off'",
                         "score_or_off": "a whole number (the score) or 'off'"}[self.kind]
             raise RuleError(f"rule {self.name}: {value!r} is not {expected}") from None
         if self.kind == "penalty" and number < 0:
