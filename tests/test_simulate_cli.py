@@ -106,3 +106,20 @@ def test_an_interrupted_summary_says_what_its_columns_count():
     whole = dict(result, interrupted=False, matches=1, rounds=9, rounds_per_s=11300.4)
     assert summary_text(whole, 1).splitlines()[-1] == "elapsed 5.00 s, 11300 rounds/s"
     assert "finished matches" not in summary_text(whole, 1)
+
+
+def test_a_reader_that_stops_early_ends_it_quietly():
+    """`golfbox simulate … --json | head -c 5`: the pipe closed before the result was
+    written, and Python's BrokenPipeError traceback followed the short output."""
+    read_end, write_end = os.pipe()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "golfbox", "simulate", "--variant", "4-card",
+                             "--players", "2", "--bots", "random", "--matches", "20", "--json",
+                             "--no-progress"],
+                            stdout=write_end, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            env=env, text=True)
+    os.close(write_end)
+    os.close(read_end)  # the reader has gone before anything was written
+    _, errors = proc.communicate(timeout=120)
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
+    assert proc.returncode == 141  # as a tool killed by SIGPIPE ends (128 + 13)
