@@ -34,6 +34,7 @@ from golfbox.render import (  # noqa: E402
 )
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face  # noqa: E402
 from golfbox.render.glyphs import draw_text  # noqa: E402
+from golfbox.render.names import wait_words  # noqa: E402
 from golfbox.render.words import say  # noqa: E402
 from golfbox.table.lobby import Lobby  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
@@ -156,12 +157,12 @@ def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
             return render_seat(r.view(0), prompt="", lang=lang)
 
         def message(variant=variant):
-            r = until_my_turn(play_turns(deal(variant), 2), 1)
-            r.apply(1, Action("take"))
-            # What the table says to a press the engine refuses (Session.play).
-            why = r.why_illegal(1, Action("discard")) if lang == "en" else say(lang, "not allowed now")
-            return render_seat(r.view(1), cursor="discard", prompt=prompt("take it"),
-                               message=why, lang=lang)
+            r = until_my_turn(play_turns(deal(variant), 5), 2)
+            # What a press out of turn is told (a seat's cursor only ever offers legal
+            # moves): whose turn it is, by name, here long enough to take two lines.
+            names = ["Ann", "Bo", "Marie-Hélène"]
+            return render_seat(r.view(0), prompt="", message=wait_words(r.view(0), names, lang),
+                               lang=lang)
 
         add(f"seat_{tag}_own_turn_stock", own_turn_stock)
         add(f"seat_{tag}_holding", holding)
