@@ -732,3 +732,89 @@ def test_a_pad_built_on_another_clock_than_the_tables_is_refused(clock):
     with pytest.raises(ValueError, match="SimPad stamps its presses on another clock than the "
                                          "table's"):
         assemble_table(settings, [SimPad(range(2))], {}, None, clock=clock)
+STUCK_BOT = '''
+import threading
+
+
+class StuckBot:
+    """A bot with a bug that raises nothing: its choice never comes."""
+    name = "stuck"
+    thinks_long = True  # the table asks it in the worker
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, view):
+        threading.Event().wait()
+'''
+
+
+def test_a_bot_whose_thought_never_answers_gives_up_its_move_at_the_deadline(
+        tmp_path, monkeypatch, caplog):
+    """A bot that hangs (not one that raises) held its seat for ever: its thought never
+    came back, nothing was logged, and the table waited with the worker stuck. The
+    thought now fails at the deadline: the worker is killed, medium plays that one
+    move, and the next thought goes to a new worker. (The worker knows the stuck bot
+    through a sitecustomize that every new interpreter of this test imports.)"""
+    import os
+    import signal
+    import sqlite3
+    import threading
+    import time as time_
+
+    from golfbox import bots
+    from golfbox.table.journal import Journal
+
+    worker_site = tmp_path / "site"
+    worker_site.mkdir()
+    (worker_site / "stuck_bot.py").write_text(STUCK_BOT)
+    (worker_site / "sitecustomize.py").write_text(
+        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
+    monkeypatch.setenv("PYTHONPATH", str(worker_site))
+    monkeypatch.syspath_prepend(str(worker_site))
+    import stuck_bot
+    monkeypatch.setitem(bots.BOTS, "stuck", stuck_bot.StuckBot)
+
+    def moves():
+        with sqlite3.connect(tmp_path / "j.sqlite3") as db:
+            return db.execute("SELECT seat, action FROM entry ORDER BY seq").fetchall()
+
+    def gone(pid):  # dead, or a zombie nobody reaped yet
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except FileNotFoundError:
+            return True
+
+    settings = TableSettings(variant="polish-poker", rounds=1, seats=2,
+                             bots={0: "stuck", 1: "hard"}, auto_start=True, bot_delay=0.0, seed=5)
+    svc = assemble_table(settings, [], {}, None, Journal(tmp_path / "j.sqlite3"),
+                         think_off_loop=True)
+    svc._thinker.deadline = 3.0  # time enough for a new worker to start on a busy machine
+    stuck_worker = None
+    try:
+        give_up = time_.monotonic() + 60
+        while time_.monotonic() < give_up:
+            svc.step(0.1)
+            if stuck_worker is None and any(key[2] == 0 for key in svc._thinker.pending):
+                (stuck_worker,) = svc._thinker._pool._processes
+            seats = [seat for seat, _ in moves()]
+            if 0 in seats and 1 in seats[seats.index(0):]:
+                break  # the stuck seat played, then the hard one after it
+        seats = [seat for seat, _ in moves()]
+        assert 0 in seats and 1 in seats[seats.index(0):]
+    finally:
+        # The stuck bot thinks again: close() must not wait for it for ever (systemd's
+        # stop would), and the test must not either.
+        closing = threading.Thread(target=svc.close, daemon=True)
+        closing.start()
+        closing.join(30)
+        closed = not closing.is_alive()
+        for pid in [] if closed else svc._thinker._pool._processes:
+            os.kill(pid, signal.SIGKILL)
+    assert closed, "close() waited for a thought that never answers"
+    assert "seat 1's stuck bot did not answer in 3 s: its worker was killed" in caplog.text
+    assert "seat 1: medium plays this move for its stuck bot" in caplog.text
+    assert "its hard bot" not in caplog.text  # hard's thoughts came back from a new worker
+    assert "thinking failed" not in caplog.text  # the killed worker's is not a second answer
+    assert stuck_worker is not None and gone(stuck_worker)

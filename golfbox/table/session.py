@@ -488,7 +488,11 @@ class Session:
         name = self._bots.get(engine_seat, STAND_IN_BOT)
         seed = self._move_seed(engine_seat, self.actions_played)
         action = thought.action
-        if action is None:  # the worker failed (logged): ask again, or let a fallback play
+        if thought.timed_out:  # asked again, the same bot in the same place would hang again
+            log.error("seat %d's %s bot did not answer in %g s: its worker was killed",
+                      self.players[engine_seat].seat + 1, name, self.thinker.deadline)
+            action = self._fallback_choice(engine_seat, name, seed)
+        elif action is None:  # the worker failed (logged): ask again, or let a fallback play
             tries = self._failed_thoughts[thought.key] = self._failed_thoughts.get(thought.key, 0) + 1
             if tries < THINK_TRIES:
                 return

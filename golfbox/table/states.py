@@ -14,6 +14,7 @@ drops it, as meant for the state before.
 
 from __future__ import annotations
 
+import logging
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
@@ -27,6 +28,8 @@ from golfbox.table.timers import Timer
 
 if TYPE_CHECKING:
     from golfbox.table.service import TableService
+
+log = logging.getLogger(__name__)
 
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 # A table of bots only (golfbox sim --humans 0, a window display): nobody can press ● for
@@ -388,6 +391,9 @@ class Playing(InMatch):
 
     def on_thought(self, thought):
         if thought.key[0] == "hint":
+            if thought.timed_out:
+                log.error("seat %d's hint (hard) did not answer in %g s: its worker was killed",
+                          thought.key[1] + 1, self.session.thinker.deadline)
             self._show_hint(thought.key, thought.action)
             return None
         self.session.play_thought(thought)

@@ -20,7 +20,7 @@ import random
 import signal
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Callable, NamedTuple
 
 from golfbox.engine import Action, SeatView
@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 class Thought(NamedTuple):
     key: tuple  # (match id, actions played, engine seat) when it was asked
     action: Action | None  # None: the worker failed (logged); the loop asks again
+    timed_out: bool = False  # no answer within the deadline: its worker was killed
 
 
 def move_seed(match_seed: int, *where: object) -> str:
@@ -52,6 +53,14 @@ def bot_choice(name: str, seed: str, view: SeatView) -> Action:
 
 WORKER_NICENESS = 10  # added to the table's own: the loop's presses come first
 ORPHAN_CHECK_SECONDS = 1.0  # how often the worker looks whether the table is still there
+# A thought not answered in this long never will be (a bot stuck in a loop, a worker
+# stopped): it fails, and its worker is killed. Far above any real decision: hard's p99
+# is 67 ms on a laptop, about 170 ms on a Pi 4, and a fresh worker's start (Python and
+# golfbox imported from the SD card) a few seconds; short enough that a stuck bot holds
+# its seat half a minute, not for ever. The deadline is a fault path only: a bot's choice
+# never depends on time.
+THOUGHT_DEADLINE = 30.0
+CLOSE_WAIT = 2.0  # close() waits this long for the thoughts asked, then kills the worker
 
 
 def _start_worker() -> None:
@@ -89,10 +98,19 @@ def _exit_when_orphaned(table_pid: int) -> None:
 
 
 class Thinker:
-    def __init__(self, post: Callable[[Thought], None]):
+    """Thinks in one worker process. Each think() gets exactly one Thought posted back:
+    the worker's answer, a failure, or a timed-out one after ``deadline`` seconds."""
+
+    def __init__(self, post: Callable[[Thought], None], deadline: float = THOUGHT_DEADLINE):
         self._post = post
+        self.deadline = deadline
         self._pool: ProcessPoolExecutor | None = None
-        self.pending: set[tuple] = set()
+        self.pending: set[tuple] = set()  # asked, and its Thought not yet received
+        # Asked and not yet answered (the worker's answer and the deadline race for it,
+        # on two threads other than the loop's): key -> its future, under the lock.
+        self._unanswered: dict[tuple, Future] = {}
+        self._lock = threading.Lock()
+        self._killed_pool: ProcessPoolExecutor | None = None  # its worker, stuck, was killed
 
     def think(self, key: tuple, name: str, seed: str, view: SeatView) -> None:
         if key in self.pending:
@@ -100,7 +118,7 @@ class Thinker:
         self.pending.add(key)
 
         def done(future: Future) -> None:
-            if future.cancelled():  # the table is closing: nobody waits for the answer
+            if future.cancelled() or not self._answer(key):  # closing, or given up on
                 return
             try:
                 action = future.result()
@@ -109,6 +127,8 @@ class Thinker:
                 action = None
             self._post(Thought(key, action))
 
+        if self._pool is not None and self._pool is self._killed_pool:
+            self._drop_pool()  # the next thought after one timed out starts a new worker
         for attempt in range(2):
             try:
                 if self._pool is None:
@@ -122,9 +142,33 @@ class Thinker:
                           else "a bot's new worker failed too (%s)", exc)
                 self._drop_pool()
                 continue
+            with self._lock:
+                self._unanswered[key] = future
+            self._watch(key, self._pool, future)
             future.add_done_callback(done)
             return
         self._post(Thought(key, None))  # a failed try, as if the worker had failed
+
+    def _answer(self, key: tuple) -> bool:
+        """Claim the one answer of a thought: False if it was already given."""
+        with self._lock:
+            return self._unanswered.pop(key, None) is not None
+
+    def _watch(self, key: tuple, pool: ProcessPoolExecutor, future: Future) -> None:
+        """After ``deadline`` seconds, a thought still unanswered fails and its worker is
+        killed (it ignores SIGTERM). A thread's timer: the loop never waits for it."""
+        def overdue() -> None:
+            if not self._answer(key):
+                return
+            self._killed_pool = pool
+            _kill_workers(pool)
+            self._post(Thought(key, None, timed_out=True))
+
+        timer = threading.Timer(self.deadline, overdue)
+        timer.daemon = True
+        timer.name = "thought-deadline"
+        future.add_done_callback(lambda _: timer.cancel())
+        timer.start()
 
     def _drop_pool(self) -> None:
         pool, self._pool = self._pool, None
@@ -141,7 +185,20 @@ class Thinker:
                                    initializer=_start_worker)
 
     def close(self) -> None:
+        with self._lock:  # nobody waits for these answers now
+            asked, self._unanswered = list(self._unanswered.values()), {}
         if self._pool is not None:
-            # Waits for a choice being made (a fraction of a second): without waiting,
+            # Waits for the choices asked (a fraction of a second): without waiting,
             # Python 3.11's exit hook raced the pool's closed wake-up pipe (gh-125451).
+            # One stuck would hold the service's stop for ever: its worker is killed.
+            # (Not cancelled here: 3.11's pool then fails on a cancelled future.)
+            if wait(asked, CLOSE_WAIT).not_done:
+                _kill_workers(self._pool)
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGKILL the pool's worker (Python 3.14 has pool.kill_workers() for this); the pool
+    sees it die, fails its futures and is broken."""
+    for process in list((pool._processes or {}).values()):
+        process.kill()
