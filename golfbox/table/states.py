@@ -327,7 +327,7 @@ class Playing(InMatch):
         if self.session.hints:
             if button is Button.OK and self._hint_gesture(seat, kind):
                 return None
-            self.set_timer(f"ok {seat}", None, lambda: None)  # another button: ● changed its mind
+            self._drop_waiting_ok(seat)  # another button: ● changed its mind
         return self._press(seat, button, kind)
 
     def _press(self, seat: int, button: Button, kind: EventKind) -> State | None:
@@ -342,19 +342,24 @@ class Playing(InMatch):
 
     def _hint_gesture(self, seat: int, kind: EventKind) -> bool:
         """● with hints on: a press waits, a hold asks for a hint. True if handled here."""
-        seat_input, waiting = self.table.inputs[seat], f"ok {seat}"
+        seat_input = self.table.inputs[seat]
         if seat_input.resting is not None or seat_input.confirming_knock:
             return False  # ● only moves the cursor, or answers the question: at once
         if kind is EventKind.PRESSED:
             when = self.table.clock() + self.table.settings.hold_time_of(seat) + self.HINT_MARGIN
             self._ok_legal[seat] = seat_input.legal  # the choices this ● was pressed on
-            self.set_timer(waiting, when, lambda: self._delayed_ok(seat))
+            self.set_timer(f"ok {seat}", when, lambda: self._delayed_ok(seat))
             return True
         # Held: the press does not act. If it already did (it moved a resting cursor off the
         # card just turned up), the hold still asks for the hint.
-        self.set_timer(waiting, None, lambda: None)
+        self._drop_waiting_ok(seat)
         self._ask_hint(seat)
         return True
+
+    def _drop_waiting_ok(self, seat: int) -> None:
+        """A waiting ● will not act: its timer goes, and the choices it was pressed on."""
+        self.set_timer(f"ok {seat}", None, lambda: None)
+        self._ok_legal.pop(seat, None)
 
     def _delayed_ok(self, seat: int) -> State | None:
         """● pressed a hold time ago and not held: it acts now, on the choices it was pressed
