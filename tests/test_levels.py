@@ -6,7 +6,6 @@ import pytest
 
 from golfbox.bots import make_bot
 from golfbox.engine import Action, Round, get_variant, grid_score, make_rules
-from golfbox.table.thinker import move_seed
 from engine_helpers import stacked_round
 
 
@@ -145,14 +144,46 @@ def test_hints_hold_ok_moves_the_cursor_to_what_hard_would_do(sim_table, clock):
     clock.advance(5.0)
     svc.run_until_idle()
     assert svc.actions_played == played
-    seed = move_seed(svc.match.seed, "hint", 0, played)
-    expected = make_bot("hard", random.Random(seed)).choose(view)
+    expected = make_bot("hard", random.Random(svc.session.move_seed(0, played))).choose(view)
     assert svc.inputs[0].choice == expected
     assert svc.messages[0].startswith("hint: ")
     table.press(0, Button.OK)  # and ● plays it
     clock.advance(1.1)
     svc.run_until_idle()
     assert table.journal.recorded[played] == (0, str(expected))
+
+
+def test_a_hint_is_the_move_a_hard_bot_in_that_seat_would_make(sim_table, clock):
+    """The hint asked hard with a seed of its own: a sample of what hard might do, not
+    the move a hard bot in the seat would make. A person who plays every hint now plays
+    the round a hard bot there plays (polish-poker: no choices before the first turn)."""
+    from golfbox.hal.base import Button
+
+    game = dict(variant="polish-poker", seats=2, auto_start=True, seed=1, rounds=1)
+    bot = sim_table(bots={0: "hard", 1: "medium"}, **game)
+    bot.service.run_until_idle()  # the whole round, at once
+    assert bot.service.match.round.over
+    bots_round = bot.journal.recorded
+
+    person = sim_table(bots={1: "medium"}, hints=True, hold_time=0.8, journal=False, **game)
+    svc = person.service
+    hints = 0
+    for _ in range(200):
+        svc.run_until_idle()
+        if svc.state != "playing":
+            break
+        played = svc.actions_played
+        assert list(svc.match.round.acting_seats) == [0]  # the bot has played at once
+        person.hold(0, Button.OK)  # the hint...
+        assert svc.inputs[0].choice == Action.parse(bots_round[played][1]), f"move {played}"
+        hints += 1
+        person.press(0, Button.OK)  # ...played
+        clock.advance(1.1)
+        svc.run_until_idle()
+        assert svc.actions_played > played  # (and the bot's moves after it)
+    assert svc.state == "round_over"
+    assert hints == sum(1 for seat, _ in bots_round if seat == 0) > 5  # every move a hint
+    assert svc.match.history == bot.service.match.history  # the same round, the same scores
 
 
 def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):

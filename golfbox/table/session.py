@@ -396,8 +396,9 @@ class Session:
 
     # ------------------------------------------------------------------ bots
 
-    def _move_seed(self, engine_seat: int, entries_before: int) -> str:
-        """A bot's random numbers for a move: the match, the seat and the move's place."""
+    def move_seed(self, engine_seat: int, entries_before: int) -> str:
+        """A bot's random numbers for a move: the match, the seat and the move's place
+        (a hint asks hard with the same: it is what a hard bot there would choose)."""
         return move_seed(self.match.seed, engine_seat, entries_before)
 
     def _next_bot(self) -> int | None:
@@ -430,7 +431,7 @@ class Session:
                 log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
                             self._clock() - self.away[seat])
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
-        seed = self._move_seed(engine_seat, self.actions_played)
+        seed = self.move_seed(engine_seat, self.actions_played)
         try:
             if self.thinker is not None and getattr(BOTS[name], "thinks_long", False):
                 # The same choice, computed off the loop: play_thought plays it.
@@ -486,7 +487,7 @@ class Session:
                 and (engine_seat in self._bots or self.stands_in(engine_seat))):
             return  # a late answer: the table has moved on
         name = self._bots.get(engine_seat, STAND_IN_BOT)
-        seed = self._move_seed(engine_seat, self.actions_played)
+        seed = self.move_seed(engine_seat, self.actions_played)
         action = thought.action
         if thought.timed_out:  # asked again, the same bot in the same place would hang again
             log.error("seat %d's %s bot did not answer in %g s: its worker was killed",

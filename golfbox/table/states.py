@@ -23,7 +23,7 @@ from golfbox.hal.base import Button, EventKind
 from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
 from golfbox.table.input import VERB_OF_KIND, SeatInput
-from golfbox.table.thinker import Thought, bot_choice, move_seed
+from golfbox.table.thinker import Thought, bot_choice
 from golfbox.table.timers import Timer
 
 if TYPE_CHECKING:
@@ -376,8 +376,10 @@ class Playing(InMatch):
     def _ask_hint(self, seat: int) -> None:
         session = self.session
         key = ("hint", seat, session.actions_played)
-        seed = move_seed(session.match.seed, "hint", seat, session.actions_played)
-        view = session.match.view(session.engine_seat[seat])
+        engine_seat = session.engine_seat[seat]
+        # Seeded as a hard bot in this seat would be for this move: the hint is its choice.
+        seed = session.move_seed(engine_seat, session.actions_played)
+        view = session.match.view(engine_seat)
         self.table.notices.say(seat, say(self.lang, "hint: thinking…"))
         if session.thinker is not None:  # hard thinks off the loop, as a bot does
             session.thinker.think(key, "hard", seed, view)
