@@ -167,3 +167,22 @@ def test_systemd_ready_watchdog_and_sigterm(tmp_path):
 def test_a_name_may_hold_any_letter_space_or_sign_but_a_control_character():
     names = {"1": "Jean\u00a0Paul", "2": "Zo\u00e9 \U0001F469\u200d\U0001F467"}  # a no-break space, a ZWJ
     assert settings_from_config({"names": names}, 3).names == {0: "Jean\u00a0Paul", 1: names["2"]}
+
+
+def test_check_config_warns_of_a_capture_display(tmp_path, capsys):
+    """A capture display on the Pi writes a PNG per frame into the service's working
+    folder, in RAM, for as long as it runs: check-config said only OK."""
+    from golfbox.commands import check_config
+
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE.replace('driver = "sim"', 'driver = "capture"'))
+    assert check_config.run(argparse.Namespace(file=str(config))) == 0  # it runs: a warning
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2, lines
+    ok, warning = lines
+    assert ok.startswith(f"{config}: OK: 3 seats (3 sim), shared display capture;")
+    assert warning.startswith('WARNING: shared_display: driver "capture" is for development: '
+                              "it writes a PNG file per frame, and never deletes one")
+    config.write_text(SIM_TABLE)
+    assert check_config.run(argparse.Namespace(file=str(config))) == 0
+    assert "WARNING" not in capsys.readouterr().out

@@ -2,7 +2,8 @@
 
 Loads the file as ``golfbox run`` does (the pin map it names, every section,
 the [game] and [journal] tables) and touches no hardware, so it runs anywhere:
-install.sh runs it before enabling the service. Exit 0 and one summary line,
+install.sh runs it before enabling the service. Exit 0 and one summary line
+(then a WARNING line for each thing that works but should not be on a table),
 or exit 2 and the one-line error naming the key.
 """
 
@@ -33,7 +34,18 @@ def run(args: argparse.Namespace) -> int:
         raise config_usage_error(path, exc) from None
     journal = journal_path(None, config, laptop=False)
     print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
+    for warning in warnings(config):
+        print(f"WARNING: {warning}")
     return 0
+
+
+def warnings(config: HardwareConfig) -> list[str]:
+    """What runs but should not be on a table: a capture display (a development driver)."""
+    displays = [seat.display for seat in config.seats] + [config.shared_display]
+    return [f'{display.key}: driver "capture" is for development: it writes a PNG file per '
+            "frame, and never deletes one, into the service's working folder /run/golfbox, "
+            "which is in RAM"
+            for display in displays if display is not None and display.driver == "capture"]
 
 
 def summary(config: HardwareConfig) -> str:
