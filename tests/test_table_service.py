@@ -818,3 +818,25 @@ def test_a_bot_whose_thought_never_answers_gives_up_its_move_at_the_deadline(
     assert "its hard bot" not in caplog.text  # hard's thoughts came back from a new worker
     assert "thinking failed" not in caplog.text  # the killed worker's is not a second answer
     assert stuck_worker is not None and gone(stuck_worker)
+
+
+def test_a_wait_message_does_not_outlive_the_turn_onto_the_reveal(sim_table, clock):
+    """A person who pressed during a bot's turn was told "wait: P2 (RANDOM) is playing";
+    when that bot's move ended the round, the reveal kept saying it, over the line that
+    says ● deals the next round (the person waited for a bot that had finished)."""
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, rounds=2,
+                      auto_start=True, seed=0, bot_delay=1.0)
+    svc = table.service
+    for _ in range(500):
+        if svc.state != "playing":
+            break
+        if 0 in svc.match.round.acting_seats:
+            table.press(0, Button.OK)
+        else:
+            table.press(0, Button.OK)  # out of turn
+            assert svc.messages[0].startswith("wait: P2 (RANDOM)")
+            clock.advance(1.0)
+            svc.run_until_idle()
+    assert svc.state == "round_over" and table.journal.recorded[-1][0] == 1  # the bot ended it
+    assert 0 not in svc.messages
+    assert svc.current.seat_frame(0, (128, 64))[0][-2:] == ("● next round · ◀▶ rules", "")

@@ -89,6 +89,9 @@ class TableService:
         if state is not None:
             self.current.exit()
             self.current = state
+            # A seat's message answered a press on the screens just left ("wait: P2 is
+            # playing" as the bot's move ends the round): on the new ones it is stale.
+            self.notices.seats.clear()
 
     # ------------------------------------------------------------------ the loop
 
