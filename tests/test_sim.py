@@ -504,6 +504,30 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
         table.close()
 
 
+def test_window_without_a_screen_is_one_line_not_an_unseen_table(monkeypatch):
+    """With no DISPLAY, SDL fell back on its offscreen driver: --window "opened", played
+    on where nobody could see it, and took no key (only a kill stopped it)."""
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    pygame = pytest.importorskip("pygame")
+    pygame.display.quit()  # SDL picks its driver again, from this environment
+    import argparse
+
+    from golfbox.commands import sim as sim_cli
+    from golfbox.table import sim_ui
+    from golfbox.table.sim import SimTable
+
+    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
+    table = SimTable(sim_cli.table_settings(args, humans=1, bot_delay=0.0, auto_start=True))
+    try:
+        with pytest.raises(sim_ui.WindowUnavailable) as raised:
+            sim_ui.WindowUI(table, [0], threading.Event())
+        assert "run without --window" in str(raised.value) and "\n" not in str(raised.value)
+    finally:
+        table.close()
+        pygame.display.quit()
+
+
 def test_sim_bots_are_hard_unless_bot_says_otherwise():
     import argparse
 

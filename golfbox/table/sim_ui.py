@@ -264,6 +264,7 @@ class TerminalUI:
 WINDOW_SCALE = 3
 WINDOW_GAP = 6  # pixels (before scaling) between pictures and around labels
 LIT = (235, 240, 255)  # an OLED's lit pixel, a cold white
+UNSEEN_VIDEO_DRIVERS = ("offscreen", "dummy")  # SDL drivers whose windows nobody sees
 
 
 class WindowUI:
@@ -289,6 +290,15 @@ class WindowUI:
         except pygame.error as exc:
             raise WindowUnavailable(f"--window: pygame cannot open a window ({exc}); "
                              "run without --window to play in the terminal") from None
+        # With no screen (no DISPLAY or WAYLAND_DISPLAY: an ssh session, a console) SDL may
+        # fall back on a driver that draws nowhere: the table would play on, unseen, and
+        # take no key. Only someone who asked for that driver (SDL_VIDEODRIVER) gets it.
+        driver = pygame.display.get_driver()
+        if driver in UNSEEN_VIDEO_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+            pygame.display.quit()
+            raise WindowUnavailable(f"--window: no screen to show a window on (SDL chose its "
+                                    f"{driver} driver); run without --window to play in the "
+                                    "terminal")
         pygame.display.set_caption("golfbox sim (keys as in the terminal; ? prints them)")
 
     def compose(self) -> Image.Image:
