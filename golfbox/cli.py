@@ -28,8 +28,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An option argparse refuses is one line naming the command, as all bad input is
+    (argparse printed the whole usage above it: six lines for ``golfbox sim``)."""
+
+    command_parser: argparse.ArgumentParser | None = None  # the chosen command's, on golfbox's
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | None]:
-    parser = argparse.ArgumentParser(prog="golfbox", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="golfbox", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = None
@@ -40,13 +50,16 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | Non
         if name == wanted:
             chosen = importlib.import_module(module_name)
             chosen.add_arguments(p)
+            parser.command_parser = p
     return parser, chosen
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser, module = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the command they were given to, not by "golfbox"
+        (parser.command_parser or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -278,3 +278,16 @@ def test_the_command_line_takes_a_match_as_the_config_does(tmp_path, args, words
     run = golfbox(tmp_path, *args)
     one_line_exit_2(run, words)
     assert not (tmp_path / "state").exists()  # no journal was opened
+
+
+@pytest.mark.parametrize("args, words", [
+    # argparse printed its whole usage (five lines for sim) above the error
+    (["sim", "--players", "two"], ["golfbox sim: ", "--players", "'two'", "golfbox sim --help"]),
+    (["sim", "--cells", "ascii"], ["golfbox sim: ", "--cells", "'ascii'", "braille"]),
+    # and named "golfbox", with the top command's usage, for an option sim does not have
+    (["sim", "--lobyy"], ["golfbox sim: ", "--lobyy", "golfbox sim --help"]),
+    (["simm"], ["golfbox: ", "'simm'", "golfbox --help"]),
+    (["score", "--variant"], ["golfbox score: ", "--variant", "expected one argument"]),
+])
+def test_an_option_argparse_refuses_is_one_line_naming_the_command(tmp_path, args, words):
+    one_line_exit_2(golfbox(tmp_path, *args), *words)
