@@ -70,8 +70,7 @@ def test_the_next_start_resumes_the_match_after_q_a_crash_or_a_closed_terminal(
 
     # Other options now: the unfinished match still comes back, with its own table.
     again = open_terminal(["sim", "--variant", "9-card", "--players", "3"])
-    again.wait_for_text("resumed the unfinished match")
-    again.wait_for_text("--new starts afresh")
+    again.wait_for_text("resumed (--new starts afresh)")
     again.wait_for_text("6-card")
     assert again.quit() == 0
     [(same_id, status, still)] = matches(journal)
@@ -98,7 +97,7 @@ def test_make_run_on_a_laptop_journals_too(open_terminal, tmp_path):
     flip_two(term, journal)
     assert term.quit() == 0
     term = open_terminal(["run"])
-    term.wait_for_text("resumed the unfinished match")
+    term.wait_for_text("resumed (--new starts afresh)")
     term.send(b"?")
     term.wait_for_text("--new")  # the help says how to start afresh
     assert term.quit() == 0
@@ -131,7 +130,7 @@ def test_a_resume_leaves_no_log_line_in_the_terminal(open_terminal, tmp_path):
     flip_two(term, journal)
     assert term.quit() == 0
     again = open_terminal(["sim", *START])
-    again.wait_for_text("resumed the unfinished match")
+    again.wait_for_text("resumed (--new starts afresh)")
     assert again.quit() == 0
     before_screen = again.output[:again.output.find(b"\x1b[?1049h")]
     assert b"resumed match" not in before_screen and b"INFO" not in before_screen

@@ -366,6 +366,24 @@ def test_the_top_line_keeps_help_and_quit_when_the_resumed_note_is_long(tmp_path
         ui = terminal_ui(table, 36, 128)
         ui.draw()
         top = ui.screen.line(0)
-        assert top.rstrip().endswith("? help  q quit") and "resumed the unfinished" in top
+        assert top.rstrip().endswith("? help  q quit") and "resumed (" in top
+    finally:
+        table.close()
+
+
+def test_the_resumed_note_says_how_to_start_afresh_on_a_laptop_sized_terminal(tmp_path):
+    """At 128×36 the top line read "… resumed the unfinished match (golfbox sim …": the
+    way to the match the options asked for (--new) was cut off, here after the longest
+    game's words and a Tab hint."""
+    table = sim_table(tmp_path, argv=["--players", "4", "--variant", "polish-poker",
+                                      "--rounds", "18"])
+    table.resumed = object()  # the first screen after a resume
+    try:
+        ui = terminal_ui(table, 36, 128)
+        ui.draw()
+        top = ui.screen.line(0)
+        assert "polish-poker · round 1/18 · playing" in top and "Tab: seats" in top
+        assert "resumed (--new starts afresh)" in top and "…" not in top
+        assert top.rstrip().endswith("? help  q quit")
     finally:
         table.close()

@@ -186,7 +186,8 @@ class TerminalUI:
     def _status(self, cols: int, layout: terminal.Layout) -> None:
         left = f" golfbox sim · {self.table.status()}"
         if self.table.resumed is not None and not self.pressed:
-            left += " · resumed the unfinished match (golfbox sim --new starts afresh)"
+            # Short enough to fit whole at 128 columns: --new is what the options asked for.
+            left += " · resumed (--new starts afresh)"
         hidden = terminal.tab_hint(layout)
         # Say so when Braille is used: its cells have one colour each, unlike half-blocks.
         drawing = "Braille  " if layout.cell == terminal.BRAILLE else ""
