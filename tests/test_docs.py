@@ -6,6 +6,7 @@ the real command line here and must print exactly the lines under it.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -90,3 +91,22 @@ def test_every_relative_link_and_image_resolves_inside_the_repository():
                 broken.append(f"{where} (no such file)")
     assert not broken, "\n".join(broken)
     assert len(markdown_files()) > 3
+
+
+def test_the_quick_start_puts_the_golfbox_command_on_the_path():
+    """README writes `golfbox sim …`, `golfbox score …` everywhere after a quick start that
+    only ran make: golfbox lives in .venv/bin, and the shell said "golfbox: command not
+    found". Every line of the quick start but make's, then `command -v golfbox`."""
+    venv_bin = ROOT / ".venv" / "bin"
+    if not (venv_bin / "golfbox").exists():
+        pytest.skip("no .venv here: make has not set it up")
+    readme = (ROOT / "README.md").read_text()
+    quick_start = re.search(r"## Quick start\n\n```sh\n(.*?)```", readme, re.S).group(1)
+    steps = [line.split("#")[0].strip() for line in quick_start.splitlines()]
+    steps = [step for step in steps if step and not step.startswith("make ")]
+    path = ":".join(p for p in os.environ.get("PATH", "").split(":")
+                    if p and Path(p).resolve() != venv_bin.resolve())
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    found = subprocess.run(["sh", "-c", "; ".join([*steps, "command -v golfbox"])], cwd=ROOT,
+                           env={**env, "PATH": path}, capture_output=True, text=True, timeout=30)
+    assert found.returncode == 0 and Path(found.stdout.strip()) == venv_bin / "golfbox", found
