@@ -217,6 +217,8 @@ def test_cells_takes_only_the_known_drawings(capsys):
     (["--rule", "final_turn=maybe"], ["final_turn", "not on/off"]),
     (["--players", "3", "--humans", "4"], ["--humans 4", "3 players"]),
     (["--players", "6", "--humans", "5"], ["at most 4"]),
+    # it said "--humans -1: the table has 4 players (--players)", which -1 is within
+    (["--humans", "-1"], ["--humans -1", "0 (bots only) to 4"]),
     (["--variant", "4-card", "--players", "11"], ["4-card is for 2-10 players, not 11"]),
     (["--variant", "4-card", "--players", "9"], ["--players 9: the table has at most 8 seats"]),
     (["--bot", "genius"], ["unknown bot", "random"]),

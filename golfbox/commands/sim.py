@@ -105,7 +105,9 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
     seed = getattr(args, "seed", None)
     if seed is not None and not 0 <= seed <= MAX_SEED:  # as [game] seed; -5 dealt as 5
         raise UsageError(f"--seed {seed}: a whole number from 0 to {MAX_SEED}")
-    if not 0 <= humans <= players:
+    if humans < 0:
+        raise UsageError(f"--humans {humans}: from 0 (bots only) to {min(players, MAX_HUMANS)}")
+    if humans > players:
         raise UsageError(f"--humans {humans}: the table has {players} players (--players)")
     if humans > MAX_HUMANS:
         raise UsageError(f"--humans {humans}: one keyboard has keys for at most {MAX_HUMANS} seats")
