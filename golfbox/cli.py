@@ -16,6 +16,9 @@ import sys
 from golfbox.commands import NotNow, UsageError
 from golfbox.configfile import one_line
 
+DESCRIPTION = ("A table that deals, referees and scores the card game Golf. On a laptop, "
+               "golfbox sim plays it in the terminal.")
+
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("golfbox.commands.run", "run the table (simulated when there is no config)"),
@@ -39,7 +42,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | None]:
-    parser = OneLineParser(prog="golfbox", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="golfbox", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = None

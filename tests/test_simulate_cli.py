@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.cli import COMMANDS, build_parser
+from golfbox.cli import COMMANDS, build_parser, main
 from golfbox.commands.simulate import ProgressBar
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,3 +123,13 @@ def test_a_reader_that_stops_early_ends_it_quietly():
     _, errors = proc.communicate(timeout=120)
     assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
     assert proc.returncode == 141  # as a tool killed by SIGPIPE ends (128 + 13)
+
+
+def test_golfbox_help_says_what_golfbox_is(capsys):
+    """`golfbox --help` began "Command-line entry points.", its module's docstring, which
+    tells a newcomer nothing; it says what the program is, and where to start."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    assert "entry points" not in help_text
+    assert "card game Golf" in help_text and "golfbox sim" in help_text
