@@ -133,3 +133,16 @@ def test_golfbox_help_says_what_golfbox_is(capsys):
     help_text = capsys.readouterr().out
     assert "entry points" not in help_text
     assert "card game Golf" in help_text and "golfbox sim" in help_text
+
+
+def test_a_slow_rate_is_not_rounded_to_zero():
+    """Four hard bots at 9-card on a busy laptop: one round in 20 s, which read
+    "0 rounds/s" (and 0.0 in --json): the rate was rounded to one decimal first."""
+    from golfbox.bots.simulate import SimulationResult
+    from golfbox.commands.simulate import summary_text
+
+    result = SimulationResult("9-card", 4, ["hard"] * 4, rounds=1, turns=38, totals=[0] * 4,
+                              wins=[0.0] * 4, round_score_sum=[29, 5, 6, 17], elapsed_s=20.45,
+                              matches_asked=20, interrupted=True).as_dict()
+    assert result["rounds_per_s"] == 0.0489
+    assert summary_text(result, 20).splitlines()[-1] == "elapsed 20.45 s, 0.049 rounds/s"

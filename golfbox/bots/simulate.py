@@ -52,7 +52,8 @@ class SimulationResult:
             "totals": self.totals, "wins": self.wins,
             "mean_round_score": [round(s / rounds, 3) for s in self.round_score_sum],
             "elapsed_s": round(self.elapsed_s, 4),
-            "rounds_per_s": round(self.rounds / self.elapsed_s, 1) if self.elapsed_s else None,
+            # Four decimals: hard bots may play under 0.1 rounds/s, which one decimal made 0.0.
+            "rounds_per_s": round(self.rounds / self.elapsed_s, 4) if self.elapsed_s else None,
         }
 
 
