@@ -8,6 +8,7 @@ word on a screen is exactly the pixels glyphs.draw_text would draw for it.
 from __future__ import annotations
 
 import argparse
+import curses
 
 import pytest
 from PIL import Image, ImageDraw
@@ -239,7 +240,7 @@ def terminal_ui(table, rows: int, cols: int):
     ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
     ui.seat_order = list(range(table.settings.seats))
     ui.first_shown, ui.next_first, ui.show_help, ui.pairs = 0, 0, False, {}
-    ui.pressed, ui.too_small = False, False
+    ui.pressed, ui.too_small, ui.note = False, False, ""
     return ui
 
 
@@ -385,5 +386,31 @@ def test_the_resumed_note_says_how_to_start_afresh_on_a_laptop_sized_terminal(tm
         assert "polish-poker · round 1/18 · playing" in top and "Tab: seats" in top
         assert "resumed (--new starts afresh)" in top and "…" not in top
         assert top.rstrip().endswith("? help  q quit")
+    finally:
+        table.close()
+
+
+def test_a_key_that_plays_no_seat_says_why(tmp_path):
+    """README's key table gives seat 2 a d s x, but golfbox sim has one person at the
+    keyboard: pressing d did nothing at all, and said nothing. So did any other key."""
+    table = sim_table(tmp_path)
+    pressed = []
+    table.press = lambda *press: pressed.append(press)
+    try:
+        ui = terminal_ui(table, 36, 128)
+        for key, words in (("d", "'d' plays no seat: this keyboard plays seat 1 (--humans)"),
+                           ("z", "'z' does nothing here: ? lists the keys")):
+            assert ui.handle(key)
+            ui.draw()
+            top = ui.screen.line(0)
+            assert words in top and top.rstrip().endswith("? help  q quit")
+        assert pressed == []
+        ui.handle(curses.KEY_RIGHT)  # seat 1's ▶: played, and the note is gone
+        ui.draw()
+        assert len(pressed) == 1 and "nothing here" not in ui.screen.line(0)
+        ui.humans, ui.keys_of = [], {}  # --humans 0
+        ui.handle(curses.KEY_RIGHT)
+        ui.draw()
+        assert "that key plays no seat: bots play them all (--humans)" in ui.screen.line(0)
     finally:
         table.close()

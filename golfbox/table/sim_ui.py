@@ -22,13 +22,15 @@ from golfbox.table.terminal import SEAT_KEYS, TooSmall
 class WindowUnavailable(Exception):
     """--window cannot open: pygame or luma.emulator missing, or no display."""
 
-def press_key(table, keys_of, key) -> None:
-    """The button (and press or hold) that ``key`` stands for, on the seat it belongs to."""
+def press_key(table, keys_of, key) -> bool:
+    """The button (and press or hold) that ``key`` stands for, on the seat it belongs to.
+    False if it belongs to no seat."""
     for seat, keys in keys_of.items():
         found = keys.lookup(key)
         if found is not None:
             table.press(seat, *found)
-            return
+            return True
+    return False
 
 
 def terminal_problem() -> str | None:
@@ -89,6 +91,7 @@ class TerminalUI:
         self.show_help = False
         self.pressed = False  # the first screen says "resumed" until a key is pressed
         self.too_small = False  # the last draw said "too small": keys play nothing unseen
+        self.note = ""  # why the last key did nothing, on the top line until the next key
         self.pairs: dict[tuple[int, int], int] = {}
         self._init_colours()
 
@@ -134,6 +137,7 @@ class TerminalUI:
         """Act on one key; False means quit."""
         if key != curses.KEY_RESIZE:
             self.pressed = True
+            self.note = ""
         if key == curses.KEY_RESIZE:
             curses.update_lines_cols()
             return True
@@ -148,9 +152,21 @@ class TerminalUI:
             return True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
-        else:
-            press_key(self.table, self.keys_of, key)
+        elif not press_key(self.table, self.keys_of, key) and (
+                isinstance(key, int) or key.isprintable()):
+            self.note = self._why_no_seat(key)
         return True
+
+    def _why_no_seat(self, key: str | int) -> str:
+        """A key that pressed nothing: another person's keys (--humans), or no key at all."""
+        name = f"'{key}'" if isinstance(key, str) else "that key"  # an arrow, F1 …
+        if any(keys.lookup(key) for keys in SEAT_KEYS):
+            if not self.humans:
+                return f"{name} plays no seat: bots play them all (--humans)"
+            seats = ", ".join(str(seat + 1) for seat in self.humans)
+            plays = "seat" if len(self.humans) == 1 else "seats"
+            return f"{name} plays no seat: this keyboard plays {plays} {seats} (--humans)"
+        return f"{name} does nothing here: ? lists the keys"
 
     # ---- drawing
 
@@ -184,7 +200,7 @@ class TerminalUI:
                 pass
 
     def _status(self, cols: int, layout: terminal.Layout) -> None:
-        left = f" golfbox sim · {self.table.status()}"
+        left = f" golfbox sim · {self.note or self.table.status()}"
         if self.table.resumed is not None and not self.pressed:
             # Short enough to fit whole at 128 columns: --new is what the options asked for.
             left += " · resumed (--new starts afresh)"
