@@ -96,14 +96,18 @@ def test_every_relative_link_and_image_resolves_inside_the_repository():
 def test_the_quick_start_puts_the_golfbox_command_on_the_path():
     """README writes `golfbox sim …`, `golfbox score …` everywhere after a quick start that
     only ran make: golfbox lives in .venv/bin, and the shell said "golfbox: command not
-    found". Every line of the quick start but make's, then `command -v golfbox`."""
+    found". The quick start is make's two commands; the block after it puts golfbox on
+    the PATH: its lines, then `command -v golfbox`."""
     venv_bin = ROOT / ".venv" / "bin"
     if not (venv_bin / "golfbox").exists():
         pytest.skip("no .venv here: make has not set it up")
     readme = (ROOT / "README.md").read_text()
-    quick_start = re.search(r"## Quick start\n\n```sh\n(.*?)```", readme, re.S).group(1)
-    steps = [line.split("#")[0].strip() for line in quick_start.splitlines()]
-    steps = [step for step in steps if step and not step.startswith("make ")]
+    section = readme.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    make_block, path_block = re.findall(r"```sh\n(.*?)```", section, re.S)[:2]
+    assert [line.split("#")[0].strip() for line in make_block.splitlines()] == ["make run",
+                                                                                 "make test"]
+    steps = [line.split("#")[0].strip() for line in path_block.splitlines()]
+    steps = [step for step in steps if step]
     path = ":".join(p for p in os.environ.get("PATH", "").split(":")
                     if p and Path(p).resolve() != venv_bin.resolve())
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
