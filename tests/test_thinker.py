@@ -147,3 +147,74 @@ def test_a_worker_that_cannot_start_is_a_failed_try_not_an_exception():
         assert answers.get(timeout=60).action is not None  # a worker starts again
     finally:
         thinker.close()
+
+
+STUCK_BOT = '''
+import threading
+
+
+class StuckBot:
+    """A bot with a bug that raises nothing: its choice never comes."""
+    name = "stuck"
+    thinks_long = True
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, view):
+        threading.Event().wait()
+'''
+
+
+def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_at_once(
+        tmp_path, monkeypatch):
+    """Three thoughts waited behind one stuck in the worker. Its deadline killed the worker
+    and the loop asked its next thought at once, before the pool had seen the worker die:
+    starting the new worker cancelled the thought still waiting in the old pool's queue,
+    and a cancelled thought got no answer at all. Its key stayed pending for good: a bot's
+    seat waited for ever (what the deadline is there to end), a hint was never shown."""
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "stuck_bot.py").write_text(STUCK_BOT)
+    (site / "sitecustomize.py").write_text(
+        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))  # the worker's interpreter imports it
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    view = round_.view(round_.acting_seats[0])
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+
+    def post(thought) -> None:
+        answers.put(thought)
+        if thought.timed_out:  # the loop, at once: the next bot's thought
+            thinker.think(("next",), "medium", "seed", view)
+
+    thinker = Thinker(post, deadline=2.0)
+    try:
+        thinker.think(("warm",), "medium", "seed", view)
+        assert answers.get(timeout=60).action is not None  # the worker is up
+        thinker.think(("stuck",), "stuck", "seed", view)
+        time.sleep(0.5)  # the deadlines of those behind it come after the stuck one's
+        for key in ("a", "b", "c"):
+            thinker.think((key,), "medium", "seed", view)
+        answered: dict[tuple, list] = {}
+        give_up = time.monotonic() + 20
+        while len(answered) < 5 and time.monotonic() < give_up:
+            try:
+                thought = answers.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            answered.setdefault(thought.key, []).append(thought)
+        assert set(answered) == {("stuck",), ("a",), ("b",), ("c",), ("next",)}
+        assert all(len(thoughts) == 1 for thoughts in answered.values()), answered
+        assert answered[("stuck",)][0].timed_out
+        assert answered[("next",)][0].action is not None  # from a new worker
+    finally:
+        thinker.close()

@@ -118,7 +118,11 @@ class Thinker:
         self.pending.add(key)
 
         def done(future: Future) -> None:
-            if future.cancelled() or not self._answer(key):  # closing, or given up on
+            if not self._answer(key):  # closing, or given up on at the deadline
+                return
+            if future.cancelled():  # dropped with a broken or killed worker's pool, unasked
+                log.warning("a bot's thought was dropped with its worker's pool: a failed try")
+                self._post(Thought(key, None))
                 return
             try:
                 action = future.result()
