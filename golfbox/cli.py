@@ -11,6 +11,7 @@ import argparse
 import importlib
 import logging
 import os
+import select
 import sys
 
 from golfbox.commands import NotNow, UsageError
@@ -81,7 +82,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        if not _reader_gone(sys.stdout):
+            raise  # another pipe broke (a socket, a worker's): a fault to report in full
         # The reader went away (golfbox simulate … | head): nothing is wrong with golfbox.
         # Point stdout at /dev/null so the interpreter's last flush cannot fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + 13  # as a tool killed by SIGPIPE ends
+
+
+def _reader_gone(stream) -> bool:
+    """True if ``stream`` is a pipe whose reading end is closed (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+    except (AttributeError, ValueError, OSError):  # no file behind it (a test's capture)
+        return False
+    return any(events & select.POLLERR for _, events in poller.poll(0))

@@ -146,3 +146,16 @@ def test_a_slow_rate_is_not_rounded_to_zero():
                               matches_asked=20, interrupted=True).as_dict()
     assert result["rounds_per_s"] == 0.0489
     assert summary_text(result, 20).splitlines()[-1] == "elapsed 20.45 s, 0.049 rounds/s"
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_not_hidden(monkeypatch):
+    """Only a closed stdout ends quietly: a BrokenPipeError from anywhere else (a socket,
+    the bots' worker) in golfbox run was also turned into a silent exit 141."""
+    import golfbox.commands.score as score
+
+    def broken(args):
+        raise BrokenPipeError("a socket's reader went away")
+
+    monkeypatch.setattr(score, "run", broken)
+    with pytest.raises(BrokenPipeError):
+        main(["score", "--variant", "4-card", "0 0 / 0 0"])
