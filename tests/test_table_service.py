@@ -840,3 +840,55 @@ def test_a_wait_message_does_not_outlive_the_turn_onto_the_reveal(sim_table, clo
     assert svc.state == "round_over" and table.journal.recorded[-1][0] == 1  # the bot ended it
     assert 0 not in svc.messages
     assert svc.current.seat_frame(0, (128, 64))[0][-2:] == ("● next round · ◀▶ rules", "")
+
+
+def test_a_press_queued_during_a_bots_move_does_not_play_the_turn_that_came_meanwhile(
+        sim_table, clock):
+    """A ● pressed out of turn waited in the queue while the bot ended its turn, then drew
+    a card on the person's turn, before they saw the card the bot had thrown (review)."""
+    table = sim_table(variant="6-card", seats=2, rounds=9, bots={1: "random"}, bot_delay=1.0,
+                      auto_start=True, seed=3)
+    svc = table.service
+    for _ in range(200):  # through the start, to the bot's first turn
+        svc.run_until_idle()
+        if svc.match.round.phase != "start" and not svc.match.round.legal_actions(0):
+            break
+        if svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        else:
+            clock.advance(1.0)
+    for _ in range(10):  # until the bot holds its drawn card: its next action ends its turn
+        if svc.match.view(None).table.holder is not None:
+            break
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert svc.match.view(None).table.holder == 1
+    played = svc.actions_played
+    table.pad.press(0, Button.OK)  # pressed out of turn: it waits while the bot plays
+    clock.advance(1.0)
+    svc.run_until_idle()  # the bot's move was due first; then the press is handled
+    assert [seat for seat, _ in svc.journal.recorded[played:]] == [1]  # the bot's alone
+    assert svc.match.round.legal_actions(0)  # the person's turn, untouched
+    table.press(0, Button.OK)  # pressed on it: plays
+    assert [seat for seat, _ in svc.journal.recorded[played:]] == [1, 0]
+
+
+def test_quick_presses_of_ones_own_still_count_after_ones_own_move(sim_table, clock):
+    """Only choices someone else gave are new: ● to draw then ● at once, queued together,
+    both play (the second places the drawn card), as before."""
+    table = sim_table(variant="6-card", seats=2, rounds=9, bots={1: "random"}, bot_delay=1.0,
+                      auto_start=True, seed=3)
+    svc = table.service
+    for _ in range(200):
+        svc.run_until_idle()
+        if svc.match.round.phase != "start" and svc.match.round.legal_actions(0):
+            break
+        if svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        else:
+            clock.advance(1.0)
+    played = svc.actions_played
+    table.pad.press(0, Button.OK)
+    table.pad.press(0, Button.OK)
+    svc.run_until_idle()
+    assert [seat for seat, _ in svc.journal.recorded[played:]] == [0, 0]

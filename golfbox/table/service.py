@@ -171,13 +171,15 @@ class TableService:
             if event.seat not in self.inputs:
                 log.warning("ignored a press from seat %d: the table has %d seats",
                             event.seat + 1, self.settings.seats)
-            elif event.at < self.current.shown_at:
+            elif event.at < self.current.answers_since(event.seat):
                 # A press answers the screen its player saw. One made before this state was
                 # drawn (it waited in the queue while a bot's move ended the round, say) was
                 # meant for the state before: here a ● for a turn would deal the next round
                 # over an unseen reveal. So in every state: a quick second ● would as well
-                # start a rematch over an unseen result, or play blind in a new round.
-                log.info("ignored %s: pressed before the %s screens were shown", event, self.state)
+                # start a rematch over an unseen result, or play blind in a new round; in a
+                # round, a ● pressed out of turn would play the turn that came meanwhile.
+                log.info("ignored %s: pressed before seat %d's screen changed (%s)",
+                         event, event.seat + 1, self.state)
             else:
                 self.notices.seats.pop(event.seat, None)  # a press clears the last message
                 self.go(self.current.on_button(event.seat, event.button, event.kind))

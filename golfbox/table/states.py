@@ -88,6 +88,11 @@ class State:
     def on_button(self, seat: int, button: Button, kind: EventKind) -> "State | None":
         return None
 
+    def answers_since(self, seat: int) -> float:
+        """A press from ``seat`` made before this time was meant for screens it no longer
+        shows (the service drops it): by default, those of the state before."""
+        return self.shown_at
+
     def on_thought(self, thought: Thought) -> "State | None":
         return None  # a bot's late answer after its round or match ended
 
@@ -315,6 +320,25 @@ class Playing(InMatch):
     def __init__(self, table):
         super().__init__(table)
         self._ok_legal: dict[int, tuple] = {}  # seat -> its choices when its ● was pressed
+        # seat -> its choices, and since when, if someone else's move (or a timer) gave
+        # them: a press made before was made on the screen before, as a ● pressed out of
+        # turn that waited in the queue while the bot before it moved.
+        self._choices: dict[int, tuple] = {}
+        self._choices_since: dict[int, float] = {}
+
+    def answers_since(self, seat):
+        return max(self.shown_at, self._choices_since.get(seat, self.shown_at))
+
+    def _note_choices(self, own_seat: int | None = None) -> None:
+        """Record each seat's choices; those changed by anything but ``own_seat``'s own
+        press are new to their seat from now."""
+        now, rnd = self.table.clock(), self.session.match.round
+        for seat, engine_seat in self.session.engine_seat.items():
+            legal = rnd.legal_actions(engine_seat)
+            if legal != self._choices.get(seat):
+                self._choices[seat] = legal
+                if seat != own_seat:
+                    self._choices_since[seat] = now
 
     def on_player_button(self, seat, engine_seat, button, kind):
         seat_input = self.table.inputs[seat]
@@ -334,6 +358,7 @@ class Playing(InMatch):
         action = self.table.inputs[seat].press(button, kind)
         if action is not None:
             self.session.play(self.session.engine_seat[seat], action, seat)
+            self._note_choices(own_seat=seat)  # a quick ● ▶ of one's own still counts
         return self._after_play()
 
     # With hints on, ● waits for the pad's hold time before it acts: a hold asks for a
@@ -418,6 +443,7 @@ class Playing(InMatch):
         return self._after_play()
 
     def sync_timers(self):
+        self._note_choices()  # after every change: a bot's move, a timer, a thought
         session, settings, now = self.session, self.table.settings, self.table.clock()
         bot_seats = session.bot_seats()
         # One bot acts per deadline (Session picks which). Bots starting together share
