@@ -892,3 +892,26 @@ def test_quick_presses_of_ones_own_still_count_after_ones_own_move(sim_table, cl
     table.pad.press(0, Button.OK)
     svc.run_until_idle()
     assert [seat for seat, _ in svc.journal.recorded[played:]] == [0, 0]
+
+
+def test_a_press_made_while_the_other_screens_are_still_drawing_counts(sim_table, clock):
+    """A new state's screens are drawn one after another (eight seats take a while on a
+    Pi): a player whose screen came first and pressed before the last was drawn had the
+    press dropped, as if made on the screen before."""
+    table = sim_table(variant="4-card", seats=2, seed=3)
+    svc = table.service
+    table.press(0, Button.OK)  # both join the lobby
+    table.press(1, Button.OK)
+    pressed = []
+
+    def slow_panel(display):  # each panel takes 0.1 s; seat 2 presses once its own is up
+        clock.advance(0.1)
+        if display is table.displays[1] and svc.state == "playing" and not pressed:
+            pressed.append(clock())
+            table.pad.press(1, Button.OK)  # done looking at its nearest row
+
+    for display in (*table.displays.values(), table.shared):
+        display.on_change = slow_panel
+    table.hold(0, Button.OK)  # starts the match: the first seat's screen is drawn first
+    assert svc.state == "playing" and pressed
+    assert (1, "ready") in svc.journal.recorded

@@ -196,9 +196,11 @@ class TableService:
     def _after_change(self, first: int | None = None) -> None:
         self.current.sync_timers()
         self._keep_faults_turning()
-        self.painter.draw(self.current, first)
         if self.current.shown_at == states.NOT_SHOWN:
+            # From the start of its first drawing: eight seats take a while to draw on a
+            # Pi, and a player whose screen came first may press before the last is done.
             self.current.shown_at = self.clock()
+        self.painter.draw(self.current, first)
         self._report_status()
 
     def _keep_faults_turning(self) -> None:
