@@ -732,6 +732,8 @@ def test_a_pad_built_on_another_clock_than_the_tables_is_refused(clock):
     with pytest.raises(ValueError, match="SimPad stamps its presses on another clock than the "
                                          "table's"):
         assemble_table(settings, [SimPad(range(2))], {}, None, clock=clock)
+
+
 STUCK_BOT = '''
 import threading
 
