@@ -218,3 +218,48 @@ def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_
         assert answered[("next",)][0].action is not None  # from a new worker
     finally:
         thinker.close()
+
+
+def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(tmp_path, monkeypatch):
+    """Thoughts asked just after a stuck one reach their deadlines with it: each was told
+    it had timed out (and its bot's move handed to medium, logged as "did not answer in
+    30 s") though it only waited in the queue. Only the stuck one is; the others fail once,
+    without a traceback, and are asked again."""
+    import logging
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "stuck_bot.py").write_text(STUCK_BOT)
+    (site / "sitecustomize.py").write_text(
+        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))  # the worker's interpreter imports it
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    view = round_.view(round_.acting_seats[0])
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+    thinker = Thinker(answers.put, deadline=2.0)
+    try:
+        thinker.think(("warm",), "medium", "seed", view)
+        assert answers.get(timeout=60).action is not None  # the worker is up
+        thinker.think(("stuck",), "stuck", "seed", view)
+        queued = [(key,) for key in "abcdef"]
+        for key in queued:  # deadlines a hair after the stuck one's
+            thinker.think(key, "medium", "seed", view)
+        answered = {}
+        give_up = time.monotonic() + 20
+        while len(answered) < 1 + len(queued) and time.monotonic() < give_up:
+            try:
+                thought = answers.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            answered[thought.key] = thought
+        assert set(answered) == {("stuck",), *queued}
+        assert [key for key, thought in answered.items() if thought.timed_out] == [("stuck",)]
+    finally:
+        thinker.close()

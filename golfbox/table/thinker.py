@@ -21,6 +21,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, NamedTuple
 
 from golfbox.engine import Action, SeatView
@@ -107,8 +108,8 @@ class Thinker:
         self._pool: ProcessPoolExecutor | None = None
         self.pending: set[tuple] = set()  # asked, and its Thought not yet received
         # Asked and not yet answered (the worker's answer and the deadline race for it,
-        # on two threads other than the loop's): key -> its future, under the lock.
-        self._unanswered: dict[tuple, Future] = {}
+        # on two threads other than the loop's): key -> its future and pool, under the lock.
+        self._unanswered: dict[tuple, tuple[Future, ProcessPoolExecutor]] = {}  # in order asked
         self._lock = threading.Lock()
         self._killed_pool: ProcessPoolExecutor | None = None  # its worker, stuck, was killed
 
@@ -127,7 +128,12 @@ class Thinker:
             try:
                 action = future.result()
             except Exception as exc:  # noqa: BLE001 - a broken worker must not stop the table
-                log.error("a bot's thinking failed: %s", exc, exc_info=exc)
+                if isinstance(exc, BrokenProcessPool) and self._killed_pool is not None:
+                    # Queued behind a thought that timed out: the worker was killed for it.
+                    log.warning("a bot's thought was lost with a worker killed for another "
+                                "(%s): a failed try", exc)
+                else:
+                    log.error("a bot's thinking failed: %s", exc, exc_info=exc)
                 action = None
             self._post(Thought(key, action))
 
@@ -147,7 +153,7 @@ class Thinker:
                 self._drop_pool()
                 continue
             with self._lock:
-                self._unanswered[key] = future
+                self._unanswered[key] = future, self._pool
             self._watch(key, self._pool, future)
             future.add_done_callback(done)
             return
@@ -162,11 +168,17 @@ class Thinker:
         """After ``deadline`` seconds, a thought still unanswered fails and its worker is
         killed (it ignores SIGTERM). A thread's timer: the loop never waits for it."""
         def overdue() -> None:
-            if not self._answer(key):
-                return
-            self._killed_pool = pool
+            with self._lock:
+                if pool is self._killed_pool or key not in self._unanswered:
+                    return  # answered, or already failing with the worker killed
+                # To blame: the oldest thought still unanswered on this pool, the one its
+                # one worker holds (those behind it only waited, and fail once with it),
+                # whichever of their timers woke first.
+                stuck = next(k for k, (_, p) in self._unanswered.items() if p is pool)
+                del self._unanswered[stuck]
+                self._killed_pool = pool
             _kill_workers(pool)
-            self._post(Thought(key, None, timed_out=True))
+            self._post(Thought(stuck, None, timed_out=True))
 
         timer = threading.Timer(self.deadline, overdue)
         timer.daemon = True
@@ -190,7 +202,8 @@ class Thinker:
 
     def close(self) -> None:
         with self._lock:  # nobody waits for these answers now
-            asked, self._unanswered = list(self._unanswered.values()), {}
+            asked = [future for future, _ in self._unanswered.values()]
+            self._unanswered = {}
         if self._pool is not None:
             # Waits for the choices asked (a fraction of a second): without waiting,
             # Python 3.11's exit hook raced the pool's closed wake-up pipe (gh-125451).
