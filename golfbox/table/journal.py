@@ -26,6 +26,12 @@ Typical use::
         journal.finish_round(match_id, 1, [12, 30, 7])
         journal.finish_match(match_id, [12, 30, 7], winners=[2])
 
+The journal keeps the newest ``keep_matches`` matches (KEEP_MATCHES): a table
+that plays every evening for a year must not fill its SD card, nor open a
+journal of a year's moves at each start (its check reads the whole file).
+Older finished or abandoned matches are deleted as new ones start (see
+_prune); SQLite reuses their pages, so the file stops growing.
+
 A Journal may be shared between threads: calls are serialised by a lock. One
 process holds a journal file at a time (an flock, see _own): a second golfbox is
 refused with ``JournalError`` saying it is in use.
@@ -55,6 +61,12 @@ log = logging.getLogger(__name__)
 APPLICATION_ID = 0x474F4C46
 SCHEMA_VERSION = 2
 MAX_ACTION_LENGTH = 200
+# About 35 kB a 4-player 6-card match with people (bench/evening.py): some 7 MB in all,
+# a few weeks of a café's evenings.
+KEEP_MATCHES = 200
+# Matches deleted at most with each new one: a journal that grew large before (or a
+# smaller keep_matches) is brought down over a few matches, each in a short transaction.
+PRUNE_BATCH = 10
 
 _SCHEMA_V1 = """
 CREATE TABLE match (
@@ -146,8 +158,10 @@ class MatchSummary:
 class Journal:
     """One journal file. Open it once at start; ``close()`` (or ``with``) at exit."""
 
-    def __init__(self, path: os.PathLike | str):
+    def __init__(self, path: os.PathLike | str, keep_matches: int = KEEP_MATCHES):
+        _check_int("keep_matches", keep_matches, minimum=1)
         self.path = Path(path)
+        self.keep_matches = keep_matches
         self._lock = threading.Lock()
         self._db, self._owner = _open(self.path)
 
@@ -190,6 +204,7 @@ class Journal:
                 "INSERT INTO match (started_at, config, seed, players, variant) VALUES (?, ?, ?, ?, ?)",
                 (_now(), config_json, str(seed), players_json, _variant_name(config)),
             )
+            self._prune(db)  # in the same commit: no fsync of its own
         return int(cursor.lastrowid)
 
     def record(self, match_id: int, seat: int | None, action: str) -> int:
@@ -372,6 +387,16 @@ class Journal:
                 yield self._db
             except sqlite3.Error as exc:
                 raise JournalError(self.path, f"{exc} ({exc.__class__.__name__})") from exc
+
+    def _prune(self, db: sqlite3.Connection) -> None:
+        """Delete the oldest matches beyond the newest ``keep_matches``, PRUNE_BATCH at
+        most. Never one in play: the newest is resumed, and an older one is left as it is."""
+        old = [row[0] for row in db.execute(
+            "SELECT id FROM match WHERE status != 'playing'"
+            " AND id <= (SELECT id FROM match ORDER BY id DESC LIMIT 1 OFFSET ?)"
+            " ORDER BY id LIMIT ?", (self.keep_matches, PRUNE_BATCH))]
+        for table, column in (("entry", "match_id"), ("round_score", "match_id"), ("match", "id")):
+            db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(i,) for i in old])
 
     def _status(self, db: sqlite3.Connection, match_id: int) -> str | None:
         row = db.execute("SELECT status FROM match WHERE id = ?", (match_id,)).fetchone()
