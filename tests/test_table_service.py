@@ -652,6 +652,81 @@ def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_tab
     assert person.state == "match_over"
 
 
+def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clock):
+    """Everybody pulled their seat's cable and left; bots stood in to the end. The result
+    stood for ever: nobody would press ● or ✕ on those pads, and a newcomer at another
+    seat was told to press ✕ on a player's pad, unplugged. One of them plugged
+    back in, and the result waits for a press as before."""
+    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
+
+    def play_to_the_result(table):
+        svc = table.service
+        for _ in range(500):
+            if svc.state == "match_over":
+                return svc
+            clock.advance(1.0)
+            svc.run_until_idle()
+        raise AssertionError(f"no result: {svc.state}")
+
+    table = sim_table(variant="4-card", seats=3, bots={2: "medium"}, auto_start=True,
+                      rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
+    for seat in (0, 1):
+        table.service.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged",
+                                     buttons=True))
+    svc = play_to_the_result(table)
+    clock.advance(BOTS_ONLY_RESULT_SECONDS - 1)
+    svc.run_until_idle()
+    assert svc.state == "match_over"
+    clock.advance(1)
+    svc.run_until_idle()
+    assert svc.state == "lobby" and svc.lobby.joined == set()
+    assert table.journal.result_shown() is None  # a restart opens the lobby too
+    table.press(2, Button.OK)  # a newcomer at the bot's seat joins
+    assert svc.lobby.joined == {2}
+
+    stays = sim_table(variant="4-card", seats=3, bots={2: "medium"}, auto_start=True,
+                      rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
+    for seat in (0, 1):
+        stays.service.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged",
+                                     buttons=True))
+    svc = play_to_the_result(stays)
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))  # somebody to press ●
+    svc.run_until_idle()
+    clock.advance(3600)
+    svc.run_until_idle()
+    assert svc.state == "match_over"
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))  # gone too, now
+    svc.run_until_idle()
+    for seconds in (10.0, BOTS_ONLY_RESULT_SECONDS - 1):  # away long enough, then nearly
+        clock.advance(seconds)
+        svc.run_until_idle()
+    assert svc.state == "match_over"
+    clock.advance(1)
+    svc.run_until_idle()
+    assert svc.state == "lobby"
+
+    # Alone at the table, the person plays to the end, then unplugs: no other fault
+    # turns on the shared display to wake the table, a timer of its own does.
+    alone = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
+    svc = alone.service
+    for _ in range(200):
+        if svc.state == "match_over":
+            break
+        alone.press(0, Button.OK)  # whatever is under the cursor; at the reveal, the result
+        clock.advance(1.0)
+        svc.run_until_idle()
+    svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
+    svc.run_until_idle()
+    for seconds in (10.0, BOTS_ONLY_RESULT_SECONDS - 1):
+        clock.advance(seconds)
+        svc.run_until_idle()
+    assert svc.state == "match_over"
+    clock.advance(1)
+    svc.run_until_idle()
+    assert svc.state == "lobby"
+
+
 class IllegalBot(BrokenBot):
     """A bot with another bug: it always knocks, allowed or not."""
     name = "illegal"

@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 
 REVEAL_PAGE_SECONDS = 5.0  # a reveal too big for the shared display turns its pages this often
 # A table of bots only (golfbox sim --humans 0, a window display): nobody can press ● for
-# a new match, so one is dealt after the result has shown this long.
+# a new match, so one is dealt after the result has shown this long. A result whose
+# people all went away (bots stood in for them) goes back to the lobby after as long.
 BOTS_ONLY_RESULT_SECONDS = 30.0
 
 
@@ -548,6 +549,20 @@ class MatchOver(ReadsRules, InMatch):
         bots_only = all(p.bot is not None for p in session.players)  # not people away
         self.keep_timer("rematch", bots_only, lambda: now + BOTS_ONLY_RESULT_SECONDS,
                         lambda: Playing(self.table) if session.rematch() else None)
+        # Everybody who played pulled their seat's cable and bots stood in: nobody will
+        # press ● or ✕ on those pads, and a newcomer's pad cannot leave the result. The
+        # lobby takes newcomers (a rematch would play for people who left, all night).
+        deserted = not bots_only and session.all_bots()
+        self.keep_timer("deserted", deserted, lambda: now + BOTS_ONLY_RESULT_SECONDS,
+                        self._deserted)
+        # Wake up when the last person away has been away long enough: then nobody is.
+        self.set_timer("takeover", None if bots_only or deserted else session.all_bots_due(),
+                       lambda: None)
+
+    def _deserted(self) -> State:
+        self.session.close_result()
+        self.table.lobby.joined = set()  # who played has gone
+        return Lobby(self.table)
 
     def idle_prompt(self):
         return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
