@@ -91,3 +91,33 @@ def sim_table(tmp_path, clock):
     def make(clock=clock, **settings) -> SimTestTable:
         return SimTestTable(tmp_path, clock=clock, **settings)
     return make
+
+
+STUCK_BOT = '''
+import threading
+
+
+class StuckBot:
+    """A bot with a bug that raises nothing: its choice never comes."""
+    name = "stuck"
+    thinks_long = True  # the table asks it in the worker
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, view):
+        threading.Event().wait()
+'''
+
+
+@pytest.fixture
+def stuck_bot_site(tmp_path, monkeypatch) -> Path:
+    """A folder on PYTHONPATH whose sitecustomize gives every new interpreter (the bots'
+    worker) a bot named "stuck" that hangs; the folder, for this process to import too."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "stuck_bot.py").write_text(STUCK_BOT)
+    (site / "sitecustomize.py").write_text(
+        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    return site

@@ -668,11 +668,25 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
             svc.run_until_idle()
         raise AssertionError(f"no result: {svc.state}")
 
-    table = sim_table(variant="4-card", seats=3, bots={2: "medium"}, auto_start=True,
-                      rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
-    for seat in (0, 1):
-        table.service.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged",
-                                     buttons=True))
+    def leaves_for_the_lobby_when_the_last_has_been_away(svc):
+        svc.run_until_idle()
+        for seconds in (10.0, BOTS_ONLY_RESULT_SECONDS - 1):  # away long enough, then nearly
+            clock.advance(seconds)
+            svc.run_until_idle()
+        assert svc.state == "match_over"
+        clock.advance(1)
+        svc.run_until_idle()
+        assert svc.state == "lobby"
+
+    def both_people_unplugged():
+        table = sim_table(variant="4-card", seats=3, bots={2: "medium"}, auto_start=True,
+                          rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
+        for seat in (0, 1):
+            table.service.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged",
+                                         buttons=True))
+        return table
+
+    table = both_people_unplugged()
     svc = play_to_the_result(table)
     clock.advance(BOTS_ONLY_RESULT_SECONDS - 1)
     svc.run_until_idle()
@@ -684,26 +698,14 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
     table.press(2, Button.OK)  # a newcomer at the bot's seat joins
     assert svc.lobby.joined == {2}
 
-    stays = sim_table(variant="4-card", seats=3, bots={2: "medium"}, auto_start=True,
-                      rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
-    for seat in (0, 1):
-        stays.service.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged",
-                                     buttons=True))
-    svc = play_to_the_result(stays)
+    svc = play_to_the_result(both_people_unplugged())
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))  # somebody to press ●
     svc.run_until_idle()
     clock.advance(3600)
     svc.run_until_idle()
     assert svc.state == "match_over"
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))  # gone too, now
-    svc.run_until_idle()
-    for seconds in (10.0, BOTS_ONLY_RESULT_SECONDS - 1):  # away long enough, then nearly
-        clock.advance(seconds)
-        svc.run_until_idle()
-    assert svc.state == "match_over"
-    clock.advance(1)
-    svc.run_until_idle()
-    assert svc.state == "lobby"
+    leaves_for_the_lobby_when_the_last_has_been_away(svc)
 
     # Alone at the table, the person plays to the end, then unplugs: no other fault
     # turns on the shared display to wake the table, a timer of its own does.
@@ -717,14 +719,7 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
         clock.advance(1.0)
         svc.run_until_idle()
     svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
-    svc.run_until_idle()
-    for seconds in (10.0, BOTS_ONLY_RESULT_SECONDS - 1):
-        clock.advance(seconds)
-        svc.run_until_idle()
-    assert svc.state == "match_over"
-    clock.advance(1)
-    svc.run_until_idle()
-    assert svc.state == "lobby"
+    leaves_for_the_lobby_when_the_last_has_been_away(svc)
 
 
 class IllegalBot(BrokenBot):
@@ -809,25 +804,9 @@ def test_a_pad_built_on_another_clock_than_the_tables_is_refused(clock):
         assemble_table(settings, [SimPad(range(2))], {}, None, clock=clock)
 
 
-STUCK_BOT = '''
-import threading
-
-
-class StuckBot:
-    """A bot with a bug that raises nothing: its choice never comes."""
-    name = "stuck"
-    thinks_long = True  # the table asks it in the worker
-
-    def __init__(self, rng):
-        pass
-
-    def choose(self, view):
-        threading.Event().wait()
-'''
-
 
 def test_a_bot_whose_thought_never_answers_gives_up_its_move_at_the_deadline(
-        tmp_path, monkeypatch, caplog):
+        tmp_path, monkeypatch, caplog, stuck_bot_site):
     """A bot that hangs (not one that raises) held its seat for ever: its thought never
     came back, nothing was logged, and the table waited with the worker stuck. The
     thought now fails at the deadline: the worker is killed, medium plays that one
@@ -842,13 +821,7 @@ def test_a_bot_whose_thought_never_answers_gives_up_its_move_at_the_deadline(
     from golfbox import bots
     from golfbox.table.journal import Journal
 
-    worker_site = tmp_path / "site"
-    worker_site.mkdir()
-    (worker_site / "stuck_bot.py").write_text(STUCK_BOT)
-    (worker_site / "sitecustomize.py").write_text(
-        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
-    monkeypatch.setenv("PYTHONPATH", str(worker_site))
-    monkeypatch.syspath_prepend(str(worker_site))
+    monkeypatch.syspath_prepend(str(stuck_bot_site))
     import stuck_bot
     monkeypatch.setitem(bots.BOTS, "stuck", stuck_bot.StuckBot)
 

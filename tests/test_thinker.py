@@ -149,25 +149,9 @@ def test_a_worker_that_cannot_start_is_a_failed_try_not_an_exception():
         thinker.close()
 
 
-STUCK_BOT = '''
-import threading
-
-
-class StuckBot:
-    """A bot with a bug that raises nothing: its choice never comes."""
-    name = "stuck"
-    thinks_long = True
-
-    def __init__(self, rng):
-        pass
-
-    def choose(self, view):
-        threading.Event().wait()
-'''
-
 
 def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_at_once(
-        tmp_path, monkeypatch):
+        stuck_bot_site):
     """Three thoughts waited behind one stuck in the worker. Its deadline killed the worker
     and the loop asked its next thought at once, before the pool had seen the worker die:
     starting the new worker cancelled the thought still waiting in the old pool's queue,
@@ -178,13 +162,6 @@ def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_
 
     from golfbox.engine import Round, get_variant, make_rules
     from golfbox.table.thinker import Thinker
-
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "stuck_bot.py").write_text(STUCK_BOT)
-    (site / "sitecustomize.py").write_text(
-        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
-    monkeypatch.setenv("PYTHONPATH", str(site))  # the worker's interpreter imports it
 
     variant = get_variant("4-card")
     round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
@@ -220,7 +197,7 @@ def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_
         thinker.close()
 
 
-def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(tmp_path, monkeypatch):
+def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bot_site):
     """Thoughts asked just after a stuck one reach their deadlines with it: each was told
     it had timed out (and its bot's move handed to medium, logged as "did not answer in
     30 s") though it only waited in the queue. Only the stuck one is; the others fail once,
@@ -231,13 +208,6 @@ def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(tmp_path
 
     from golfbox.engine import Round, get_variant, make_rules
     from golfbox.table.thinker import Thinker
-
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "stuck_bot.py").write_text(STUCK_BOT)
-    (site / "sitecustomize.py").write_text(
-        "import stuck_bot\nfrom golfbox import bots\nbots.BOTS['stuck'] = stuck_bot.StuckBot\n")
-    monkeypatch.setenv("PYTHONPATH", str(site))  # the worker's interpreter imports it
 
     variant = get_variant("4-card")
     round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
