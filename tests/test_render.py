@@ -543,3 +543,46 @@ def test_a_part_that_fills_a_line_stays_whole_without_its_mark():
     width = glyphs.text_width(part) + 1
     assert glyphs.wrap_text(f"le poste est débranché · {part} · garde ● appuyé", width, 4, sep=" · ") == [
         "le poste est débranché ·", part, "garde ● appuyé"]
+
+
+def _bar_top(image: Image.Image, first: int = 12) -> int | None:
+    """The first row from ``first`` down that is ink from edge to edge: a message's bar."""
+    image = image.convert("1")
+    return next((y for y in range(first, image.height)
+                 if all(image.getpixel((x, y)) for x in range(image.width))), None)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7, 8])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names", ["plain", "cedillas"])
+def test_a_blank_row_parts_the_narrow_shared_display_lines_from_the_fault_bar(lang, players, names):
+    """On 128x64 the last action's letters ended on the row right over the fault bar
+    ('BOB DISCARDED 7♦' on '2/2 BOB'S SEAT IS UNPLUGGED'), and with 7-8 players the
+    round and stock ('R3/9 STOCK 32') did: the lines read as one blot. A blank row parts
+    them now (a cedilla's row too: 'FRANÇOIS'), over the bar and under it, and the last
+    action still shows wherever it did (beside a one-line fault with 7-8 players: under it)."""
+    from golfbox.render.table import score_rows, scores_top
+
+    names = (goldens.NAMES[lang] if names == "plain"
+             else ("François", "Çédric", "Françoise", "Ça", "Reçu", "Maçon", "Garçon", "Leçon"))[:players]
+    view = goldens.play_turns(goldens.deal("6-card" if players < 7 else "9-card", players=players),
+                              3).view(None)
+    assert view.last is not None
+    scores_y = scores_top(score_rows(players, 128), 128)
+    faults = every_fault(lang, names[1])
+    for message in (faults["unplugged"], "2/2 " + faults["unplugged"], faults["screen"]):
+        shown = render_table(view, (128, 64), names, message=message, lang=lang).convert("1")
+        top = _bar_top(shown)
+        assert top is not None, message
+        bottom = next(y for y in range(top, 64) if not shown.getpixel((127, y))) - 1  # its right edge
+        # Right of the piles (x 0-47): with 7-8 players a two-line bar starts on their bottom row.
+        assert not any(shown.getpixel((x, top - 1)) for x in range(48, 128)), (
+            f"ink on the row over the bar of {message!r} (y {top})")
+        assert not any(shown.getpixel((x, bottom + 1)) for x in range(128)), (
+            f"ink on the row under the bar of {message!r} (y {bottom})")
+        if len(glyphs.wrap_text(message, 124, 2, sep=" · ")) == 1 or players <= 4:
+            # room for the last action beside the bar: it shows, over or under it
+            text_rows = [*range(16, top - 1), *range(bottom + 2, scores_y - 2)]
+            assert any(shown.getpixel((x, y)) for x in range(128) for y in text_rows), message
+
+

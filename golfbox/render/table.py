@@ -187,8 +187,10 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
         x, width = 51, NARROW[0] - 51
         glyphs.draw_text(draw, x, 2, glyphs.fit_text(_turn_words(view, names, lang), width), ink)
-        glyphs.draw_text(draw, x, 10, say(lang, "R{n}/{of} stock {stock}", n=view.round_no,
-                                          of=view.rounds, stock=view.stock_size), ink)
+        # A row higher than the pitch of lines (these words have no accents): a blank row
+        # parts them from a fault bar right under them (from y 15, 7-8 players).
+        glyphs.draw_text(draw, x, 9, say(lang, "R{n}/{of} stock {stock}", n=view.round_no,
+                                         of=view.rounds, stock=view.stock_size), ink)
         # Text lines from y 18 down to the scores: the last action (two lines if there is
         # room), then the message or the info line. More score rows leave fewer lines;
         # a message takes the lines it needs first (whole if it can), the last action
@@ -200,10 +202,20 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         else:
             last_room = min(2, lines - max(1, len(message_lines)))
             last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
+            last_y = message_y = 18
+            if message_lines and last_lines:
+                # A blank row (and one for a cedilla) parts the last action's letters from
+                # the bar under it. With 7-8 players that leaves the bar no blank row over
+                # the scores: the bar comes first then, the last action under it.
+                message_y += LINE * len(last_lines) + 1 + glyphs.hang(last_lines[-1])
+                if message_y + LINE * (len(message_lines) - 1) + 5 > scores_y - 4:
+                    message_y, last_y = 18, 18 + LINE * len(message_lines) + 1
             for i, line in enumerate(last_lines):
-                glyphs.draw_text(draw, 0, 18 + LINE * i, line, ink)
-            _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], message_lines,
-                             info)
+                glyphs.draw_text(draw, 0, last_y + LINE * i, line, ink)
+            if message_lines:
+                _message_or_info(draw, palette, 0, message_y, NARROW[0], message_lines, "")
+            else:
+                _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [], info)
     _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
     return image
 
