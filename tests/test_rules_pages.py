@@ -136,3 +136,47 @@ def test_a_press_of_ok_while_reading_in_the_lobby_says_back_to_the_lobby(sim_tab
     table.press(1, Button.RIGHT)  # seat 2 (not joined) opens the rules
     table.press(1, Button.OK)
     assert table.service.state == "lobby" and table.service.messages[1] == "✕ back to the lobby"
+
+
+def _title_bar(image):
+    return image.convert("1").crop((0, 0, image.width, 9))
+
+
+def _bar_reading(size, text):
+    """A rules page's title bar reading ``text``, as render_rules centres it."""
+    from PIL import Image, ImageDraw
+
+    from golfbox.render import glyphs
+
+    bar = Image.new("1", (size[0], 9), 1)
+    x = (size[0] - glyphs.text_width(text) + 1) // 2
+    glyphs.draw_text(ImageDraw.Draw(bar), x, 3, text, 0)
+    return bar
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_the_shared_display_says_whose_rules_page_it_shows_not_whose_turn(size, lang):
+    """The shared display titled a rules page 'P2: YOUR TURN 3/6' ('J2 : TON TOUR'):
+    everyone at the table read it as a turn prompt. It says who reads the rules now
+    ('P2 READS THE RULES · EACH TURN 3/6', the page's title where it fits whole), and
+    no page is titled as a seat's turn prompt ('YOUR TURN'), on a seat either."""
+    from golfbox.render.rules import render_rules
+    from golfbox.render.words import say
+
+    six = VARIANTS["6-card"]
+    pages = rules_pages(six, make_rules(six, {}), lang)
+    turn_words = {say(lang, w) for w in ("YOUR TURN", "LAST TURN", "WAITING")}
+    assert not turn_words & {title.upper() for title, _ in pages}
+    reads = say(lang, "{who} reads the rules", who=say(lang, "P{n}", n=2)).upper()
+    for page, (title, _) in enumerate(pages):
+        number = f"  {page + 1}/{len(pages)}"
+        shown = _title_bar(render_rules(size, pages, page, reader=say(lang, "P{n}", n=2), lang=lang))
+        heads = [f"{reads} · {title.upper()}{number}", f"{reads}{number}"]  # with the title if it fits
+        assert any(shown.tobytes() == _bar_reading(size, head).tobytes() for head in heads), (size, page)
+    # A long name is cut, never what the bar says of it, nor the page number.
+    name = "Marie-Hélène Dubois-Lefèvre de la Tour d'Auvergne et du Berry"
+    shown = _title_bar(render_rules(size, pages, 0, reader=name, lang=lang))
+    reads_alone = say(lang, "{who} reads the rules", who="").upper()
+    cuts = (f"{name[:n].rstrip().upper()}…{reads_alone}  1/{len(pages)}" for n in range(1, len(name)))
+    assert any(shown.tobytes() == _bar_reading(size, head).tobytes() for head in cuts)

@@ -68,7 +68,7 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
         pages += [
             (say(lang, "deal"), say(lang, "4 cards face down. Before play you look once at your "
                                           "nearest row: remember it. Your cards stay face down all round.")),
-            (say(lang, "your turn"), say(lang, "Draw: place it face down over any card, or discard "
+            (say(lang, "each turn"), say(lang, "Draw: place it face down over any card, or discard "
                                                "it. Or take the discard and place it. Or knock: the "
                                                "others play once more.")),
             (say(lang, "points"), _points(variant, lang) + " " + say(lang, "No pairs.")),
@@ -85,7 +85,7 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
                       if four is not None else say(lang, "off, each pair scores 0."))
         pages += [
             (say(lang, "deal"), say(lang, "6 cards face down in 2 rows of 3.") + " " + start),
-            (say(lang, "your turn"), say(lang, "Draw and discard it. Or draw, or take the discard, "
+            (say(lang, "each turn"), say(lang, "Draw and discard it. Or draw, or take the discard, "
                                                "and place it face up over any card: that card goes "
                                                "to the discard.")),
             (say(lang, "end of round"), say(lang, "When a player has all 6 cards face up, {end}", end=end)),
@@ -102,7 +102,7 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
                  else say(lang, "2 jokers too"))
         pages += [
             (say(lang, "deal"), say(lang, "6 cards face down in 2 rows of 3.") + " " + start),
-            (say(lang, "your turn"), say(lang, "Draw and place it face up. Or draw, discard it, then "
+            (say(lang, "each turn"), say(lang, "Draw and place it face up. Or draw, discard it, then "
                                                "turn one card up or pass. Or take the discard and "
                                                "place it. Or knock.")),
             (say(lang, "end of round"), say(lang, "Only a knock ends a round: the others play once "
@@ -117,7 +117,7 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
         pages += [
             (say(lang, "deal"), say(lang, "9 cards face down in 3 rows of 3. Your first turn starts "
                                           "by turning 3 cards of your choice face up.")),
-            (say(lang, "your turn"), say(lang, "Draw, or take the discard, and place it face up over "
+            (say(lang, "each turn"), say(lang, "Draw, or take the discard, and place it face up over "
                                                "any card. A drawn card cannot be thrown away.")),
             (say(lang, "end of round"), say(lang, "When a player has no card face down, the others "
                                                   "play once more. That player adds 5 for each lower score.")),
@@ -144,6 +144,21 @@ def page_fits(page: Page, size: tuple[int, int]) -> bool:
     return len(_body(page[1], size[0] - 6)) <= BODY_LINES
 
 
+def _head(title: str, reader: str, room: int, lang: str) -> str:
+    """The title bar's words before the page number, in ``room`` pixels. On a seat the
+    page's title; on the shared display who reads the rules, for everyone at the table
+    ('P2 READS THE RULES · EACH TURN'), not the page's title after a name, which read
+    as a turn prompt ('P2: YOUR TURN'). A long name is cut short, never 'reads the
+    rules'; the page's title follows if it fits whole."""
+    if not reader:
+        return glyphs.fit_text(title.upper(), room)
+    reads = say(lang, "{who} reads the rules", who="").upper()
+    who = glyphs.fit_text(reader.upper(), room - glyphs.text_width(reads))
+    head = say(lang, "{who} reads the rules", who=who).upper()
+    with_title = f"{head} · {title.upper()}"
+    return with_title if glyphs.text_width(with_title) <= room else head
+
+
 def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
                  reader: str = "", message: str = "", lang: str = "en") -> Image.Image:
     """One page of the rules, its number, and what the buttons do (or ``message``).
@@ -151,10 +166,8 @@ def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
     image, draw, palette = _canvas(size)
     page %= len(pages)
     title, text = pages[page]
-    head = f"{reader}: {title.upper()}" if reader else title.upper()
-    number = f"  {page + 1}/{len(pages)}"
-    # A long reader's name or title is cut short, never the page number after it.
-    head = glyphs.fit_text(head, image.width - glyphs.text_width(number) - 1) + number  # 1: the gap
+    head = _head(title, reader, image.width - glyphs.text_width(f"  {page + 1}/{len(pages)}") - 1, lang)
+    head += f"  {page + 1}/{len(pages)}"  # never cut: 1 px of the room is the gap before it
     draw.rectangle((0, 0, image.width - 1, 8), fill=palette.ink)  # room for the title's accents
     _text_centered(draw, 0, image.width, 3, head, palette.paper)
     for i, line in enumerate(_body(text, image.width - 6)[:BODY_LINES]):

@@ -118,8 +118,8 @@ FRENCH: dict[str, str] = {
     "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": restent vides" says it
     "{level} bots": "robots {level}s", "stay empty": "restent vides", "nobody yet": "personne encore",
     # the rules pages
-    "◀▶ page · ✕ back": "◀▶ page · ✕ retour",
-    "{game}: the aim": "{game} : le but", "deal": "la donne", "your turn": "ton tour",
+    "◀▶ page · ✕ back": "◀▶ page · ✕ retour", "{who} reads the rules": "{who} lit les règles",
+    "{game}: the aim": "{game} : le but", "deal": "la donne", "each turn": "à chaque tour",
     "points": "les points", "house rules": "règles maison", "end of round": "fin de manche",
     "combinations": "combinaisons",
     "Fewest points wins. Your {n} cards lie in a {rows}×{cols} grid; swap them for cheaper ones. "
