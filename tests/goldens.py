@@ -192,6 +192,10 @@ def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     add("seat_polishpoker_flip_option", lambda: _polish_flip_option(lang))
     add("seat_9card_over", lambda: render_seat(play_out(deal("9-card", players=3)).view(0),
                                                prompt=say(lang, "● next round · ◀▶ rules"), lang=lang))
+    # The match's result (states.MatchOver): the last round's grid, the match total.
+    add("seat_9card_match_over", lambda: render_seat(
+        play_out(deal("9-card", players=3, round_no=9)).view(0),
+        prompt=say(lang, "● new match · ✕ lobby · ◀▶ rules"), lang=lang, match_over=True))
     return screens
 
 

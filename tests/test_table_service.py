@@ -965,3 +965,44 @@ def test_a_press_made_while_the_other_screens_are_still_drawing_counts(sim_table
     table.hold(0, Button.OK)  # starts the match: the first seat's screen is drawn first
     assert svc.state == "playing" and pressed
     assert (1, "ready") in svc.journal.recorded
+
+
+def _line_reads(image, x, y, text, right=None) -> bool:
+    """Does the line at (x, y) of ``image`` read exactly ``text``, from x to ``right``
+    (its accents' rows to its last)?"""
+    from PIL import Image, ImageDraw
+
+    from golfbox.render import glyphs
+
+    expected = Image.new("1", image.size, 0)
+    glyphs.draw_text(ImageDraw.Draw(expected), x, y, text, 1)
+    box = (x, y - glyphs.MARK_RISE, right or image.width, y + glyphs.SMALL_HEIGHT)
+    return image.convert("1").crop(box).tobytes() == expected.crop(box).tobytes()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_seat_says_the_match_is_over_at_its_result(sim_table, clock, lang):
+    """At the match's result the shared display said 'MATCH OVER' while every seat still
+    said 'ROUND OVER' over its last round's score: its drawing knew only the round. The
+    seat says 'MATCH OVER' now, with its match total, and what ● and ✕ do there."""
+    from golfbox.render.seat import SIDE_X, STATUS_Y
+    from golfbox.render.words import say
+
+    table = sim_table(variant="6-card", rounds=1, seats=2, bots={1: "random"}, auto_start=True,
+                      seed=3, language=lang)
+    svc = table.service
+    for _ in range(500):
+        if svc.state != "playing":
+            break
+        table.press(0, Button.OK)
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert svc.state == "round_over"  # the last round's reveal: still the round's words
+    seat = table.displays[0].image
+    assert _line_reads(seat, SIDE_X, STATUS_Y, say(lang, "ROUND OVER"))
+    table.press(0, Button.OK)
+    assert svc.state == "match_over"
+    seat = table.displays[0].image
+    assert _line_reads(seat, SIDE_X, STATUS_Y, say(lang, "MATCH OVER"))
+    assert _line_reads(seat, SIDE_X + 2, 34, say(lang, "TOTAL {n}", n=svc.match.totals[0]))
+    assert _line_reads(seat, 0, 58, say(lang, "● new match · ✕ lobby · ◀▶ rules"))

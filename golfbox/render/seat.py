@@ -66,10 +66,12 @@ def shows_known_cards(view: SeatView) -> bool:
     return view.peeking or bool(view.rules.get("assist"))
 
 
-def status_text(view: SeatView, lang: str = "en") -> str:
+def status_text(view: SeatView, lang: str = "en", match_over: bool = False) -> str:
+    """The side column's word on the seat's state; ``match_over``: the table shows the
+    match's result (a seat's view only knows that its last round is over)."""
     seat = view.seat
     if view.phase == OVER:
-        return say(lang, "ROUND OVER")
+        return say(lang, "MATCH OVER") if match_over else say(lang, "ROUND OVER")
     if view.phase == START:
         if view.peeking:
             return say(lang, "MEMORISE")
@@ -105,13 +107,13 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
-               label: str, lang: str) -> None:
+               label: str, lang: str, match_over: bool) -> None:
     round_words = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
     draw_text_right(draw, SIZE[0], NAME_Y, round_words)
     # The name has the row up to the round, a word's space before it.
     label_room = SIDE_W - glyphs.text_width(round_words) - (glyphs.text_width(" ") + 2)
     glyphs.draw_text(draw, SIDE_X, NAME_Y, glyphs.fit_text(label, label_room), INK)
-    glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang), SIDE_W), INK)
+    glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang, match_over), SIDE_W), INK)
 
     legal = _legal_kinds(view)
     # One card place: the card in hand while this seat holds one, else the pile's top.
@@ -134,8 +136,10 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
     stock_box = (SIDE_X, 32, SIDE_W, 9)
     stock_words = say(lang, "STOCK {n}", n=view.stock_size)
-    if view.phase == OVER:  # the stock no longer matters: this seat's round score does
+    if view.phase == OVER:  # the stock no longer matters: this seat's round score does,
         stock_words = say(lang, "SCORE {n}", n=view.round_scores[view.seat])
+        if match_over:  # and at the result its match total
+            stock_words = say(lang, "TOTAL {n}", n=view.totals[view.seat])
     if "draw" in legal or cursor == "stock":
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
@@ -179,7 +183,8 @@ def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
 
 def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "",
                 message: str = "", label: str | None = None,
-                names: Sequence[str] | None = None, lang: str = "en") -> Image.Image:
+                names: Sequence[str] | None = None, lang: str = "en",
+                match_over: bool = False) -> Image.Image:
     """This seat's screen: its grid, the card in hand, the piles, the choices, a prompt.
 
     ``cursor``: a grid position (int) or one of CURSOR_CHOICES, drawn inverted.
@@ -188,6 +193,8 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     ``names``: every seat's name, as the shared display shows them (default "P1" …);
     ``label``: this seat's name on its screen (default its name in ``names``).
     ``lang``: the language of every word (golfbox.render.words).
+    ``match_over``: the match's result shows (its last round's view): "MATCH OVER" and
+    this seat's total, not "ROUND OVER" and its round score.
     """
     if view.seat is None:
         raise ValueError("render_seat needs a seat's view, not the public view")
@@ -197,6 +204,6 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     draw = ImageDraw.Draw(image)
     _draw_grid(draw, view, cursor)
     _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names, lang),
-               lang)
+               lang, match_over)
     _draw_bottom(draw, prompt or wait_words(view, names, lang), message)
     return image

@@ -47,7 +47,8 @@ FRENCH: dict[str, str] = {
     "on": "oui", "off": "non", "double": "double", "rows": "rangées",
     "rows+columns": "rangées+colonnes",
     # a seat's screen
-    "ROUND OVER": "FIN MANCHE", "MEMORISE": "RETIENS", "TURN UP {n}": "RETOURNE {n}",
+    "ROUND OVER": "FIN MANCHE", "MATCH OVER": "FIN PARTIE", "TOTAL {n}": "TOTAL {n}",
+    "MEMORISE": "RETIENS", "TURN UP {n}": "RETOURNE {n}",
     "WAITING": "ATTENDS", "LAST TURN": "TOUR FINAL", "YOUR TURN": "TON TOUR",
     "R{n}/{of}": "M{n}/{of}", "HAND": "MAIN", "PILE": "TAS", "STOCK {n}": "PIOCHE {n}",
     "SCORE {n}": "POINTS {n}", "KNOCK": "FRAPPER", "PASS": "PASSER", "READY": "OK",

@@ -60,8 +60,9 @@ def lobby(size: tuple[int, int], lobby: Lobby, title: str, footer: str) -> Frame
 
 
 def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input: SeatInput,
-                  message: str, idle_prompt: str) -> tuple[Frame, bool]:
-    """A seat's screen during a match (the cursor follows the engine first).
+                  message: str, idle_prompt: str, match_over: bool = False) -> tuple[Frame, bool]:
+    """A seat's screen during a match (the cursor follows the engine first), or at its
+    result (``match_over``).
 
     Also says whether the seat's choices just changed: its "wait: …" message is then stale."""
     name, lang = session.name(seat), session.language
@@ -79,11 +80,12 @@ def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input
         message = ""
     prompt = seat_input.prompt_in(lang) or idle_prompt
     cursor = seat_input.cursor
-    source = ("seat", view.table, view.legal, view.own_grid, view.known, view.held,
+    source = ("seat", match_over, view.table, view.legal, view.own_grid, view.known, view.held,
               view.flips_due, cursor, prompt, message)
     names = session.names()
     return (source, lambda: draw.render_seat(view, cursor=cursor, prompt=prompt, message=message,
-                                             label=name, names=names, lang=lang)), changed
+                                             label=name, names=names, lang=lang,
+                                             match_over=match_over)), changed
 
 
 def table(size: tuple[int, int], session: Session, message: str) -> Frame:

@@ -269,6 +269,7 @@ class Lobby(ReadsRules):
 class InMatch(State):
     """What every state of a match shares: only the seat's own person plays its buttons."""
     doing = ""  # the status line's last words
+    match_over = False  # the seats show the match's result, not only its last round's end
 
     def __init__(self, table):
         super().__init__(table)
@@ -304,7 +305,8 @@ class InMatch(State):
     def seat_frame(self, seat, size):
         notices = self.table.notices
         frame, changed = screens.seat_in_match(size, self.session, seat, self.table.inputs[seat],
-                                               notices.seats.get(seat, ""), self.idle_prompt())
+                                               notices.seats.get(seat, ""), self.idle_prompt(),
+                                               self.match_over)
         if changed:
             notices.seats.pop(seat, None)  # "wait: …" is stale once the seat may act
         return frame
@@ -519,6 +521,7 @@ class RoundOver(ReadsRules, InMatch):
 
 class MatchOver(ReadsRules, InMatch):
     name = TableState.MATCH_OVER
+    match_over = True
 
     def on_button(self, seat, button, kind):
         if self.press_or_read(seat, button, kind):
