@@ -586,3 +586,28 @@ def test_a_blank_row_parts_the_narrow_shared_display_lines_from_the_fault_bar(la
             assert any(shown.getpixel((x, y)) for x in range(128) for y in text_rows), message
 
 
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names", ["plain", "cedillas"])
+def test_a_blank_row_parts_the_wide_shared_display_last_action_from_the_fault_bar(lang, players, names):
+    """On 256x64 too the last action's letters ended on the row right over the fault bar
+    ('BOB DISCARDED 7♦' on '2/2 CLEO'S SEAT IS UNPLUGGED · …'): a blank row parts them now."""
+    names = (goldens.NAMES[lang] if names == "plain"
+             else ("François", "Çédric", "Françoise", "Ça", "Reçu", "Maçon", "Garçon", "Leçon"))[:players]
+    view = goldens.play_turns(goldens.deal("6-card" if players < 7 else "9-card", players=players),
+                              3).view(None)
+    faults = every_fault(lang, names[1])
+    for message in (faults["unplugged"], "2/2 " + faults["unplugged"], "2/2 " + faults["away"]):
+        plain = render_table(view, (256, 64), names, lang=lang).convert("1")
+        shown = render_table(view, (256, 64), names, message=message, lang=lang).convert("1")
+        top = next(y for y in range(20, 64) if all(shown.getpixel((x, y)) for x in range(62, 256)))
+        # The last action shows over the bar; with 8 players (two rows of scores) a two-line
+        # bar under a cedilla's row would reach the scores: it takes the last action's line.
+        two_lines = len(glyphs.wrap_text(message, 256 - 62 - 4, 3, sep=" · ")) == 2
+        if not (players == 8 and names[0] == "François" and two_lines):
+            assert not any(shown.getpixel((x, top - 1)) for x in range(62, 256)), (message, top)
+            assert any(shown.getpixel((x, y)) for x in range(62, 256) for y in range(23, top - 1)), message
+        below = (0, 57 - 8 * (-(-players // 4)) + 8 - 2, 256, 64)  # the scores, from their accents
+        assert shown.crop(below).tobytes() == plain.crop(below).tobytes(), message

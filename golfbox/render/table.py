@@ -178,9 +178,13 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         # info line. A message is shown whole if it can: it takes the last action's line.
         lines = (scores_y - LINE - 23) // LINE + 1
         message_lines = _bar_lines(message, width, lines)
-        if len(message_lines) < lines:
-            glyphs.draw_text(draw, x, 23, glyphs.fit_text(last, width), ink)
-            _message_or_info(draw, palette, x, 31, width, message_lines, info)
+        last = glyphs.fit_text(last, width)
+        # Under the last action a bar goes a row lower, two under a cedilla: a blank row
+        # parts them. If the scores leave no room for that, it takes the last action's line.
+        message_y = 31 + (1 + glyphs.hang(last) if message_lines and last else 0)
+        if len(message_lines) < lines and message_y + LINE * (len(message_lines) - 1) + 5 <= scores_y - 4:
+            glyphs.draw_text(draw, x, 23, last, ink)
+            _message_or_info(draw, palette, x, message_y, width, message_lines, info)
         else:  # one row lower: its bar's top clears the turn's big letters
             _message_or_info(draw, palette, x, 24, width, message_lines, "")
     else:
