@@ -102,13 +102,19 @@ class Section:
 
     def getseconds(self, name: str, default: Any = MISSING, *, minval: float,
                    maxval: float) -> Any:
+        return self.getamount(name, default, minval=minval, maxval=maxval, unit="seconds",
+                              symbol="s")
+
+    def getamount(self, name: str, default: Any = MISSING, *, minval: float, maxval: float,
+                  unit: str, symbol: str) -> Any:
+        """A number of ``unit`` ("minutes", written ``symbol``: "min") in range, as a float."""
         if name not in self.raw and default is not MISSING:
             return default
         value, key = self.get(name), self.key(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{key}: expected a number of seconds, got {type_name(value)} {value!r}")
-        if not minval <= value <= maxval:
-            raise ConfigError(f"{key}: {value} is out of range ({minval}..{maxval} s)")
+            raise ConfigError(f"{key}: expected a number of {unit}, got {type_name(value)} {value!r}")
+        if not minval <= value <= maxval:  # nan too
+            raise ConfigError(f"{key}: {value} is out of range ({minval}..{maxval} {symbol})")
         return float(value)
 
     def getstr(self, name: str, default: Any = MISSING, *, nonempty: bool = False) -> Any:

@@ -44,6 +44,12 @@ driver = "sim"
     ({"bots": 5}, "game.bots: 5 bots at a table of 3 seats"),
     ({"bot_delay": "fast"}, "game.bot_delay: expected a number of seconds, got a string 'fast'"),
     ({"takeover_after": -1}, "game.takeover_after: -1"),
+    ({"screen_saver_minutes": -1}, "game.screen_saver_minutes: -1 is out of range (0.0..1440.0 min)"),
+    ({"screen_saver_minutes": "10"},
+     "game.screen_saver_minutes: expected a number of minutes, got a string '10'"),
+    ({"screen_saver_minutes": True}, "game.screen_saver_minutes: expected a number of minutes"),
+    ({"screen_saver_minutes": 600_000}, "game.screen_saver_minutes: 600000 is out of range"),
+    ({"screen_saver_minutes": float("nan")}, "game.screen_saver_minutes: nan is out of range"),
     ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
     # A newline split the log line that names the players; panels drew a box for it.
     ({"names": {"1": "Ann\nBob"}}, "game.names.1: 'Ann\\nBob' holds a control character"),
@@ -60,6 +66,18 @@ def test_game_settings_name_the_key(game, message):
     with pytest.raises(ConfigError) as error:
         settings_from_config(game, 3)
     assert str(error.value).startswith(message)
+
+
+def test_the_screen_saver_waits_ten_minutes_unless_told_otherwise(tmp_path):
+    from golfbox.commands import check_config
+
+    assert settings_from_config({}, 3).screen_saver_minutes == 10.0
+    assert settings_from_config({"screen_saver_minutes": 0}, 3).screen_saver_minutes == 0.0  # never
+    assert settings_from_config({"screen_saver_minutes": 2.5}, 3).screen_saver_minutes == 2.5
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + "[game]\nscreen_saver_minutes = -5\n")
+    with pytest.raises(UsageError, match=r"config.toml: game.screen_saver_minutes: -5 is out of range"):
+        check_config.run(argparse.Namespace(file=str(config)))
 
 
 def test_a_table_of_one_seat_cannot_play():

@@ -17,6 +17,8 @@ from 0 inside the program (as in ButtonEvent.seat)::
     language = "en"             # what the displays say: "en" or "fr" (also chosen in the lobby)
     names = { 1 = "Ann", 2 = "Bob" }
     seed = 1234                 # the first match deals a known deal (default: a fresh seed per match)
+    screen_saver_minutes = 10   # every display goes dark but for a small moving line after this
+                                # long with no press and nothing changing; 0: never
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
 SEAT_NUMBER = re.compile(r"[1-9][0-9]*")  # a seat as the config writes it, from 1
 MAX_ROUNDS = 99  # a match's rounds, from the config or the command line
 MAX_SEED = 2**64 - 1  # a match's seed is a whole number 0..MAX_SEED
+MAX_SAVER_MINUTES = 1440.0  # a day: more is a mistake (hours, or seconds, meant)
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
-             "takeover_after", "auto_start", "hints", "language", "names", "seed")
+             "takeover_after", "auto_start", "hints", "language", "names", "seed",
+             "screen_saver_minutes")
 
 
 @dataclass
@@ -56,6 +60,9 @@ class TableSettings:
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
     language: str = DEFAULT_LANGUAGE  # what the displays say (golfbox.render.words)
+    # The OLEDs burn in: after this long with no press and no change in the game, every
+    # display shows the screen saver (table/saver.py). 0: never.
+    screen_saver_minutes: float = 10.0
 
     def hold_time_of(self, seat: int) -> float:
         """How long after PRESSED this seat's pad sends HELD."""
@@ -111,6 +118,9 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     names = _by_seat(game, "names", settings.seats)
     settings.names = {seat: _name(name, names.key(str(seat + 1))) for seat, name in _seat_items(names)}
     settings.seed = game.getint("seed", None, minval=0, maxval=MAX_SEED)
+    settings.screen_saver_minutes = game.getamount(
+        "screen_saver_minutes", settings.screen_saver_minutes, minval=0.0,
+        maxval=MAX_SAVER_MINUTES, unit="minutes", symbol="min")
     if settings.auto_start:
         check_players(settings.variant, settings.seats)
     return settings
