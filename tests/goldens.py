@@ -36,6 +36,7 @@ from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, dra
 from golfbox.render.glyphs import draw_text  # noqa: E402
 from golfbox.render.names import wait_words  # noqa: E402
 from golfbox.render.words import say  # noqa: E402
+from golfbox.table import screens as table_frames  # noqa: E402
 from golfbox.table.lobby import Lobby  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
 
@@ -281,6 +282,9 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, title, None, lang)
     screens["lobby_8_seat"] = lambda: _lobby_of_eight(
         (128, 64), say(lang, "{who}: you play", who=say(lang, "P{n}", n=1)), 0, lang)
+    # The screen saver, where its text is after 3 minutes (a seat's display is 128×64 too).
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"saver{tag}"] = lambda size=size: table_frames.saver(size, 3, lang)[1]()
     return screens
 
 

@@ -12,11 +12,12 @@ from golfbox.render.table import (
     render_match_result,
     render_notice,
     render_reveal,
+    render_saver,
     render_table,
     reveal_pages,
 )
 
 __all__ = [
     "CURSOR_CHOICES", "render_seat", "describe_last", "render_lobby", "render_match_result", "render_notice",
-    "render_reveal", "render_table", "reveal_pages", "seat_name", "wait_words",
+    "render_reveal", "render_saver", "render_table", "reveal_pages", "seat_name", "wait_words",
 ]

@@ -7,6 +7,7 @@ Two layouts: 256×64 greyscale (mode "L", the SSD1322) and 128×64 mono
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple, Sequence
 
 from PIL import Image, ImageDraw
@@ -420,3 +421,30 @@ def _window(count: int, cursor: int, size: int, start: int = 0) -> range:
     """``size`` consecutive indexes of ``start`` … ``count`` - 1 that show ``cursor`` if they can."""
     first = min(max(cursor - size + 1, start), max(count - size, start)) if cursor >= start else start
     return range(first, min(first + size, count))
+
+
+def render_saver(size: tuple[int, int], lines: Sequence[str], spot: int) -> Image.Image:
+    """The screen saver: black but for ``lines`` of small text, placed by ``spot``.
+
+    Each new spot puts the text elsewhere (a step of a walk across the screen that
+    visits every place before coming back), so no pixel stays lit for long; on the
+    greyscale display it is drawn dim."""
+    image, draw, palette = _canvas(size)
+    width = max(glyphs.text_width(line) for line in lines)
+    top_room = max(glyphs.rise(line) for line in lines)
+    height = top_room + LINE * (len(lines) - 1) + glyphs.SMALL_HEIGHT + glyphs.hang(lines[-1])
+    free_x, free_y = max(0, image.width - width) + 1, max(0, image.height - height) + 1
+    # Steps prime to the free room: the walk reaches every column and every row.
+    x = (free_x // 2 + spot * _step(free_x, 37)) % free_x
+    y = (free_y // 2 + spot * _step(free_y, 11)) % free_y
+    for i, line in enumerate(lines):
+        glyphs.draw_text(draw, x, y + top_room + LINE * i, line, palette.dim)
+    return image
+
+
+def _step(span: int, near: int) -> int:
+    """A step from ``near`` up that shares no factor with ``span``."""
+    step = near
+    while math.gcd(step, span) != 1:
+        step += 1
+    return step

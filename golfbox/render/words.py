@@ -118,6 +118,8 @@ FRENCH: dict[str, str] = {
     "◀▶ read": "◀▶ lire", "empty seats": "places vides", "none": "aucune",
     "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": restent vides" says it
     "{level} bots": "robots {level}s", "stay empty": "restent vides", "nobody yet": "personne encore",
+    # the screen saver (its first line, "golfbox", is a name)
+    "press a button": "appuie sur un bouton",
     # the rules pages
     "◀▶ page · ✕ back": "◀▶ page · ✕ retour", "{who} reads the rules": "{who} lit les règles",
     "{game}: the aim": "{game} : le but", "deal": "la donne", "each turn": "à chaque tour",

@@ -137,3 +137,9 @@ def wait_words(session: Session) -> str:
 def notice(size: tuple[int, int], title: str, text: str):
     """A plain notice (the table paused or stopping), drawn every time it is asked for."""
     return draw.render_notice(size, title, text)
+
+
+def saver(size: tuple[int, int], spot: int, lang: str) -> Frame:
+    """The screen saver (table/saver.py): black but for a small line at ``spot``."""
+    lines = ("golfbox", say(lang, "press a button"))
+    return ("saver", spot, lines), lambda: draw.render_saver(size, lines, spot)
