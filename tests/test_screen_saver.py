@@ -24,3 +24,178 @@ def test_the_savers_text_moves_so_that_no_pixel_stays_lit(size, lang):
             lit_minutes[xy] = lit_minutes.get(xy, 0) + 1
     # In an hour, no pixel is lit for more than a quarter of it.
     assert max(lit_minutes.values()) <= HOUR // 4
+
+
+# ----------------------------------------------------------------- the table
+
+from golfbox.hal.base import Button  # noqa: E402
+from golfbox.table.saver import MOVE_SECONDS  # noqa: E402
+
+MINUTES = 10
+
+
+def pictures(table) -> list[bytes]:
+    return [d.image.tobytes() for d in (*table.displays.values(), table.shared)]
+
+
+def saver_pictures(table, spot: int, lang: str = "en") -> list[bytes]:
+    """What every display shows once the saver has moved its text ``spot`` times."""
+    shown = []
+    for display in (*table.displays.values(), table.shared):
+        image = screens.saver(display.size, spot, lang)[1]()
+        shown.append(image.convert(display.mode).tobytes())
+    return shown
+
+
+def wait(table, seconds: float, step: float = 5.0) -> None:
+    """Let ``seconds`` pass, the table handling its timers as they fall due."""
+    clock, svc = table.clock, table.service
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.advance(min(step, end - clock.now))
+        svc.run_until_idle()
+
+
+def sleeps_after_the_minutes(table) -> list[bytes]:
+    """Nothing happens for the saver's minutes: every display shows the saver. Returns
+    what they showed before."""
+    before = pictures(table)
+    wait(table, MINUTES * 60 - 5)
+    assert pictures(table) == before and not table.service.saver.asleep
+    wait(table, 5)
+    assert table.service.saver.asleep
+    assert pictures(table) == saver_pictures(table, 0, table.service.current.lang)
+    return before
+
+
+def test_the_lobby_nobody_joined_sleeps_and_a_press_only_wakes_it(sim_table):
+    table = sim_table(seats=3, screen_saver_minutes=MINUTES)
+    svc = table.service
+    before = sleeps_after_the_minutes(table)
+    table.press(1, Button.OK)  # would join seat 2
+    assert not svc.saver.asleep and pictures(table) == before
+    assert svc.lobby.joined == set()
+    table.press(1, Button.OK)  # now on the lobby it sees: joins
+    assert svc.lobby.joined == {1}
+
+
+def test_a_hold_that_wakes_the_table_does_not_start_the_match(sim_table):
+    """A long press is PRESSED then HELD: the HELD of the waking press is the same press."""
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    svc = table.service
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    sleeps_after_the_minutes(table)
+    table.hold(0, Button.OK)  # would deal
+    assert svc.state == "lobby" and not svc.saver.asleep
+    table.hold(0, Button.OK)
+    assert svc.state == "playing"
+
+
+def test_a_press_queued_on_the_saver_behind_the_waking_one_is_dropped_too(sim_table):
+    table = sim_table(seats=3, screen_saver_minutes=MINUTES)
+    svc = table.service
+    sleeps_after_the_minutes(table)
+    table.pad.press(0, Button.OK)
+    table.pad.press(2, Button.OK)  # at the same moment, on the saver too
+    table.clock.advance(0.01)
+    svc.run_until_idle()
+    assert svc.lobby.joined == set() and not svc.saver.asleep
+    table.press(2, Button.OK)
+    assert svc.lobby.joined == {2}
+
+
+def test_the_saver_moves_its_text_once_a_minute_and_draws_nothing_between(sim_table):
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    sleeps_after_the_minutes(table)
+    drawn = [d.frames for d in (*table.displays.values(), table.shared)]
+    for spot in range(1, 4):
+        wait(table, MOVE_SECONDS - 1, step=1.0)
+        assert pictures(table) == saver_pictures(table, spot - 1)
+        wait(table, 1, step=1.0)
+        assert pictures(table) == saver_pictures(table, spot)
+    assert saver_pictures(table, 3) != saver_pictures(table, 0)
+    # One frame a display each minute: the ticks between (a second each here) drew none.
+    assert [d.frames for d in (*table.displays.values(), table.shared)] == [n + 3 for n in drawn]
+
+
+def test_a_persons_turn_sleeps_and_the_waking_press_plays_nothing(sim_table):
+    table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      seed=5, bot_delay=1.0, screen_saver_minutes=MINUTES, language="fr")
+    svc = table.service
+    for _ in range(100):  # the bot turns up its cards, then whoever starts plays
+        if svc.match.round.legal_actions(0) and not svc.match.round.legal_actions(1):
+            break
+        if svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        wait(table, 1.0, step=1.0)
+    assert svc.match.round.legal_actions(0)  # the person's turn, the bot waiting
+    played = svc.actions_played
+    before = sleeps_after_the_minutes(table)  # (the French saver: the match speaks French)
+    table.press(0, Button.OK)  # would draw from the stock, unseen
+    assert svc.actions_played == played and pictures(table) == before
+    table.press(0, Button.OK)
+    assert svc.actions_played == played + 1
+
+
+def play_to_the_result(table) -> None:
+    svc = table.service
+    for _ in range(2000):
+        if svc.state == "match_over":
+            return
+        if svc.state == "round_over":
+            table.press(0, Button.OK)
+        elif svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        wait(table, 1.0, step=1.0)
+    raise AssertionError(f"no result: {svc.state}")
+
+
+def test_a_result_left_on_the_table_sleeps_and_the_waking_ok_deals_no_rematch(sim_table):
+    table = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      rounds=1, seed=3, bot_delay=1.0, screen_saver_minutes=MINUTES)
+    svc = table.service
+    play_to_the_result(table)
+    match = svc.match_id
+    before = sleeps_after_the_minutes(table)
+    table.press(0, Button.OK)  # ● would deal a rematch
+    assert svc.state == "match_over" and svc.match_id == match and pictures(table) == before
+
+
+def test_a_table_of_bots_only_never_sleeps_through_its_matches_and_results(sim_table):
+    """It plays on with nobody there: a move every bot_delay, a rematch 30 s after each
+    result. Its screens change all the time: nothing to save them from."""
+    table = sim_table(variant="4-card", seats=2, bots={0: "medium", 1: "medium"},
+                      auto_start=True, rounds=1, seed=3, bot_delay=1.0, screen_saver_minutes=1)
+    svc = table.service
+    first, states = svc.match_id, set()
+    for _ in range(30 * 60 // 5):  # half an hour, in steps of 5 s
+        wait(table, 5.0)
+        assert not svc.saver.asleep
+        states.add(svc.state)
+    assert svc.match_id > first + 2 and "match_over" in states
+
+
+def test_the_game_moving_wakes_the_displays(sim_table):
+    """A bot slower than the saver's minutes (a long bot_delay here): its move shows at once."""
+    table = sim_table(variant="6-card", seats=2, bots={0: "medium", 1: "medium"},
+                      auto_start=True, seed=5, bot_delay=300.0, screen_saver_minutes=1)
+    svc = table.service
+    wait(table, 150.0, step=1.0)  # two bots turning up cards: a move every 150 s
+    assert svc.actions_played == 1 and not svc.saver.asleep
+    wait(table, 60.0, step=1.0)
+    assert svc.saver.asleep
+    wait(table, 89.0, step=1.0)
+    assert svc.actions_played == 1 and svc.saver.asleep
+    wait(table, 1.0, step=1.0)
+    assert svc.actions_played == 2 and not svc.saver.asleep
+    assert pictures(table) != saver_pictures(table, 1)
+
+
+def test_zero_minutes_never_sleeps(sim_table):
+    table = sim_table(seats=2, screen_saver_minutes=0)
+    before = pictures(table)
+    wait(table, 24 * 3600, step=600.0)
+    assert not table.service.saver.asleep and pictures(table) == before
+    table.press(0, Button.OK)
+    assert table.service.lobby.joined == {0}

@@ -20,11 +20,12 @@ import threading
 import time
 from typing import Callable
 
-from golfbox.hal.base import ButtonEvent, ButtonPad, Display, LinkEvent
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
 from golfbox.table import screens, states
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal
 from golfbox.table.lobby import Lobby
+from golfbox.table.saver import ScreenSaver
 from golfbox.table.session import NEXT_ROUND, Notices, Session
 from golfbox.table.settings import TableSettings
 from golfbox.table.thinker import Thinker, Thought
@@ -63,6 +64,8 @@ class TableService:
         self._status = ""
         self._watchdog = None
         self._fault_turn = None  # the timer that shows the next of several faults
+        self.saver = ScreenSaver(settings.screen_saver_minutes, self.timers, clock)
+        self._waking: dict[int, Button] = {}  # seat -> the button that woke the table
         self.current: states.State = states.Lobby(self)
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
@@ -171,6 +174,8 @@ class TableService:
             if event.seat not in self.inputs:
                 log.warning("ignored a press from seat %d: the table has %d seats",
                             event.seat + 1, self.settings.seats)
+            elif (self.saver.asleep or event.seat in self._waking) and self._only_wakes(event):
+                pass
             elif event.at < self.current.answers_since(event.seat):
                 # A press answers the screen its player saw. One made before this state was
                 # drawn (it waited in the queue while a bot's move ended the round, say) was
@@ -181,9 +186,28 @@ class TableService:
                 log.info("ignored %s: pressed before seat %d's screen changed (%s)",
                          event, event.seat + 1, self.state)
             else:
+                self.saver.stir()  # someone is here: the saver waits again from now
                 self.notices.seats.pop(event.seat, None)  # a press clears the last message
                 self.go(self.current.on_button(event.seat, event.button, event.kind))
         self._after_change(first=getattr(event, "seat", None))
+
+    def _only_wakes(self, event: ButtonEvent) -> bool:
+        """A press while the screen saver is on, or the first of its seat since its press
+        woke the table: True if it only wakes the table (and is dropped)."""
+        if self.saver.asleep:
+            # The press only wakes the table: its player saw the saver, not the screen the
+            # press would act on (a ● would join the lobby, play a turn unseen or deal a
+            # rematch). Every press made before now was made on the saver too.
+            log.info("%s woke the table from its screen saver", event)
+            self.saver.stir()
+            self.current.shown_at = max(self.current.shown_at, self.clock())
+            if event.kind is EventKind.PRESSED:
+                self._waking[event.seat] = event.button
+            return True
+        # The hold that woke the table sends its HELD after: holding ● in the lobby would
+        # start the match.
+        woke_with = self._waking.pop(event.seat)
+        return event.kind is EventKind.HELD and event.button is woke_with
 
     def _on_link(self, event: LinkEvent) -> None:
         where = "shared display" if event.seat is None else self.current.seat_name(event.seat)
@@ -196,6 +220,14 @@ class TableService:
     def _after_change(self, first: int | None = None) -> None:
         self.current.sync_timers()
         self._keep_faults_turning()
+        # The game moved (a bot's move, a timer's, a new round or match): the table is in
+        # use. Not a reveal's page turning, nor the faults taking turns: they change on
+        # their own and would keep a deserted table's screens lit all night.
+        self.saver.seen((self.current, self.session.actions_played))
+        if self.saver.asleep:
+            self.painter.draw(self.saver.frames(self.current.lang))
+            self._report_status()
+            return
         if self.current.shown_at == states.NOT_SHOWN:
             # From the start of its first drawing: eight seats take a while to draw on a
             # Pi, and a player whose screen came first may press before the last is done.
