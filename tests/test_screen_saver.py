@@ -72,8 +72,10 @@ def test_the_lobby_nobody_joined_sleeps_and_a_press_only_wakes_it(sim_table):
     table = sim_table(seats=3, screen_saver_minutes=MINUTES)
     svc = table.service
     before = sleeps_after_the_minutes(table)
+    assert svc.status_words().endswith("· screen saver")  # systemctl status says why it is dark
     table.press(1, Button.OK)  # would join seat 2
     assert not svc.saver.asleep and pictures(table) == before
+    assert not svc.status_words().endswith("· screen saver")
     assert svc.lobby.joined == set()
     table.press(1, Button.OK)  # now on the lobby it sees: joins
     assert svc.lobby.joined == {1}

@@ -248,8 +248,10 @@ class TableService:
 
     def status_words(self) -> str:
         """What the table is doing, in words (systemd's STATUS=, the simulator's top line):
-        'lobby: 1 joined · polish-poker · 9 rounds', 'polish-poker · round 2/9 · playing'."""
-        return self.current.status_words()
+        'lobby: 1 joined · polish-poker · 9 rounds', 'polish-poker · round 2/9 · playing',
+        then '· screen saver' while the displays show it."""
+        words = self.current.status_words()
+        return f"{words} · screen saver" if self.saver.asleep else words
 
     def _report_status(self) -> None:
         if self.notifier is None:
