@@ -194,6 +194,27 @@ def test_the_game_moving_wakes_the_displays(sim_table):
     assert pictures(table) != saver_pictures(table, 1)
 
 
+def test_a_reveal_turning_its_pages_still_sleeps(sim_table):
+    """Six players on a 128×64 shared panel: the reveal turns its two pages every 5 s on
+    its own, which would keep a round nobody came back to lit all night."""
+    bots = {seat: "greedy" for seat in range(1, 6)}
+    table = sim_table(variant="6-card", seats=6, rounds=2, bots=bots, auto_start=True,
+                      shared_size=(128, 64), screen_saver_minutes=MINUTES)
+    svc = table.service
+    while svc.state == "playing":
+        table.press(0, Button.OK)
+    assert svc.state == "round_over"
+    first = table.shared.image.tobytes()
+    wait(table, 5.0)
+    assert table.shared.image.tobytes() != first  # it turns its pages
+    wait(table, MINUTES * 60 - 5.0)
+    assert svc.saver.asleep and pictures(table) == saver_pictures(table, 0)
+    wait(table, MOVE_SECONDS - 1, step=1.0)  # the pages turn on unseen: nothing drawn
+    assert pictures(table) == saver_pictures(table, 0)
+    table.press(0, Button.OK)  # wakes: the reveal again, not the next round
+    assert svc.state == "round_over" and not svc.saver.asleep
+
+
 def test_zero_minutes_never_sleeps(sim_table):
     table = sim_table(seats=2, screen_saver_minutes=0)
     before = pictures(table)
