@@ -107,6 +107,28 @@ def test_a_press_queued_on_the_saver_behind_the_waking_one_is_dropped_too(sim_ta
     assert svc.lobby.joined == {2}
 
 
+def test_a_hold_begun_on_the_saver_by_another_seat_does_not_start_the_match(sim_table):
+    """Seat 1 woke the table with a press while seat 2 began holding ● on the saver: the
+    hold's press was dropped, but its HELD, a second later and after the screens came
+    back, was judged by its own time and dealt the match (review). A HELD counts from
+    its press."""
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    svc = table.service
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    sleeps_after_the_minutes(table)
+    table.pad.press(0, Button.OK)  # wakes
+    table.pad.press(1, Button.OK)  # at the same moment, on the saver: a hold begins
+    table.clock.advance(0.01)
+    svc.run_until_idle()
+    table.clock.advance(1.0)
+    table.pad.held(1, Button.OK)
+    svc.run_until_idle()
+    assert svc.state == "lobby"
+    table.hold(1, Button.OK)  # a hold begun on the lobby deals
+    assert svc.state == "playing"
+
+
 def test_the_saver_moves_its_text_once_a_minute_and_draws_nothing_between(sim_table):
     table = sim_table(seats=2, screen_saver_minutes=MINUTES)
     sleeps_after_the_minutes(table)

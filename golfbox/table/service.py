@@ -66,6 +66,8 @@ class TableService:
         self._fault_turn = None  # the timer that shows the next of several faults
         self.saver = ScreenSaver(settings.screen_saver_minutes, self.timers, clock)
         self._waking: dict[int, Button] = {}  # seat -> the button that woke the table
+        # seat -> (button, when) of its last press: a HELD is judged by when its press began
+        self._last_press: dict[int, tuple[Button, float]] = {}
         self.current: states.State = states.Lobby(self)
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
@@ -176,7 +178,7 @@ class TableService:
                             event.seat + 1, self.settings.seats)
             elif (self.saver.asleep or event.seat in self._waking) and self._only_wakes(event):
                 pass
-            elif event.at < self.current.answers_since(event.seat):
+            elif self._began_at(event) < self.current.answers_since(event.seat):
                 # A press answers the screen its player saw. One made before this state was
                 # drawn (it waited in the queue while a bot's move ended the round, say) was
                 # meant for the state before: here a ● for a turn would deal the next round
@@ -190,6 +192,16 @@ class TableService:
                 self.notices.seats.pop(event.seat, None)  # a press clears the last message
                 self.go(self.current.on_button(event.seat, event.button, event.kind))
         self._after_change(first=getattr(event, "seat", None))
+
+    def _began_at(self, event: ButtonEvent) -> float:
+        """When the press began: for a HELD, its own PRESSED's time (if that was this seat's
+        last press). A hold begun on the screen before (the saver, a bot's turn) whose
+        press was dropped must not act when its HELD comes after the screens changed."""
+        if event.kind is EventKind.PRESSED:
+            self._last_press[event.seat] = (event.button, event.at)
+            return event.at
+        button, at = self._last_press.get(event.seat, (None, event.at))
+        return at if button is event.button else event.at
 
     def _only_wakes(self, event: ButtonEvent) -> bool:
         """A press while the screen saver is on, or the first of its seat since its press
