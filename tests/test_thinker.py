@@ -197,7 +197,7 @@ def test_thoughts_queued_behind_a_stuck_one_are_answered_when_the_next_is_asked_
         thinker.close()
 
 
-def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bot_site):
+def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bot_site, caplog):
     """Thoughts asked just after a stuck one reach their deadlines with it: each was told
     it had timed out (and its bot's move handed to medium, logged as "did not answer in
     30 s") though it only waited in the queue. Only the stuck one is; the others fail once,
@@ -231,5 +231,7 @@ def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bo
             answered[thought.key] = thought
         assert set(answered) == {("stuck",), *queued}
         assert [key for key, thought in answered.items() if thought.timed_out] == [("stuck",)]
+        # ... and the others failed once, a warning each, with no traceback of a fault
+        assert "a bot's thinking failed" not in caplog.text
     finally:
         thinker.close()

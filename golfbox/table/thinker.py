@@ -119,7 +119,8 @@ class Thinker:
         self.pending.add(key)
 
         def done(future: Future) -> None:
-            if not self._answer(key):  # closing, or given up on at the deadline
+            claimed = self._answer(key)
+            if claimed is None:  # closing, or given up on at the deadline
                 return
             if future.cancelled():  # dropped with a broken or killed worker's pool, unasked
                 log.warning("a bot's thought was dropped with its worker's pool: a failed try")
@@ -128,7 +129,7 @@ class Thinker:
             try:
                 action = future.result()
             except Exception as exc:  # noqa: BLE001 - a broken worker must not stop the table
-                if isinstance(exc, BrokenProcessPool) and self._killed_pool is not None:
+                if isinstance(exc, BrokenProcessPool) and claimed[1] is self._killed_pool:
                     # Queued behind a thought that timed out: the worker was killed for it.
                     log.warning("a bot's thought was lost with a worker killed for another "
                                 "(%s): a failed try", exc)
@@ -159,10 +160,10 @@ class Thinker:
             return
         self._post(Thought(key, None))  # a failed try, as if the worker had failed
 
-    def _answer(self, key: tuple) -> bool:
-        """Claim the one answer of a thought: False if it was already given."""
+    def _answer(self, key: tuple) -> tuple[Future, ProcessPoolExecutor] | None:
+        """Claim the one answer of a thought: its future and pool, None if already given."""
         with self._lock:
-            return self._unanswered.pop(key, None) is not None
+            return self._unanswered.pop(key, None)
 
     def _watch(self, key: tuple, pool: ProcessPoolExecutor, future: Future) -> None:
         """After ``deadline`` seconds, a thought still unanswered fails and its worker is
