@@ -180,3 +180,16 @@ def test_the_shared_display_says_whose_rules_page_it_shows_not_whose_turn(size, 
     reads_alone = say(lang, "{who} reads the rules", who="").upper()
     cuts = (f"{name[:n].rstrip().upper()}…{reads_alone}  1/{len(pages)}" for n in range(1, len(name)))
     assert any(shown.tobytes() == _bar_reading(size, head).tobytes() for head in cuts)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_readers_name_is_cut_so_the_title_fits_its_room(lang):
+    """The name was fitted to the room left beside "reads the rules", but joining the two
+    adds a letter's gap: 'MAXIMILIEN… READS THE RULES' was 111 px in a room of 110 (review)."""
+    from golfbox.render import glyphs
+    from golfbox.render.rules import _head
+
+    for room in range(90, 250):  # from a 128 px display's room up
+        for name in ("Maximilien-Alexandre", "Wolfgang Amadeus", "Bartholomew"):
+            head = _head("each turn", name, room, lang)
+            assert glyphs.text_width(head) <= room, (room, name, head)
