@@ -50,6 +50,8 @@ driver = "sim"
     ({"screen_saver_minutes": True}, "game.screen_saver_minutes: expected a number of minutes"),
     ({"screen_saver_minutes": 600_000}, "game.screen_saver_minutes: 600000 is out of range"),
     ({"screen_saver_minutes": float("nan")}, "game.screen_saver_minutes: nan is out of range"),
+    ({"screen_saver_minutes": 0.01},  # it swallowed nearly every first press (review)
+     "game.screen_saver_minutes: 0.01 min would darken the table between two presses"),
     ({"names": {"1": ""}}, "game.names.1: expected a non-empty string"),
     # A newline split the log line that names the players; panels drew a box for it.
     ({"names": {"1": "Ann\nBob"}}, "game.names.1: 'Ann\\nBob' holds a control character"),

@@ -121,6 +121,10 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     settings.screen_saver_minutes = game.getamount(
         "screen_saver_minutes", settings.screen_saver_minutes, minval=0.0,
         maxval=MAX_SAVER_MINUTES, unit="minutes", symbol="min")
+    if 0 < settings.screen_saver_minutes < 1:  # it would swallow every first press
+        raise ConfigError(f"{game.key('screen_saver_minutes')}: "
+                          f"{settings.screen_saver_minutes:g} min would darken the table between "
+                          "two presses: 0 (never), or from 1 min")
     if settings.auto_start:
         check_players(settings.variant, settings.seats)
     return settings
