@@ -244,3 +244,20 @@ def test_zero_minutes_never_sleeps(sim_table):
     assert not table.service.saver.asleep and pictures(table) == before
     table.press(0, Button.OK)
     assert table.service.lobby.joined == {0}
+
+
+def test_a_seat_plugged_back_in_wakes_the_table(sim_table):
+    """Someone who plugs their seat back in is there to play: the table slept on, and
+    their first press only woke it (review)."""
+    from golfbox.hal.base import LinkEvent
+
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    svc = table.service
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    sleeps_after_the_minutes(table)
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.run_until_idle()
+    assert not svc.saver.asleep
+    table.press(1, Button.OK)  # the first press counts: seat 2 joins
+    assert svc.lobby.joined == {1}

@@ -226,6 +226,8 @@ class TableService:
         self.session.link_changed(event, where)
         if event.connected:  # a node or panel that was away may have lost its picture
             self.painter.forget(event.seat)
+            if event.buttons:  # someone plugged a seat in: they are here to play, and
+                self.saver.stir()  # their first press must not only wake the table
 
     # ------------------------------------------------------------------ frames
 
