@@ -321,3 +321,33 @@ def test_a_bot_keeps_nothing_between_its_moves(name):
                     assert bot(random.Random(seed)).choose(view) == action, (variant.name, deal, moves)
                     round_.apply(seat, action)
                     moves += 1
+
+
+def test_with_hints_a_quick_ok_ok_plays_both(sim_table, clock):
+    """With hints on, ● waits for the hold time; a second ● in that time moved the first
+    one's wait, and of ● ● only one action was played (review). The second ● shows the
+    first was a press: it acts at once, and the second after its own wait."""
+    from golfbox.hal.base import Button
+
+    table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True, seed=5,
+                      bot_delay=1.0, hints=True)
+    svc = table.service
+    for _ in range(400):  # through the start, to the person's first turn
+        rnd = svc.match.round
+        if rnd.phase != "start" and rnd.legal_actions(0) and not rnd.legal_actions(1):
+            break
+        if rnd.legal_actions(0):
+            table.press(0, Button.OK)
+        clock.advance(2.0)
+        svc.run_until_idle()
+    played = svc.actions_played
+    table.pad.press(0, Button.OK)  # draw …
+    clock.advance(0.3)
+    svc.run_until_idle()
+    table.pad.press(0, Button.OK)  # … and place it, quickly
+    clock.advance(0.01)
+    svc.run_until_idle()
+    clock.advance(3.0)
+    svc.run_until_idle()
+    mine = [action for seat, action in svc.journal.recorded[played:] if seat == 0]
+    assert len(mine) == 2, svc.journal.recorded[played:]

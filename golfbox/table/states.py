@@ -352,6 +352,12 @@ class Playing(InMatch):
                 self.table.notices.say(seat, screens.wait_words(self.session))
             return None
         if self.session.hints:
+            if button is Button.OK and kind is EventKind.PRESSED and seat in self._ok_legal:
+                # A second ● before the first's hold time: the first was a press, not a
+                # hold. It acts now; the second waits for its own hold time, as any ●.
+                self.set_timer(f"ok {seat}", None, lambda: None)
+                after = self._delayed_ok(seat)
+                return after or self.on_player_button(seat, engine_seat, button, kind)
             if button is Button.OK and self._hint_gesture(seat, kind):
                 return None
             self._drop_waiting_ok(seat)  # another button: ● changed its mind
