@@ -16,6 +16,7 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+from golfbox.hal.base import Button
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.assemble import assemble_table
 from golfbox.table.journal import Journal
@@ -82,6 +83,20 @@ class SimTestTable:
     def hold(self, seat, button):
         self.pad.hold(seat, button)
         self.service.run_until_idle()
+
+    def play_to_the_result(self, seat=0, step=1.0, tries=2000):
+        """The person at ``seat`` presses ● whenever it may act and on each reveal (the
+        choice under the cursor), ``step`` seconds passing between; bots play on their
+        timers. Returns the service, at the match's result."""
+        svc = self.service
+        for _ in range(tries):
+            if svc.state == "match_over":
+                return svc
+            if svc.state == "round_over" or svc.match.round.legal_actions(seat):
+                self.press(seat, Button.OK)
+            self.clock.advance(step)
+            svc.run_until_idle()
+        raise AssertionError(f"no result: {svc.state}")
 
 
 @pytest.fixture

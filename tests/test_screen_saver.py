@@ -162,24 +162,11 @@ def test_a_persons_turn_sleeps_and_the_waking_press_plays_nothing(sim_table):
     assert svc.actions_played == played + 1
 
 
-def play_to_the_result(table) -> None:
-    svc = table.service
-    for _ in range(2000):
-        if svc.state == "match_over":
-            return
-        if svc.state == "round_over":
-            table.press(0, Button.OK)
-        elif svc.match.round.legal_actions(0):
-            table.press(0, Button.OK)
-        wait(table, 1.0, step=1.0)
-    raise AssertionError(f"no result: {svc.state}")
-
-
 def test_a_result_left_on_the_table_sleeps_and_the_waking_ok_deals_no_rematch(sim_table):
     table = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
                       rounds=1, seed=3, bot_delay=1.0, screen_saver_minutes=MINUTES)
     svc = table.service
-    play_to_the_result(table)
+    table.play_to_the_result()
     match = svc.match_id
     before = sleeps_after_the_minutes(table)
     table.press(0, Button.OK)  # ● would deal a rematch

@@ -635,18 +635,7 @@ def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_tab
 
     people = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
                        rounds=1, seed=3)
-    person = people.service
-    for _ in range(100):
-        if person.state == "match_over":
-            break
-        if person.state == "round_over":
-            people.press(0, Button.OK)
-        elif 0 in person.match.round.acting_seats:
-            legal = person.match.round.legal_actions(0)
-            person.session.play(0, legal[-1] if len(legal) > 1 else legal[0])
-        clock.advance(1.0)
-        person.run_until_idle()
-    assert person.state == "match_over"
+    person = people.play_to_the_result()
     clock.advance(3600)
     person.run_until_idle()
     assert person.state == "match_over"
@@ -659,7 +648,7 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
     back in, and the result waits for a press as before."""
     from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
 
-    def play_to_the_result(table):
+    def stand_ins_play_to_the_result(table):  # nobody presses: bots stand in
         svc = table.service
         for _ in range(500):
             if svc.state == "match_over":
@@ -687,7 +676,7 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
         return table
 
     table = both_people_unplugged()
-    svc = play_to_the_result(table)
+    svc = stand_ins_play_to_the_result(table)
     clock.advance(BOTS_ONLY_RESULT_SECONDS - 1)
     svc.run_until_idle()
     assert svc.state == "match_over"
@@ -698,7 +687,7 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
     table.press(2, Button.OK)  # a newcomer at the bot's seat joins
     assert svc.lobby.joined == {2}
 
-    svc = play_to_the_result(both_people_unplugged())
+    svc = stand_ins_play_to_the_result(both_people_unplugged())
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))  # somebody to press ●
     svc.run_until_idle()
     clock.advance(3600)
@@ -711,13 +700,7 @@ def test_a_result_whose_people_all_went_away_leaves_for_the_lobby(sim_table, clo
     # turns on the shared display to wake the table, a timer of its own does.
     alone = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
                       rounds=1, seed=3, takeover_after=10.0, bot_delay=1.0)
-    svc = alone.service
-    for _ in range(200):
-        if svc.state == "match_over":
-            break
-        alone.press(0, Button.OK)  # whatever is under the cursor; at the reveal, the result
-        clock.advance(1.0)
-        svc.run_until_idle()
+    svc = alone.play_to_the_result()
     svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
     leaves_for_the_lobby_when_the_last_has_been_away(svc)
 
