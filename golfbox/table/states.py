@@ -343,10 +343,15 @@ class Playing(InMatch):
                 if seat != own_seat:
                     self._choices_since[seat] = now
 
-    def on_player_button(self, seat, engine_seat, button, kind):
+    def _follow_engine(self, seat: int) -> SeatInput:
+        """The seat's cursor, its choices brought up to the engine's now."""
         seat_input = self.table.inputs[seat]
-        seat_input.update(self.session.match.round.legal_actions(engine_seat),
+        seat_input.update(self.session.match.round.legal_actions(self.session.engine_seat[seat]),
                           self.session.match.variant.cols)
+        return seat_input
+
+    def on_player_button(self, seat, engine_seat, button, kind):
+        seat_input = self._follow_engine(seat)
         if not seat_input.legal:
             if kind is EventKind.PRESSED:
                 self.table.notices.say(seat, screens.wait_words(self.session))
@@ -399,11 +404,7 @@ class Playing(InMatch):
         """● pressed a hold time ago and not held: it acts now, on the choices it was pressed
         on. If they went meanwhile (a peek timeout said "done looking" for the seat, and the
         seat is first to play), it does nothing: it would have drawn in the player's place."""
-        engine_seat = self.session.engine_seat[seat]
-        seat_input = self.table.inputs[seat]
-        seat_input.update(self.session.match.round.legal_actions(engine_seat),
-                          self.session.match.variant.cols)
-        if seat_input.legal != self._ok_legal.pop(seat, None):
+        if self._follow_engine(seat).legal != self._ok_legal.pop(seat, None):
             return None
         return self._press(seat, Button.OK, EventKind.PRESSED)
 
