@@ -153,13 +153,9 @@ def _head(title: str, reader: str, room: int, lang: str) -> str:
     if not reader:
         return glyphs.fit_text(title.upper(), room)
     reads = say(lang, "{who} reads the rules", who="").upper()
-    who_room = room - glyphs.text_width(reads)
-    while True:  # the name fitted alone may not fit joined: a letter gap comes between
-        who = glyphs.fit_text(reader.upper(), who_room)
-        head = say(lang, "{who} reads the rules", who=who).upper()
-        if glyphs.text_width(head) <= room or who_room <= 0:
-            break
-        who_room -= 1
+    # Less the 1-pixel gap the join puts between the name and the words after it.
+    who = glyphs.fit_text(reader.upper(), room - glyphs.text_width(reads) - 1)
+    head = say(lang, "{who} reads the rules", who=who).upper()
     with_title = f"{head} · {title.upper()}"
     return with_title if glyphs.text_width(with_title) <= room else head
 
