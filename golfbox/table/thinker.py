@@ -3,11 +3,11 @@
 The loop hands a worker process what the bot's choice depends on — the bot's
 name, the seed the table derives for this move (move_seed: a digest of the
 match seed, the seat and the actions played) and the seat's view — and goes on
-serving presses; the choice comes
-back as an event in the table's queue and is played there, if the table is
-still where it was when it asked. So the result is the one the loop would
-have computed itself, only later; a process rather than a thread, because
-a thread computing in Python would hold the interpreter lock against the loop.
+serving presses; the choice comes back as an event in the table's queue and is
+played there, if the table is still where it was when it asked. So the result
+is the one the loop would have computed itself, only later; a process rather
+than a thread, because a thread computing in Python would hold the interpreter
+lock against the loop.
 """
 
 from __future__ import annotations
