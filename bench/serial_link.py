@@ -1,6 +1,7 @@
-"""Seat-node link figures: frame delivery time, bytes per typical move, events/s with 8 nodes.
+"""Seat-node link figures: frame delivery time, bytes per typical move, events/s with 8 nodes,
+how far a press's stamp falls from the press.
 
-    .venv/bin/python bench/serial_link.py [--moves 40] [--events 3000]
+    .venv/bin/python bench/serial_link.py [--moves 40] [--events 3000] [--presses 20]
 
 1. One node running the real firmware under the MicroPython Unix port (pins and
    I2C faked, as in the tests), over a pty: a seat view is drawn with PIL and a
@@ -10,6 +11,10 @@
 2. Eight nodes on eight ptys, each a CPython peer speaking the same protocol.py,
    sending BUTTON messages as fast as the window allows: the rate at which the
    host's reader threads hand events to the sink, checked for order and count.
+3. The node of 1 pressed ``--presses`` times: each ButtonEvent's stamp less the
+   moment the test pulled the pin low, on a clean line and on one that holds
+   every BUTTON back for HOLD_BACK s (as a burst of noise would, until a resend
+   gets through).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from golfbox.hal.base import ButtonEvent, LinkEvent  # noqa: E402
 from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub  # noqa: E402
 
 CARDS = "A23456789TJQK"
+HOLD_BACK = 0.5  # s a lossy line keeps each BUTTON from the host in the stamp figure
 
 
 def seat_view(grid: list[str], hand: str, score: int) -> Image.Image:
@@ -51,6 +57,47 @@ def seat_view(grid: list[str], hand: str, score: int) -> Image.Image:
     draw.text((95, 28), hand, fill=1)
     draw.text((80, 52), f"{score:+3d} pts", fill=1)
     return image
+
+
+def is_button(block: bytes) -> bool:
+    """Whether one encoded block (without its 0x00) is a BUTTON message."""
+    try:
+        body = protocol.cobs_decode(block)
+    except ValueError:
+        return False
+    return len(body) >= 4 and body[3] == protocol.MSG_BUTTON
+
+
+def bench_stamps(presses: int, workdir: Path) -> dict:
+    """Stamp − press time in ms for each press, on a clean line and on one holding BUTTONs back."""
+    ports = workdir / "stamp-ports"
+    ports.mkdir()
+    node = FakeNode(workdir / "stamp", "e6614103e7452d2f", ports)
+    node.plug()
+    hub = SerialNodeHub(SerialNodeConfig(seats={4: "e6614103e7452d2f"}, ports=(str(ports / "*"),), scan_interval=0.05))
+    events: queue.Queue = queue.Queue()
+    hub.start(events.put)
+    errors: dict[str, list[float]] = {"clean": [], "held back": []}
+    try:
+        assert hub.wait_connected({4}, 5), "node did not connect"
+        assert isinstance(events.get(timeout=5), LinkEvent)
+        time.sleep(1.0)  # a few STATEs first, as at a table
+        for line, held in (("clean", False), ("held back", True)):
+            for _ in range(presses):
+                pressed = time.monotonic()  # the hub's clock
+                if held:
+                    node.relay.drop_to_host = lambda block: is_button(block) and time.monotonic() < pressed + HOLD_BACK
+                node.set_button("ok", True)
+                event = events.get(timeout=5)
+                node.set_button("ok", False)
+                assert isinstance(event, ButtonEvent), event
+                errors[line].append((event.at - pressed) * 1000)
+                time.sleep(0.1)
+                node.relay.drop_to_host = None
+        return errors
+    finally:
+        hub.close()
+        node.close()
 
 
 def bench_frames(moves: int, workdir: Path) -> dict:
@@ -175,10 +222,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--events", type=int, default=3000, help="BUTTON messages per node in the 8-node test")
+    parser.add_argument("--presses", type=int, default=20, help="presses for each line in the stamp test")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         frames = bench_frames(args.moves, Path(tmp))
         events = bench_events(args.events, Path(tmp))
+        stamps = bench_stamps(args.presses, Path(tmp))
     ms = sorted(t * 1000 for t in frames["times"])
     first_time, first_out, first_in = frames["first"]
     print(f"new port found → node connected: {frames['connect']:.2f} s (the host waits for 1.5 s of quiet first)")
@@ -191,6 +240,10 @@ def main() -> None:
     rate = events["total"] / events["elapsed"]
     print(f"8 nodes flooding BUTTON events: {events['total']} events in {events['elapsed']:.2f} s = {rate:,.0f} events/s "
           f"({rate / 8:,.0f} per node), all in order, none lost or doubled")
+    for line, errors in stamps.items():
+        errors.sort()
+        print(f"press stamp − press, {line} line ({len(errors)} presses{f', each BUTTON held back {HOLD_BACK} s' if line == 'held back' else ''}): "
+              f"median {statistics.median(errors):.1f} ms, min {errors[0]:.1f}, max {errors[-1]:.1f}")
 
 
 if __name__ == "__main__":
