@@ -33,7 +33,10 @@ class Buttons:
         self.hold_ms = hold_ms
 
     def sample(self, now):
-        """Returns [(button index, PRESSED or HELD)] that happened since the last call."""
+        """Returns [(button index, PRESSED or HELD, tick)] that happened since the last call.
+
+        A press's tick is when the level went down to stay (the last bounce), not when
+        the debounce accepted it: the moment the player pressed, for the host's table."""
         events = []
         for index, button in enumerate(self.buttons):
             raw = button.pin.value() == 0
@@ -45,10 +48,10 @@ class Buttons:
                 if raw:
                     button.pressed_at = now
                     button.held_sent = False
-                    events.append((index, PRESSED))
+                    events.append((index, PRESSED, button.changed_at))
             if button.down and not button.held_sent and ticks_diff(now, button.pressed_at) >= self.hold_ms:
                 button.held_sent = True
-                events.append((index, HELD))
+                events.append((index, HELD, now))
         return events
 
     def down_bits(self):

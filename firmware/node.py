@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.1.1"
+FIRMWARE_VERSION = "1.2.0"
 HOST_SILENT_MS = 3000  # the host pings every second; three missed means it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -83,24 +83,27 @@ class SeatNode:
                 self._handle(msg_type, payload)
             if self.link.rx_blocks != heard:
                 self.last_heard = now
-        for button, kind in self.buttons.sample(now):
-            self._button(button, kind)
+        for button, kind, tick in self.buttons.sample(now):
+            self._button(button, kind, tick)
         if self.session is not None and ticks_diff(now, self.last_state) >= STATE_EVERY_MS:
             self.last_state = now
             errors = (self.link.rx_errors + self.bad_messages) & 0xFFFF
             flags = protocol.STATE_PANEL_FAILING if self.panel is None else 0
-            self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, self.buttons.down_bits(), errors, flags))
+            # ``now`` as it goes out (the write is below, before the slow panel): the host
+            # sets it against its read time to place our presses on the table's clock.
+            self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, self.buttons.down_bits(), errors, flags, now))
         out = self.link.poll(now)  # acks go out before the slow I2C transfer below
         if out:
             self.serial.write(out)
         self._update_panel(now)
 
-    def _button(self, button, kind):
+    def _button(self, button, kind, tick):
         if self.session is None:
             return  # nobody to tell: a press before the table is up means nothing
         # Counted even when the queue is full and it is dropped: the host sees the gap.
         self.events = (self.events + 1) & 0xFFFF
-        self.link.send(protocol.MSG_BUTTON, protocol.pack_button(self.events, button, kind))
+        # When it was pressed goes with it: a resend after line noise still says so.
+        self.link.send(protocol.MSG_BUTTON, protocol.pack_button(self.events, button, kind, tick))
 
     def _handle(self, msg_type, payload):
         if msg_type == protocol.MSG_SYNC:

@@ -67,14 +67,15 @@ def test_buttons_debounce_bounces_and_send_held_once_under_micropython():
         "levels = [0, 1, 0, 1, 0] + [0] * 200 + [1, 0, 1] + [1] * 20\n"  # bounce, hold 1 s, bounce on release
         "for t, level in enumerate(levels):\n"
         "    pin.level = level\n"
-        "    events += [(t * 5, kind) for _, kind in b.sample(t * 5)]\n"
+        "    events += [(t * 5, kind, tick) for _, kind, tick in b.sample(t * 5)]\n"
         "print(events)\n"
     )
     events = eval(run_micropython(code).decode())
-    assert [kind for _, kind in events] == [0, 1]  # one PRESSED, one HELD
-    pressed_at, held_at = events[0][0], events[1][0]
+    assert [kind for _, kind, _ in events] == [0, 1]  # one PRESSED, one HELD
+    (pressed_at, _, pressed_tick), (held_at, _, held_tick) = events
     assert 20 <= pressed_at - 20 <= 25  # 20 ms after the last bounce (at 20 ms)
-    assert held_at - pressed_at >= 700
+    assert pressed_tick == 20  # but it says it was pressed at that bounce, when the pin went down to stay
+    assert held_tick == held_at and held_at - pressed_at >= 700
 
 
 def test_waiting_screen_at_boot_shows_the_node_id_and_version(make_node):

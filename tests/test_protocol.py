@@ -198,10 +198,17 @@ def test_full_queue_refuses_instead_of_growing():
 
 def test_payload_helpers_round_trip_and_reject_bad_input():
     assert protocol.unpack_hello(protocol.pack_hello(0xBEEF, b"\x01\x02", "1.0.0")) == (0xBEEF, protocol.PROTOCOL_VERSION, b"\x01\x02", "1.0.0")
-    assert protocol.unpack_button(protocol.pack_button(70000 & 0xFFFF, 3, 1)) == (70000 & 0xFFFF, 3, 1)
-    assert protocol.unpack_state(protocol.pack_state(5, 0b1010, 300)) == (5, 0b1010, 300, 0)
-    assert protocol.unpack_state(protocol.pack_state(5, 0, 0, protocol.STATE_PANEL_FAILING))[3] == 1
-    assert protocol.unpack_state(bytes((0, 5, 0, 0, 1))) == (5, 0, 1, 0)  # firmware 1.0.0: no flags
+    # The node's tick goes as its low 16 bits (MicroPython's ticks_ms wraps at 2**30 on the board)
+    assert protocol.unpack_button(protocol.pack_button(70000 & 0xFFFF, 3, 1, 2**30 - 1)) == (70000 & 0xFFFF, 3, 1, 0xFFFF)
+    assert protocol.unpack_button(b"\x11\x70\x03\x01") == (0x1170, 3, 1, None)  # firmware 1.1.1: no tick
+    assert protocol.unpack_state(protocol.pack_state(5, 0b1010, 300, 0, 0x12345)) == (5, 0b1010, 300, 0, 0x2345)
+    assert protocol.unpack_state(protocol.pack_state(5, 0, 0, protocol.STATE_PANEL_FAILING, 0))[3] == 1
+    assert protocol.unpack_state(bytes((0, 5, 0, 0, 1, 1))) == (5, 0, 1, 1, None)  # firmware 1.1.1: no tick
+    assert protocol.unpack_state(bytes((0, 5, 0, 0, 1))) == (5, 0, 1, 0, None)  # firmware 1.0.0: no flags
+    with pytest.raises(ValueError):
+        protocol.unpack_state(bytes(7))  # a tick cut short
+    with pytest.raises(ValueError):
+        protocol.unpack_button(bytes(5))
     with pytest.raises(ValueError):
         protocol.unpack_button(b"\x00\x01\x09\x00")  # no button 9
     with pytest.raises(ValueError):

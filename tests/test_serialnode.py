@@ -17,6 +17,7 @@ from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, po
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
 from golfbox.hal.serialnode import (
+    NodeClock,
     SerialNodeConfig,
     SerialNodeConfigError,
     SerialNodeHub,
@@ -70,6 +71,41 @@ def test_a_small_change_sends_only_its_columns():
     new = bytearray(old)
     new[3 * 128 + 40 : 3 * 128 + 50] = b"\xff" * 10
     assert changed_segments(old, bytes(new)) == [(3, 40, b"\xff" * 10)]
+
+
+# -- the node's clock on the table's ----------------------------------------------
+
+
+def test_a_press_is_placed_by_the_quickest_state_in_the_window():
+    clock = NodeClock()
+    clock.sample(1000, read_at=50.010)  # 10 ms on its way
+    clock.sample(1250, read_at=50.252)  # 2 ms: the tightest bound
+    clock.sample(1500, read_at=50.900)  # the reader was stalled
+    assert clock.stamp(1600, read_at=51.400) == pytest.approx(50.252 + 0.350)  # held back 0.8 s
+    assert clock.stamp(1100, read_at=51.400) == pytest.approx(50.252 - 0.150)  # before the samples
+
+
+def test_a_press_is_never_stamped_after_its_read_nor_without_a_tick():
+    clock = NodeClock()
+    assert clock.stamp(1234, read_at=7.0) == 7.0  # no STATE yet
+    clock.sample(1000, read_at=7.0)
+    assert clock.stamp(1100, read_at=7.05) == 7.05  # the estimate says 7.1: not after its read
+    assert clock.stamp(None, read_at=7.2) == 7.2  # firmware 1.1.1 sends no tick: at its read
+
+
+def test_the_16_bit_ticks_wrap_around():
+    clock = NodeClock()
+    clock.sample(0xFFF0, read_at=100.0)
+    clock.sample(0x0100, read_at=100.272)  # 16 + 256 ms later, past the wrap
+    assert clock.stamp(0x0010, read_at=101.0) == pytest.approx(100.032)
+    assert clock.stamp(0xFFE0, read_at=101.0) == pytest.approx(99.984)
+
+
+def test_old_states_leave_the_window():
+    clock = NodeClock()
+    clock.sample(0, read_at=0.0)  # a quick one, long ago: the crystals have drifted since
+    clock.sample(12000, read_at=12.005)
+    assert clock.stamp(12100, read_at=12.2) == pytest.approx(12.105)
 
 
 # -- config ---------------------------------------------------------------------
@@ -206,26 +242,6 @@ def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
 
 
-@needs_micropython
-def test_a_press_is_stamped_on_the_hubs_clock_as_its_frame_arrives(make_node, make_hub):
-    """The node's frames carry no time: the host stamps a press as it reads it, on the
-    table's clock, so a press that then waits in the table's queue keeps when it came."""
-    stamps = []
-
-    def clock():
-        stamps.append(time.monotonic())
-        return stamps[-1]
-
-    node = make_node()
-    hub, events = make_hub(clock=clock)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
-    before = time.monotonic()
-    node.press("ok")
-    event = events.get(timeout=2)
-    assert event == ButtonEvent(SEAT, Button.OK, at=ANY)
-    assert stamps == [event.at] and before <= event.at <= time.monotonic()
-
-
 def message_type(block: bytes) -> int | None:
     """The message type of one encoded block (without its 0x00), None if it does not decode."""
     try:
@@ -233,6 +249,230 @@ def message_type(block: bytes) -> int | None:
     except ValueError:
         return None
     return body[3] if len(body) >= 4 else None
+
+
+@needs_micropython
+def test_a_button_held_back_by_the_line_is_stamped_at_its_press_not_at_its_read(make_node, make_hub):
+    """The host stamped a press when it read its BUTTON. One that a noisy line held back
+    until a resend got through came a second late, stamped after whatever the table did
+    meanwhile, so it acted on a screen its player never saw. The node now says when it
+    was pressed, on its own clock; the host maps that onto the table's."""
+    table_clock = 500.0  # the table's clock, ahead of monotonic: the hub stamps on it alone
+    node = make_node()
+    hub, events = make_hub(clock=lambda: time.monotonic() + table_clock)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.6)  # STATEs, as between any two presses at a table
+    held = []
+    node.relay.drop_to_host = lambda block: message_type(block) == protocol.MSG_BUTTON and (held.append(block) or True)
+    pressed = time.monotonic() + table_clock
+    node.set_button("ok", True)
+    time.sleep(1.0)  # every resend lost meanwhile
+    node.relay.drop_to_host = None
+    event = events.get(timeout=3)
+    node.set_button("ok", False)
+    assert held, "the BUTTON was never sent"
+    assert event == ButtonEvent(SEAT, Button.OK, at=ANY)
+    # Never before the press (the node's ticks are whole ms), and not at its read, 1 s on.
+    assert pressed - 0.002 <= event.at <= pressed + 0.3, f"stamped {event.at - pressed:.3f} s after the press"
+
+
+@needs_micropython
+def test_a_late_ok_from_a_node_does_not_play_the_turn_that_came_meanwhile(make_node, ports_dir, tmp_path, caplog):
+    """A person pressed ● on their node during a bot's turn; a noisy line held the BUTTON
+    back until after the bot had moved. Stamped when it was read, it counted as pressed on
+    the person's turn and drew a card they had not seen offered. Stamped at the press, the
+    table drops it as made on the screen before, as it does a GPIO seat's."""
+    from conftest import RecordingJournal
+    from golfbox.hal.resilient import ResilientDisplay
+    from golfbox.hal.sim import SimDisplay
+    from golfbox.table.assemble import assemble_table
+    from golfbox.table.service import TableSettings
+
+    node = make_node()
+    hub = SerialNodeHub(SerialNodeConfig(seats={0: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1),
+                        time.monotonic)
+    settings = TableSettings(variant="6-card", seats=2, rounds=9, bots={1: "random"}, bot_delay=0.5,
+                             auto_start=True, seed=3)
+    journal = RecordingJournal(tmp_path / "journal.sqlite3")
+    displays = {0: ResilientDisplay(hub.display(0), 0, None, first_retry=0.0, max_retry=0.0),
+                1: SimDisplay("seat 2")}
+    svc = assemble_table(settings, [hub], displays, SimDisplay("shared", (256, 64), "L"), journal,
+                         clock=time.monotonic)
+
+    def serve(seconds):
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            svc.step(0.01)
+
+    def press_ok():
+        node.set_button("ok", True)
+        serve(0.08)
+        node.set_button("ok", False)
+        serve(0.08)
+
+    try:
+        assert hub.wait_connected({0}, 5)
+        for _ in range(100):  # the node's seat plays on its turns, to the bot's turn
+            serve(0.05)
+            rnd = svc.match.round
+            if rnd.phase != "start" and not rnd.legal_actions(0):
+                break
+            if rnd.legal_actions(0):
+                press_ok()
+        assert not svc.match.round.legal_actions(0), "never the bot's turn"
+        played = svc.actions_played
+        node.relay.drop_to_host = lambda block: message_type(block) == protocol.MSG_BUTTON
+        press_ok()  # out of turn: it waits on the line while the bot plays
+        for _ in range(100):
+            if svc.match.round.legal_actions(0):
+                break
+            serve(0.05)
+        assert svc.match.round.legal_actions(0) and svc.actions_played > played
+        played = svc.actions_played
+        serve(0.3)  # the person has seen their turn
+        with caplog.at_level(logging.INFO, logger="golfbox.table.service"):
+            node.relay.drop_to_host = None  # the press gets through at last
+            serve(1.0)
+        assert journal.recorded[-1][0] == 1 and svc.actions_played == played  # their turn, untouched
+        assert "ignored seat 1 ● pressed: pressed before seat 1's screen changed" in caplog.text
+        press_ok()  # pressed on it: plays
+        assert [seat for seat, _ in journal.recorded[-1:]] == [0]
+    finally:
+        svc.close()
+        hub.close()
+
+
+class PeerNode:
+    """A node in CPython on a pty, speaking protocol.py as an older or a newer firmware does:
+    ``protocol`` and ``ticks`` (BUTTON and STATE with its tick) as given. Its ticks start
+    from ``boot_tick`` at power-up; ``restart()`` powers it off for ``off`` s, then up again."""
+
+    def __init__(self, ports_dir, protocol_version=protocol.PROTOCOL_VERSION, ticks=True,
+                 firmware="1.2.0", boot_tick=0):
+        import os
+        import threading
+        import tty
+
+        self.protocol_version, self.ticks, self.firmware = protocol_version, ticks, firmware
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        (ports_dir / "peer").symlink_to(os.ttyname(self.slave))
+        self.lock = threading.Lock()
+        self._power_up(boot_tick)
+        self.presses = []  # (button code, tick) to send
+        self.stop = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _power_up(self, boot_tick):
+        self.booted, self.boot_tick = time.monotonic(), boot_tick
+        self.link, self.session, self.events, self.last_state, self.off_until = protocol.Link(), None, 0, 0, 0
+
+    def tick(self):
+        return self.boot_tick + int((time.monotonic() - self.booted) * 1000)
+
+    def press(self, button=2):
+        """Pressed now; returns the moment, on time.monotonic."""
+        with self.lock:
+            self.presses.append((button, self.tick()))
+        return time.monotonic()
+
+    def restart(self, off, boot_tick=0):
+        with self.lock:
+            self.off_until = time.monotonic() + off
+            self.next_boot_tick = boot_tick
+
+    def _run(self):
+        import os
+        import select
+
+        while not self.stop:
+            readable, _, _ = select.select([self.master], [], [], 0.002)
+            data = os.read(self.master, 4096) if readable else b""
+            with self.lock:
+                if self.off_until:  # powered off: hears and says nothing
+                    if time.monotonic() < self.off_until:
+                        continue
+                    self._power_up(self.next_boot_tick)
+                now = self.tick()
+                for msg_type, payload in self.link.receive(data, now):
+                    if msg_type == protocol.MSG_SYNC:
+                        token = (payload[0] << 8) | payload[1]
+                        if token != self.session:
+                            self.link.reset()
+                            self.session = token
+                        hello = bytearray(protocol.pack_hello(token, bytes.fromhex(OTHER_ID), self.firmware))
+                        hello[2] = self.protocol_version
+                        self.link.send_unreliable(protocol.MSG_HELLO, bytes(hello))
+                    elif msg_type == protocol.MSG_PING:
+                        self.link.send_unreliable(protocol.MSG_PONG, payload)
+                if self.session is not None:
+                    tick = now if self.ticks else None
+                    if now - self.last_state >= 250:
+                        self.last_state = now
+                        self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, 0, 0, 0, tick))
+                    for button, pressed in self.presses:
+                        self.events += 1
+                        self.link.send(protocol.MSG_BUTTON, protocol.pack_button(
+                            self.events, button, 0, pressed if self.ticks else None))
+                    self.presses.clear()
+                out = self.link.poll(now)
+            if out:
+                os.write(self.master, out)
+
+    def close(self):
+        import os
+
+        self.stop = True
+        self.thread.join()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def make_peer(ports_dir):
+    peers = []
+
+    def make(**options):
+        peers.append(PeerNode(ports_dir, **options))
+        return peers[-1]
+
+    yield make
+    for peer in peers:
+        peer.close()
+
+
+def test_a_node_of_firmware_1_1_1_still_plays_its_presses_stamped_at_their_read(make_peer, make_hub, caplog):
+    """Protocol 1: a BUTTON of 4 bytes and a STATE of 6, no tick. The host takes the node
+    and stamps its presses as it did, when it reads them."""
+    peer = make_peer(protocol_version=1, ticks=False, firmware="1.1.1")
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        time.sleep(0.6)  # its STATEs are taken too
+        peer.press()
+        read = time.monotonic()
+        event = events.get(timeout=2)
+    assert event == ButtonEvent(SEAT, Button.OK, at=ANY) and read <= event.at <= time.monotonic()
+    assert caplog.text == ""  # no "bad message" for its STATEs
+
+
+def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
+    """Its ticks start again at power-up: set against the STATEs before, a press would be
+    placed seconds off (here 5 s early, dropped as made before the screen). It comes back
+    on a new connection, whose clock knows only the new ticks."""
+    peer = make_peer(boot_tick=5000)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.6)
+    pressed = peer.press()
+    assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
+    peer.restart(off=1.0, boot_tick=0)
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.6)
+    pressed = peer.press()
+    assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
 
 
 def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_on(make_node, make_hub):

@@ -26,7 +26,8 @@ except ImportError:
         return a - b
 
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: BUTTON and STATE carry the node's tick (firmware 1.2.0)
+OLDEST_PROTOCOL_VERSION = 1  # the host still takes nodes that send no tick
 SYNC_BYTE = 0x00
 
 RELIABLE = 0x80
@@ -37,12 +38,12 @@ MSG_ACK = 0x03  # either way: nothing but the ack field
 MSG_NAK = 0x04  # either way: "I lost something, resend from ack"
 MSG_PING = 0x05  # host -> node: token(4)
 MSG_PONG = 0x06  # node -> host: token(4) echoed
-MSG_STATE = 0x07  # node -> host: event counter(2) buttons down bitmap(1) rx errors(2)
+MSG_STATE = 0x07  # node -> host: event counter(2) buttons down bitmap(1) rx errors(2) flags(1) tick(2)
 # numbered, acknowledged, retransmitted
 MSG_ASSIGN = RELIABLE | 0x01  # host -> node: seat(1), 0xFF = not assigned
 MSG_FRAME = RELIABLE | 0x02  # host -> node: flags(1) then segments page(1) x0(1) n(1) bytes(n)
 MSG_CONTRAST = RELIABLE | 0x03  # host -> node: contrast(1)
-MSG_BUTTON = RELIABLE | 0x04  # node -> host: event counter(2) button(1) kind(1)
+MSG_BUTTON = RELIABLE | 0x04  # node -> host: event counter(2) button(1) kind(1) tick(2)
 
 FRAME_SHOW = 0x01  # FRAME flag: last part of a frame, push it to the panel
 UNASSIGNED_SEAT = 0xFF
@@ -392,32 +393,49 @@ def unpack_hello(payload):
     return (payload[0] << 8) | payload[1], payload[2], bytes(payload[4:id_end]), bytes(payload[id_end:]).decode()
 
 
-def pack_button(counter, button_code, kind_code):
-    return bytes((counter >> 8 & 0xFF, counter & 0xFF, button_code, kind_code))
+def _tick_bytes(tick):
+    return b"" if tick is None else bytes((tick >> 8 & 0xFF, tick & 0xFF))
+
+
+def _tick(payload, at):
+    """The 16-bit tick at ``payload[at:]``, or None for a node that sends none (protocol 1)."""
+    return (payload[at] << 8) | payload[at + 1] if len(payload) == at + 2 else None
+
+
+def pack_button(counter, button_code, kind_code, tick=None):
+    """``tick``: the node's ticks_ms when the button went down (PRESSED) or became HELD,
+    its low 16 bits; None only to speak as a protocol-1 node does."""
+    return bytes((counter >> 8 & 0xFF, counter & 0xFF, button_code, kind_code)) + _tick_bytes(tick)
 
 
 def unpack_button(payload):
-    """Returns (counter, button code, kind code); ValueError if malformed."""
-    if len(payload) != 4 or payload[2] >= len(BUTTON_CODES) or payload[3] >= len(KIND_CODES):
+    """Returns (counter, button code, kind code, tick or None); ValueError if malformed.
+
+    A protocol-1 node (firmware 1.1.1 and before) sends no tick: 4 bytes."""
+    if len(payload) not in (4, 6) or payload[2] >= len(BUTTON_CODES) or payload[3] >= len(KIND_CODES):
         raise ValueError("bad BUTTON payload %r" % bytes(payload))
-    return (payload[0] << 8) | payload[1], payload[2], payload[3]
+    return (payload[0] << 8) | payload[1], payload[2], payload[3], _tick(payload, 4)
 
 
 STATE_PANEL_FAILING = 0x01  # STATE flags: the node's OLED does not answer (its buttons still work)
 
 
-def pack_state(counter, down_bits, rx_errors, flags=0):
-    return bytes((counter >> 8 & 0xFF, counter & 0xFF, down_bits, rx_errors >> 8 & 0xFF, rx_errors & 0xFF, flags))
+def pack_state(counter, down_bits, rx_errors, flags=0, tick=None):
+    """``tick``: the node's ticks_ms as it sends this STATE, its low 16 bits (None: protocol 1)."""
+    return bytes((counter >> 8 & 0xFF, counter & 0xFF, down_bits, rx_errors >> 8 & 0xFF, rx_errors & 0xFF,
+                  flags)) + _tick_bytes(tick)
 
 
 def unpack_state(payload):
-    """Returns (event counter, buttons-down bitmap, receive errors, flags); ValueError if malformed.
+    """Returns (event counter, buttons-down bitmap, receive errors, flags, tick or None);
+    ValueError if malformed.
 
-    The flags byte came later: a 5-byte STATE (firmware 1.0.0) has none."""
-    if len(payload) not in (5, 6):
+    Fields came later: a 5-byte STATE (firmware 1.0.0) has no flags, a 6-byte one
+    (firmware 1.1.x) no tick."""
+    if len(payload) not in (5, 6, 8):
         raise ValueError("bad STATE payload %r" % bytes(payload))
-    flags = payload[5] if len(payload) == 6 else 0
-    return (payload[0] << 8) | payload[1], payload[2], (payload[3] << 8) | payload[4], flags
+    flags = payload[5] if len(payload) >= 6 else 0
+    return (payload[0] << 8) | payload[1], payload[2], (payload[3] << 8) | payload[4], flags, _tick(payload, 6)
 
 
 def frame_segments(payload):

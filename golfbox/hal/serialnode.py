@@ -175,6 +175,49 @@ def pack_frame_payload(segments: list[tuple[int, int, bytes]], budget: int) -> b
     return bytes(payload)
 
 
+# -- the node's clock ------------------------------------------------------------
+
+
+class NodeClock:
+    """Places a node's button ticks on the table's clock.
+
+    The node's ticks (ms, low 16 bits) run on its own crystal from its own start.
+    Each STATE carries the tick it was sent at; read at ``r`` on the table's clock,
+    it says the tick's moment was at most ``r``: r − tick is the offset between
+    the clocks plus that frame's way over USB and through our reader. The smallest
+    over a recent window is the tightest bound, from the quickest frame; a press's
+    tick plus it is then no earlier than the press, and later only by that frame's
+    delay (a few ms), however late its BUTTON came (the idea of Klipper's MCU clock
+    estimate). The window is short enough that the crystals' drift (≤ 100 ppm) is
+    a millisecond at most. A node that restarts (its ticks from 0 again) comes back
+    on a new connection, with a new NodeClock: USB goes away while it boots.
+    """
+
+    WINDOW = 10.0  # s of STATEs (4 a second) kept
+    HALF = 0x8000  # ticks are compared within ±32.8 s
+
+    def __init__(self) -> None:
+        self._samples: deque[tuple[float, int]] = deque()  # (read time, tick), oldest first
+
+    def sample(self, tick: int, read_at: float) -> None:
+        """A STATE sent at node ``tick`` was read at ``read_at``."""
+        self._samples.append((read_at, tick))
+        while self._samples and self._samples[0][0] < read_at - self.WINDOW:
+            self._samples.popleft()
+
+    def stamp(self, tick: int | None, read_at: float) -> float:
+        """When a BUTTON of ``tick`` (None: a node that sends none) read at ``read_at``
+        happened, on the table's clock: never after its read."""
+        when = read_at
+        if tick is None:
+            return when
+        for sample_read, sample_tick in self._samples:
+            # ms from the press to the sample's tick, signed: the sample may come before or after
+            before = (sample_tick - tick + self.HALF) % 0x10000 - self.HALF
+            when = min(when, sample_read - before / 1000)
+        return when
+
+
 # -- the hub --------------------------------------------------------------------
 
 
@@ -214,7 +257,7 @@ class SerialNodeHub:
 
     def __init__(self, config: SerialNodeConfig, clock: Callable[[], float] = time.monotonic):
         self.config = config
-        self.clock = clock  # stamps a press when its frame is read (the node's time is not ours)
+        self.clock = clock  # the table's: a node's press is placed on it (NodeClock)
         self._lock = threading.Condition()
         self._seats = {seat: _SeatState(seat, node_id) for seat, node_id in config.seats.items()}
         self._connections: dict[str, _NodeConnection] = {}  # by real device path
@@ -417,6 +460,7 @@ class _NodeConnection:
         self._error_log_second = 0
         self._errors_this_second = 0
         self._panel_failing = False  # as the node last reported in STATE
+        self.node_clock = NodeClock()
 
     def wake(self) -> None:
         port = self.port
@@ -512,8 +556,10 @@ class _NodeConnection:
                     continue
                 if their_token != token:
                     continue  # an answer to an earlier attempt
-                if version != protocol.PROTOCOL_VERSION:
-                    raise _NodeGone(f"node {unique_id.hex()} speaks protocol {version}, the host speaks {protocol.PROTOCOL_VERSION}: reflash it")
+                if not protocol.OLDEST_PROTOCOL_VERSION <= version <= protocol.PROTOCOL_VERSION:
+                    raise _NodeGone(f"node {unique_id.hex()} speaks protocol {version}, the host speaks "
+                                    f"{protocol.OLDEST_PROTOCOL_VERSION} to {protocol.PROTOCOL_VERSION}: "
+                                    f"reflash it with the host's firmware")
                 self.link.reset()  # the node did: both sides start at sequence 0
                 return unique_id.hex(), firmware
         return None
@@ -545,10 +591,11 @@ class _NodeConnection:
             now = self._now()
             self._summarise_corrupt_blocks(int(now_s))  # a noisy second's count, once it is over
             if data:
+                read_at = self.hub.clock()  # the blocks this read completed came by now
                 self.stats.bytes_in += len(data)
                 heard = self.link.rx_blocks
                 for msg_type, payload in self.link.receive(data, now):
-                    self._dispatch(msg_type, payload)
+                    self._dispatch(msg_type, payload, read_at)
                 if self.link.rx_blocks != heard:
                     last_heard = now_s
             if now_s - last_heard > config.silence_timeout:
@@ -593,10 +640,10 @@ class _NodeConnection:
                         self.stats.frame_times.append(time.perf_counter() - state.requested_at)
                     self.hub._lock.notify_all()
 
-    def _dispatch(self, msg_type: int, payload: bytes) -> None:
+    def _dispatch(self, msg_type: int, payload: bytes, read_at: float) -> None:
         try:
             if msg_type == protocol.MSG_BUTTON:
-                counter, button, kind = protocol.unpack_button(payload)
+                counter, button, kind, tick = protocol.unpack_button(payload)
                 expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
                 if expected is not None and counter != expected:
                     log.warning("%s: %d button events lost in the node (counter %d, expected %d)", self._label(), (counter - expected) & 0xFFFF, counter, expected)
@@ -604,10 +651,13 @@ class _NodeConnection:
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
-                                        EventKind(protocol.KIND_CODES[kind]), at=self.hub.clock())
+                                        EventKind(protocol.KIND_CODES[kind]),
+                                        at=self.node_clock.stamp(tick, read_at))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
-                counter, down, rx_errors, flags = protocol.unpack_state(payload)
+                counter, down, rx_errors, flags, tick = protocol.unpack_state(payload)
+                if tick is not None:
+                    self.node_clock.sample(tick, read_at)
                 self.stats.node_rx_errors = rx_errors
                 self._panel_state(bool(flags & protocol.STATE_PANEL_FAILING))
                 if self.seat is not None:
