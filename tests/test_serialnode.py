@@ -457,6 +457,20 @@ def test_a_node_of_firmware_1_1_1_still_plays_its_presses_stamped_at_their_read(
     assert caplog.text == ""  # no "bad message" for its STATEs
 
 
+def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(make_peer, make_hub, caplog):
+    """The refusal went nowhere: a node is only logged once it has a seat, and a refused
+    one never gets one. It was tried again at every scan, silently, for ever."""
+    make_peer(protocol_version=protocol.PROTOCOL_VERSION + 1)
+    with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        time.sleep(1.5)  # refused, then tried again later
+    refusal = (f"node {OTHER_ID} speaks protocol {protocol.PROTOCOL_VERSION + 1}, the host speaks 1 to "
+               f"{protocol.PROTOCOL_VERSION}: reflash it with the host's firmware")
+    errors = [r for r in caplog.records if refusal in r.message and r.levelno == logging.ERROR]
+    assert len(errors) == 1 and "peer" in errors[0].message  # names its port too
+    assert events.empty()
+
+
 def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
     """Its ticks start again at power-up: set against the STATEs before, a press would be
     placed seconds off (here 5 s early, dropped as made before the screen). It comes back

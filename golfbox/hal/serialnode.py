@@ -263,6 +263,7 @@ class SerialNodeHub:
         self._connections: dict[str, _NodeConnection] = {}  # by real device path
         self._retry_after: dict[str, float] = {}  # ports that did not answer like a node
         self._duplicates: set[str] = set()  # ports whose node's id another port already serves
+        self._refused: set[str] = set()  # ports whose node speaks a protocol we do not
         self._sink: EventSink | None = None
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
@@ -432,6 +433,10 @@ class _NodeGone(Exception):
     """The node stopped answering or the port failed; the message says how."""
 
 
+class _Refused(Exception):
+    """The node speaks a protocol the host does not take; the message names it."""
+
+
 class _SeatTaken(Exception):
     """Another port's node with the same id serves the seat: this port is tried again later."""
 
@@ -488,6 +493,8 @@ class _NodeConnection:
                 log.warning("seat nodes: no answer like a seat node's from %s within %.0f s", self.path, self.hub.config.handshake_timeout)
                 return
             self.node_id, firmware = hello
+            with self.hub._lock:
+                self.hub._refused.discard(self.real_path)
             log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
             self.seat = self.hub._claim(self, self.node_id)
             if self.seat is not None:
@@ -497,6 +504,13 @@ class _NodeConnection:
             self._serve()
             reason = None  # the hub is closing
         except _SeatTaken:
+            reason, retry = None, True
+        except _Refused as refused:
+            # It has no seat to report it by; said once, and tried again later (reflashed?)
+            with self.hub._lock:
+                level = logging.DEBUG if self.real_path in self.hub._refused else logging.ERROR
+                self.hub._refused.add(self.real_path)
+            log.log(level, "seat nodes: %s (on %s)", refused, self.path)
             reason, retry = None, True
         except _NodeGone as gone:
             reason = str(gone)
@@ -557,9 +571,9 @@ class _NodeConnection:
                 if their_token != token:
                     continue  # an answer to an earlier attempt
                 if not protocol.OLDEST_PROTOCOL_VERSION <= version <= protocol.PROTOCOL_VERSION:
-                    raise _NodeGone(f"node {unique_id.hex()} speaks protocol {version}, the host speaks "
-                                    f"{protocol.OLDEST_PROTOCOL_VERSION} to {protocol.PROTOCOL_VERSION}: "
-                                    f"reflash it with the host's firmware")
+                    raise _Refused(f"node {unique_id.hex()} speaks protocol {version}, the host speaks "
+                                   f"{protocol.OLDEST_PROTOCOL_VERSION} to {protocol.PROTOCOL_VERSION}: "
+                                   f"reflash it with the host's firmware")
                 self.link.reset()  # the node did: both sides start at sequence 0
                 return unique_id.hex(), firmware
         return None
