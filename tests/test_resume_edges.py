@@ -4,46 +4,25 @@ from __future__ import annotations
 
 from golfbox.commands.run import start_afresh
 from golfbox.hal.base import Button
-from golfbox.hal.sim import SimDisplay, SimPad
-from golfbox.table.assemble import assemble_table
 from golfbox.table.journal import Journal
 from golfbox.table.settings import TableSettings
-from golfbox.table.timers import ManualClock
 
 
-def table(path, **settings):
-    settings = TableSettings(**{"variant": "6-card", "seats": 2, "rounds": 1, "bots": {1: "random"},
-                                "bot_delay": 0.0, "auto_start": True, "seed": 7, **settings})
-    clock = ManualClock(100.0)
-    pad = SimPad(range(2), clock)
-    service = assemble_table(settings, [pad], {0: SimDisplay("a"), 1: SimDisplay("b")}, None,
-                             Journal(path), clock=clock)
-    return service, pad
+SEEDED = {"variant": "6-card", "seats": 2, "rounds": 1, "bots": {1: "random"},
+          "auto_start": True, "seed": 7}
 
 
-def play_to_the_result(service, pad):
-    for _ in range(500):
-        service.run_until_idle()
-        if service.state == "match_over":
-            return
-        pad.press(0, Button.OK)
-    raise AssertionError(f"still {service.state}")
-
-
-def test_a_restart_does_not_deal_the_configured_seed_twice(tmp_path):
+def test_a_restart_does_not_deal_the_configured_seed_twice(sim_table):
     """[game] seed deals the first match. After a restart in the middle of it, the next
     match was dealt from the same seed again (the same cards as the first), where an
     uninterrupted table deals a fresh one."""
-    path = tmp_path / "journal.sqlite3"
-    service, pad = table(path)
-    service.run_until_idle()
-    pad.press(0, Button.OK)
-    service.run_until_idle()
-    service.close("power cut")
-    service, pad = table(path)  # resumes match 1
-    play_to_the_result(service, pad)
-    pad.press(0, Button.OK)  # ● new match
-    service.run_until_idle()
+    table = sim_table(**SEEDED)
+    table.service.run_until_idle()
+    table.press(0, Button.OK)
+    table.service.close("power cut")
+    table = sim_table(**SEEDED)  # the same journal: resumes match 1
+    service = table.play_to_the_result()
+    table.press(0, Button.OK)  # ● new match
     assert service.state == "playing"
     first, second = service.journal._db.execute("SELECT seed FROM match ORDER BY id").fetchall()
     assert first == ("7",) and second != ("7",)
