@@ -41,11 +41,10 @@ def run(args: argparse.Namespace) -> int:
 
 def warnings(config: HardwareConfig) -> list[str]:
     """What runs but should not be on a table: a capture display (a development driver)."""
-    displays = [seat.display for seat in config.seats] + [config.shared_display]
     return [f'{display.key}: driver "capture" is for development: it writes a PNG file per '
             "frame, and never deletes one, into the service's working folder /run/golfbox, "
             "which is in RAM"
-            for display in displays if display is not None and display.driver == "capture"]
+            for display in config.displays if display.driver == "capture"]
 
 
 def summary(config: HardwareConfig) -> str:

@@ -108,9 +108,8 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
 
     from golfbox.hal.oled import check_support
 
-    for display_config in [s.display for s in config.seats if s.display] + [config.shared_display]:
-        if display_config is not None:
-            check_support(display_config)  # a missing package stops the start, naming it
+    for display_config in config.displays:
+        check_support(display_config)  # a missing package stops the start, naming it
 
     by_backend: dict[str, list[SeatConfig]] = {"gpio": [], "sim": [], "serial": []}
     for seat in config.seats:

@@ -184,6 +184,12 @@ class HardwareConfig:
     journal: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
 
+    @property
+    def displays(self) -> list[DisplayConfig]:
+        """Every display it names: the seats' (serial seats have none here), then the shared one."""
+        return [s.display for s in self.seats if s.display] + (
+            [self.shared_display] if self.shared_display else [])
+
 
 # ---------------------------------------------------------------- entry points
 
@@ -658,9 +664,7 @@ def _check_pins(config: HardwareConfig) -> None:
         users[pin] = key
 
     # Displays first, so a button clashing with DC/RST names the button as the culprit.
-    displays = [s.display for s in config.seats if s.display] + (
-        [config.shared_display] if config.shared_display else [])
-    for d in displays:
+    for d in config.displays:
         if d.spi:
             claim(d.spi.dc, subkey(d.bus_key, "dc"))
             if d.spi.rst is not None:
@@ -684,14 +688,12 @@ def _check_i2c(config: HardwareConfig) -> None:
 
     used: dict[tuple[int, ...], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
                                         for m in config.i2c_muxes}
-    displays = [s.display for s in config.seats if s.display] + (
-        [config.shared_display] if config.shared_display else [])
     # A channel may be named by its fixed bus (a mux's old-style buses list) or by
     # { mux, channel }: both name one spot, (parent, mux, channel, address).
     channel_of = {bus: (m.parent, m.address, i) for m in config.i2c_muxes
                   for i, bus in enumerate(m.buses)}
     named_by_bus: dict[tuple[int, ...], int] = {}
-    for d in displays:
+    for d in config.displays:
         if not d.i2c:
             continue
         spot = d.i2c.spot()
@@ -719,9 +721,7 @@ def _check_i2c(config: HardwareConfig) -> None:
 def _check_spi(config: HardwareConfig, *, one_cs: bool) -> None:
     """``one_cs``: [buses] spi0_1cs, the overlay that frees GPIO 7 by dropping SPI0's CE1."""
     used: dict[tuple[int, int], str] = {}
-    displays = [s.display for s in config.seats if s.display] + (
-        [config.shared_display] if config.shared_display else [])
-    for d in displays:
+    for d in config.displays:
         if d.spi:
             spot = (d.spi.port, d.spi.device)
             if one_cs and spot == (0, 1):
