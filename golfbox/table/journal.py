@@ -6,7 +6,7 @@ crash or a power cut loses nothing that was acted on. At start the service
 asks ``unfinished()`` and replays the actions into a fresh engine state.
 
 Actions are opaque short strings here ("draw", "place 4"); the engine gives
-them meaning. A seat of ``None`` means the table itself (a deal, a timeout).
+them meaning. A seat of ``None`` means the table itself (its "next": a deal).
 
 Files: the database and its ``-wal``/``-shm`` companions are created mode
 0600. A file that is not a golfbox journal, is corrupt, or was written by a
@@ -129,7 +129,8 @@ class JournalError(Exception):
 
 @dataclass(frozen=True)
 class MatchLog:
-    """An unfinished match, everything needed to replay it."""
+    """A match with everything needed to replay it: one in play (``unfinished()``), or a
+    finished one whose result was still shown (``result_shown()``)."""
 
     id: int
     started_at: datetime
