@@ -231,7 +231,6 @@ class _SeatState:
     contrast: int | None = None
     requested_at: float | None = None  # perf_counter() of the latest show() that changed the frame
     connection: "_NodeConnection | None" = None
-    buttons_down: int = 0
     ever_connected: bool = False
     # The node's counter of its last button event that arrived, kept across its connections:
     # presses it counted but dropped with a session (unplugged, or its queue full) show as a gap.
@@ -669,14 +668,11 @@ class _NodeConnection:
                                         at=self.node_clock.stamp(tick, read_at))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
-                counter, down, rx_errors, flags, tick = protocol.unpack_state(payload)
+                _counter, _down, rx_errors, flags, tick = protocol.unpack_state(payload)
                 if tick is not None:
                     self.node_clock.sample(tick, read_at)
                 self.stats.node_rx_errors = rx_errors
                 self._panel_state(bool(flags & protocol.STATE_PANEL_FAILING))
-                if self.seat is not None:
-                    with self.hub._lock:
-                        self.hub._seats[self.seat].buttons_down = down
             elif msg_type == protocol.MSG_PONG and len(payload) == 4:
                 sent = int.from_bytes(payload, "big")
                 self.stats.ping_ms = ((int(time.perf_counter() * 1e6) - sent) & 0xFFFFFFFF) / 1000
