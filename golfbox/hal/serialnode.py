@@ -43,6 +43,9 @@ MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
 NODE_HOLD_TIME = 0.7
 FRAME_TIMES_KEPT = 1000  # LinkStats keeps this many of the newest frame delivery times
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
+# A second's corrupt blocks logged one by one; the rest are counted: a noisy cable must
+# not flood the log.
+CORRUPT_BLOCKS_LOGGED = 10
 
 
 SerialNodeConfigError = ConfigError  # a [seat_nodes] setting that cannot work; names the key
@@ -701,7 +704,7 @@ class _NodeConnection:
         self.stats.corrupt_blocks += 1
         self._summarise_corrupt_blocks(int(time.monotonic()))
         self._errors_this_second += 1
-        if self._errors_this_second <= 10:  # a noisy cable must not flood the journal
+        if self._errors_this_second <= CORRUPT_BLOCKS_LOGGED:
             log.warning("%s: dropped corrupt block at byte %d (%s)", self._label(), offset, reason)
 
     def _summarise_corrupt_blocks(self, second: int | None) -> None:
@@ -709,8 +712,9 @@ class _NodeConnection:
         corrupt blocks were not logged one by one. Called for each block and by the reader."""
         if second == self._error_log_second:
             return
-        if self._errors_this_second > 10:
-            log.warning("%s: %d more corrupt blocks not logged", self._label(), self._errors_this_second - 10)
+        if self._errors_this_second > CORRUPT_BLOCKS_LOGGED:
+            log.warning("%s: %d more corrupt blocks not logged", self._label(),
+                        self._errors_this_second - CORRUPT_BLOCKS_LOGGED)
         self._error_log_second, self._errors_this_second = second or 0, 0
 
     def _write(self, data: bytes) -> None:
