@@ -267,10 +267,14 @@ def variant_words(name: str, lang: str = "en") -> str:
     return say(lang, name)
 
 
+def _grids_per_page(size: tuple[int, int]) -> int:
+    """How many grids one page of the reveal holds: 8 across 256 px, 4 across 128."""
+    return 8 if tuple(size) == WIDE else 4
+
+
 def reveal_pages(players: int, size: tuple[int, int] = WIDE) -> int:
     """How many pages the reveal of ``players`` grids takes on this display."""
-    per_page = 8 if tuple(size) == WIDE else 4
-    return -(-players // per_page)
+    return -(-players // _grids_per_page(size))
 
 
 def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
@@ -282,7 +286,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     """
     image, draw, palette = _canvas(size)
     ink, dim, paper = palette.ink, palette.dim, palette.paper
-    per_page = 8 if image.width == WIDE[0] else 4
+    per_page = _grids_per_page(size)
     pages = reveal_pages(view.players, size)
     if not 0 <= page < pages:
         raise ValueError(f"reveal page {page}: this table has pages 0-{pages - 1}")
