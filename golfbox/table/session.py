@@ -482,9 +482,7 @@ class Session:
     def play_thought(self, thought: Thought) -> None:
         """Play a choice computed off the loop, if the table is still where it asked."""
         engine_seat = thought.key[2]
-        if not (thought.key == self._thought_key(engine_seat)
-                and engine_seat in self.match.round.acting_seats
-                and (engine_seat in self._bots or self.stands_in(engine_seat))):
+        if thought.key != self._thought_key(engine_seat) or engine_seat not in self.bot_seats():
             return  # a late answer: the table has moved on
         name = self._bots.get(engine_seat, STAND_IN_BOT)
         seed = self.move_seed(engine_seat, self.actions_played)
