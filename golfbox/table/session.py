@@ -93,7 +93,9 @@ class Session:
         self.thinker = thinker
         self.match: Match | None = None
         self.match_id: int | None = None
-        self.match_config: dict = {}  # variant, rules (as configured), rounds: what the journal keeps
+        # What the journal keeps: variant, rules (as configured), rounds; hints and language
+        # when they are not the defaults.
+        self.match_config: dict = {}
         self.players: list[Player] = []  # by engine seat
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
