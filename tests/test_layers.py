@@ -1,4 +1,4 @@
-"""The layers' imports, read from the source: the pure layers never reach the command line."""
+"""The layers' imports, read from the source: no layer reaches one above it (DESIGN.md)."""
 
 from __future__ import annotations
 
@@ -55,3 +55,25 @@ def test_outside_the_engine_only_its_public_face_is_imported():
 
 
 ENGINE_MODULES = {p.stem for p in (GOLFBOX / "engine").glob("*.py")} - {"__init__"}
+
+
+# What each pure layer must not reach (DESIGN.md, "Layers"): the engine knows nothing
+# of bots, pixels, hardware or the table; bots see only views; rendering is a function
+# of a view, never of the hardware it is shown on; the hardware layer knows no game.
+NOT_BELOW = {
+    "engine": ("bots", "render", "hal", "table"),
+    "bots": ("render", "hal", "table"),
+    "render": ("bots", "hal", "table"),
+    "hal": ("engine", "bots", "render", "table"),
+}
+
+
+def test_each_pure_layer_imports_nothing_above_or_beside_it():
+    wrong = []
+    for layer, forbidden in NOT_BELOW.items():
+        for path in sorted((GOLFBOX / layer).rglob("*.py")):
+            for line, module in imported_modules(path):
+                parts = module.split(".")
+                if parts[0] == "golfbox" and len(parts) > 1 and parts[1] in forbidden:
+                    wrong.append(f"{path.relative_to(GOLFBOX.parent)}:{line} imports {module}")
+    assert not wrong, "\n".join(wrong)
