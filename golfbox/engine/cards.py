@@ -32,20 +32,12 @@ def suit_of(card: Card) -> int:
     return card & 3
 
 
-def is_joker(card: Card) -> bool:
-    return card >> 2 == JOKER
-
-
 def card_name(card: Card) -> str:
     """'7H', '10S', 'QD', 'JK'."""
     rank = card >> 2
     if rank == JOKER:
         return "JK"
     return RANK_NAMES[rank] + SUIT_NAMES[card & 3]
-
-
-def rank_name(card: Card) -> str:
-    return RANK_NAMES[card >> 2]
 
 
 def parse_card(text: str) -> Card:

@@ -107,8 +107,3 @@ class Determinizer:
             new.held = rest.pop()
         new.stock = rest
         return new
-
-
-def sample_round(view: SeatView, rng: random.Random) -> Round:
-    """One round consistent with ``view`` (see Determinizer, which is cheaper for many)."""
-    return Determinizer(view).sample(rng)

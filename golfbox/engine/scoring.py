@@ -49,13 +49,9 @@ def _column_pairs_score(variant: Variant, rules: Rules, ranks: Sequence[int]) ->
     return total
 
 
-def grid_lines(variant: Variant, rules: Rules) -> list[tuple[int, ...]]:
-    """The lines that can score a combination: rows first, then columns if the rule says."""
-    return list(_lines(variant.rows, variant.cols, rules.get("lines")))
-
-
 @lru_cache(maxsize=None)
 def _lines(rows: int, cols: int, rule: str | None) -> tuple[tuple[int, ...], ...]:
+    """The lines that can score a combination: rows first, then columns if the rule says."""
     lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
     if rule == "rows+columns":
         lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]

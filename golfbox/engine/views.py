@@ -102,10 +102,6 @@ class SeatView(NamedTuple):
         return tuple(grids)
 
     @property
-    def my_turn(self) -> bool:
-        return bool(self.legal)
-
-    @property
     def peeking(self) -> bool:
         """The seat is looking at its peeked row (4-card, 6-card peek_row) before saying ready."""
         return (self.seat is not None and self.table.phase == START and self.flips_due == 0

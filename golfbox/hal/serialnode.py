@@ -292,10 +292,6 @@ class SerialNodeHub:
             raise KeyError(f"seat {seat + 1} has no seat node in the config")
         return SerialNodeDisplay(self, seat)
 
-    def connected_seats(self) -> set[int]:
-        with self._lock:
-            return {seat for seat, state in self._seats.items() if state.connection is not None}
-
     def wait_connected(self, seats: set[int], timeout: float) -> bool:
         with self._lock:
             return self._lock.wait_for(lambda: seats <= {s for s, st in self._seats.items() if st.connection}, timeout)

@@ -27,13 +27,6 @@ def say_or_keep(lang: str, text: str) -> str:
     return _TABLES[lang].get(text, text) if lang != "en" else text
 
 
-def check_language(lang: str) -> str:
-    """``lang`` if the displays speak it; ValueError naming the choices otherwise."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
-    return lang
-
-
 # The French of every English text. Short words where the 128-pixel seat screens
 # are narrow; "J1" (joueur) where English says "P1" (player).
 FRENCH: dict[str, str] = {
