@@ -91,13 +91,12 @@ class GreedyBot:
 
     # -- turn start: knock, take the discard, or draw
     def _start_turn(self, view, grid, kinds, unknown) -> Action:
-        variant, rules = view.variant, view.rules
         mine = self._estimate(view, grid, unknown)
         if A.KNOCK in kinds and self._should_knock(view, grid, mine, unknown):
             return Action(A.KNOCK)
         top = view.discard_top
         if top is not None and self._worth_a_look(view, grid, top, unknown):
-            gain, _ = self._best_place(variant, rules, grid, top, unknown, view)
+            gain, _ = self._best_place(grid, top, unknown, view)
             if gain >= TAKE_MARGIN:
                 return Action(A.TAKE)
         return Action(A.DRAW)
@@ -119,26 +118,23 @@ class GreedyBot:
 
     # -- holding a card: the placement that lowers the estimate most
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
-        variant, rules = view.variant, view.rules
+        variant = view.variant
         if variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS:
             # Move the round on: turn up a face-down card, even one already peeked at
             # (known, yet face down: only placing over it turns it up).
             face_up = view.face_up[view.seat]
             down = [p for p in range(variant.size) if not face_up >> p & 1]
             if down:
-                return Action(A.PLACE, self._best_place(variant, rules, grid, view.held,
-                                                        unknown, view, down)[1])
-        gain, pos = self._best_place(variant, rules, grid, view.held, unknown, view)
+                return Action(A.PLACE, self._best_place(grid, view.held, unknown, view, down)[1])
+        gain, pos = self._best_place(grid, view.held, unknown, view)
         can_discard = any(a.kind == A.DISCARD for a in legal)
         if can_discard and gain <= 0.5:
             return Action(A.DISCARD)
         return Action(A.PLACE, pos)
 
-    def _best_place(self, variant, rules, grid, card, unknown, view,
-                    positions=None) -> tuple[float, int]:
+    def _best_place(self, grid, card, unknown, view, positions=None) -> tuple[float, int]:
         before = self._estimate(view, grid, unknown)
         best_gain, best_pos = float("-inf"), 0
-        face_up = view.face_up[view.seat]
         for pos in positions if positions is not None else range(len(grid)):
             trial = list(grid)
             trial[pos] = card
