@@ -158,7 +158,7 @@ def main() -> int:
     moves, steps = play(args.players, args.rounds, args.variant, args.seed)
     print(f"{args.variant}, {args.players} seats, {args.rounds} rounds, seed {args.seed}: "
           f"{len(moves)} moves, {len(steps)} cursor presses")
-    print(f"I2C bytes per move (the acting seat's cursor presses + every seat's redraw after it):")
+    print("I2C bytes per move (the acting seat's cursor presses + every seat's redraw after it):")
     for name in STRATEGIES:
         print("  " + summary(moves, name))
     print("I2C bytes per cursor press (one seat's screen):")

@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:  # runnable as a script from anywhere
 
 from PIL import Image, ImageDraw  # noqa: E402
 
-from golfbox.engine import (JOKER, RANK_NAMES, Action, Round, SeatView, get_variant, make_rules,  # noqa: E402
+from golfbox.engine import (JOKER, RANK_NAMES, Action, Round, get_variant, make_rules,  # noqa: E402
                             parse_card)
 from golfbox.hal.base import Button, EventKind  # noqa: E402
 from golfbox.render import (  # noqa: E402

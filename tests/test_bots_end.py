@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from golfbox.bots import BOTS, make_bot
 from golfbox.engine import Round, get_variant, make_rules
-from golfbox.bots.simulate import play_round
 
 # Every house rule combination of every variant (rules that take a number: off and on).
 HOUSE_RULES = {

@@ -24,7 +24,7 @@ import pytest
 from golfbox.engine import Action, Match, START
 from golfbox.table.journal import Journal
 from golfbox.table.assemble import assemble_table
-from golfbox.table.service import NEXT_ROUND, TableService, TableSettings
+from golfbox.table.service import TableService, TableSettings
 from golfbox.table.timers import ManualClock
 
 # (variant, rules, seed): every start mode.
@@ -165,7 +165,7 @@ def test_a_greedy_bot_remembers_its_round_after_a_resume(tmp_path):
 def play_with_a_stand_in(journal_path: Path, seed: int) -> None:
     """Seat 0 a person (scripted presses, as tests/table_driver.py makes them), seat 1 a
     person whose node is unplugged from the start: a stand-in bot plays it."""
-    from golfbox.hal.base import Button, LinkEvent
+    from golfbox.hal.base import LinkEvent
     from golfbox.hal.sim import SimPad
     from table_driver import scripted_presses
 

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from golfbox.engine import (Action, FLIP_OPTION, HOLDING, IllegalAction, Match, OVER, Round,
-                            START, TURN, get_variant, make_rules, parse_card)
+from golfbox.engine import (Action, FLIP_OPTION, IllegalAction, Match, Round, START, TURN,
+                            get_variant, make_rules, parse_card)
 from tests.engine_helpers import finishing_action, stacked_round
 
 DRAW, TAKE, DISCARD, KNOCK, PASS, READY = (Action(k) for k in

@@ -15,7 +15,7 @@ from PIL import Image
 
 from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
-from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, LinkEvent
 from golfbox.hal.serialnode import (
     NodeClock,
     SerialNodeConfig,

@@ -26,7 +26,6 @@ import pytest
 from PIL import Image
 
 from golfbox.cli import main
-from golfbox.commands import UsageError
 from golfbox.hal.base import Button, EventKind
 from golfbox.table import terminal
 from golfbox.table.terminal import (

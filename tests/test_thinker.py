@@ -202,7 +202,6 @@ def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bo
     it had timed out (and its bot's move handed to medium, logged as "did not answer in
     30 s") though it only waited in the queue. Only the stuck one is; the others fail once,
     without a traceback, and are asked again."""
-    import logging
     import queue
     import random as random_
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from golfbox.engine import Action
 from golfbox.hal.base import Button, EventKind
-from golfbox.render import glyphs, render_lobby, render_seat, render_table
+from golfbox.render import glyphs, render_lobby, render_table
 from golfbox.table import terminal
 from golfbox.table.input import SeatInput
 from golfbox.table.lobby import Lobby

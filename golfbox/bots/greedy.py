@@ -74,7 +74,7 @@ class GreedyBot:
         # Read from the round, not counted along: a count kept across calls went on from one
         # match into the next when both were round 1 dealt by seat 0 (simulate --rounds 1).
         self._own_turns = own_turns(view)
-        variant, rules = view.variant, view.rules
+        variant = view.variant
         unknown = mean_card_value(variant)
         grid = list(view.own_grid)
         kinds = {a.kind for a in legal}

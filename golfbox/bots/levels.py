@@ -12,8 +12,6 @@ cards it peeked at and now and then makes a loose move, as a learner does.
 
 from __future__ import annotations
 
-import random
-
 from golfbox.bots.greedy import TAKE_MARGIN, GreedyBot, estimate
 from golfbox.bots.patience import PATIENCE_TURNS, past_patience
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
-from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot, draw_small_face
+from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
 from golfbox.render.names import seat_name
 from golfbox.render.words import say
 

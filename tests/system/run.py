@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import os
 import platform
@@ -30,7 +29,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import textwrap
 import time
 import tomllib
 from pathlib import Path
@@ -443,7 +441,7 @@ def plug_node(vm: VM) -> None:
         try:
             vm.qmp("device_add", driver="usb-serial", id="seatnode", chardev="seatnode", bus="xhci.0")
             return
-        except VMError as exc:  # the last unplug may still be completing
+        except VMError:  # the last unplug may still be completing
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
