@@ -100,8 +100,9 @@ class TableService:
 
     # ------------------------------------------------------------------ the loop
 
-    def post(self, event: ButtonEvent | LinkEvent) -> None:
-        """Hand an event to the table (any thread)."""
+    def post(self, event: ButtonEvent | LinkEvent | Thought) -> None:
+        """Hand an event to the table (any thread): a press, a part gone or back, a bot's
+        choice thought off the loop."""
         self._inbox.put(event)
 
     def wake(self) -> None:
@@ -166,7 +167,7 @@ class TableService:
 
     # ------------------------------------------------------------------ events
 
-    def _handle(self, event: ButtonEvent | LinkEvent) -> None:
+    def _handle(self, event: ButtonEvent | LinkEvent | Thought) -> None:
         if isinstance(event, Thought):
             self._thinker.pending.discard(event.key)
             self.go(self.current.on_thought(event))
