@@ -476,15 +476,15 @@ class RoundOver(ReadsRules, InMatch):
     name = TableState.ROUND_OVER
     doing = "round over"
 
+    def __init__(self, table):
+        super().__init__(table)
+        self.page = 0  # which page of the reveal the shared display shows
+
     def on_button(self, seat, button, kind):
         return None if self.press_or_read(seat, button, kind) else super().on_button(seat, button, kind)
 
     def seat_frame(self, seat, size):
         return self.rules_seat_frame(seat, size) or super().seat_frame(seat, size)
-
-    def __init__(self, table):
-        super().__init__(table)
-        self.page = 0  # which page of the reveal the shared display shows
 
     def on_player_button(self, seat, engine_seat, button, kind):
         if kind is not EventKind.PRESSED:
