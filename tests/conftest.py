@@ -108,6 +108,22 @@ def sim_table(tmp_path, clock):
     return make
 
 
+@pytest.fixture
+def mock_pins(monkeypatch):
+    """gpiozero's mock pins, chosen the way production chooses lgpio: by the environment."""
+    gpiozero = pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    previous = gpiozero.Device.pin_factory
+    gpiozero.Device.pin_factory = None  # gpiozero builds the factory named in the environment
+    gpiozero.Device.ensure_pin_factory()
+    assert isinstance(gpiozero.Device.pin_factory, MockFactory)
+    yield gpiozero.Device.pin_factory
+    gpiozero.Device.pin_factory.reset()
+    gpiozero.Device.pin_factory = previous
+
+
 STUCK_BOT = '''
 import threading
 

@@ -34,18 +34,6 @@ def test_without_config_every_simulated_display_gets_its_pattern(capsys):
     assert "press buttons for 0.1 s" in out
 
 
-@pytest.fixture
-def mock_pins(monkeypatch):
-    gpiozero = pytest.importorskip("gpiozero")
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    previous = gpiozero.Device.pin_factory
-    gpiozero.Device.pin_factory = None
-    gpiozero.Device.ensure_pin_factory()
-    yield gpiozero.Device.pin_factory
-    gpiozero.Device.pin_factory.reset()
-    gpiozero.Device.pin_factory = previous
-
-
 class WatchedOutput(io.StringIO):
     """stdout that tells another thread when a line starting with ``marker`` was printed."""
 

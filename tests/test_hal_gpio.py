@@ -13,23 +13,9 @@ from golfbox.hal.gpio import Debouncer, GpioPad, pin_factory_by_name
 from golfbox.table.timers import ManualClock
 
 gpiozero = pytest.importorskip("gpiozero")
-from gpiozero import Device  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 SEAT0 = {Button.LEFT: 17, Button.RIGHT: 27, Button.OK: 22, Button.BACK: 4}
-
-
-@pytest.fixture
-def mock_pins(monkeypatch):
-    """gpiozero's mock pins, chosen the way production chooses lgpio: by the environment."""
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    previous = Device.pin_factory
-    Device.pin_factory = None  # gpiozero builds the factory named in the environment
-    Device.ensure_pin_factory()
-    assert isinstance(Device.pin_factory, MockFactory)
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 class Recorder:
