@@ -10,11 +10,12 @@ On any seat's pad:
     hold ●   (a joined seat) start the match
 
 The settings, one line each on the shared display: the game (variant), who
-fills empty seats (nobody, or bots of a level: hard, medium, easy), the number of rounds, then every house
-rule of the chosen variant (RULES.md), each stepping through the values a
-table would pick (see RuleSpec.choices), hints, the language of the displays
-(it changes at once), and the rules to read. They start from the config: its
-house rules belong to its variant; another variant starts from its defaults.
+fills empty seats (nobody, or bots of a level: hard, medium, easy), the number
+of rounds, then every house rule of the chosen variant (RULES.md), each
+stepping through the values a table would pick (see RuleSpec.choices), hints,
+the language of the displays (it changes at once), and the rules to read. They
+start from the config: its house rules belong to its variant; another variant
+starts from its defaults.
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
 """
