@@ -210,8 +210,7 @@ class Lobby:
             self.language = _next(tuple(LANGUAGES), self.language, direction)
             return
         if key == "variant":
-            names = list(VARIANTS)
-            self.variant = names[(names.index(self.variant) + direction) % len(names)]
+            self.variant = _next(tuple(VARIANTS), self.variant, direction)
         elif key == "fill":
             self.fill = _next(FILL_CHOICES, self.fill, direction)
         elif key == "rounds":
