@@ -6,10 +6,11 @@
 
 Pads are started at once and post ButtonEvents into the sink; displays post
 LinkEvents into the same sink when they fail or come back. Every gpio and sim
-seat display, and the shared one, is wrapped in a ResilientDisplay (whose owner lends
-it timers to retry on: table/assemble.py). Serial
-seats come from golfbox.hal.serialnode's SerialNodeHub, which owns its links
-and reports unplugged nodes itself.
+seat display, and the shared one, is wrapped in a ResilientDisplay (whose owner
+lends it timers to retry on: table/assemble.py). Serial seats come from
+golfbox.hal.serialnode's SerialNodeHub, which owns its links and reports
+unplugged nodes itself (their ResilientDisplay only keeps a node's absence from
+the table: see _serial_seats).
 """
 
 from __future__ import annotations
