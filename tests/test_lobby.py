@@ -183,3 +183,33 @@ def test_the_lobby_chooses_the_level_of_the_bots_and_names_them_by_it(tmp_path):
         (None, "P1"), ("hard", "P2 (HARD)"), ("hard", "P3 (HARD)")]
     lobby.press(0, Button.RIGHT, EventKind.PRESSED)  # medium
     assert lobby.players()[2].name == "P3 (MEDIUM)"
+
+
+def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(sim_table):
+    # An evening's settings, a power cut mid-match, the match resumed and played out:
+    # ✕ opens the lobby the family had chosen (as without the power cut), not the config's.
+    table = sim_table(variant="6-card", seats=3)
+    lobby = table.service.lobby
+    table.press(0, Button.OK)  # join
+    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [Button.LEFT]),
+                         ("rounds", [Button.LEFT] * 3), ("lines", [Button.RIGHT]),
+                         ("hints", [Button.RIGHT]), ("language", [Button.RIGHT])):
+        while lobby.selected.key != key:
+            table.press(0, Button.OK)
+        table.press(0, *buttons)
+    chosen = [str(line) for line in lobby.lines()]
+    assert chosen == ["jeu : 9 cartes", "2 places : robots faciles", "manches : 1",
+                      "lignes : rangées+colonnes", "conseils : oui", "langue : français",
+                      "règles : ◀▶ lire"]
+    players = lobby.players()
+    table.hold(0, Button.OK)
+    assert table.service.state == "playing"
+
+    again = sim_table(variant="6-card", seats=3)  # the power cut: a new table, the same journal
+    svc = again.service
+    assert svc.state == "playing" and svc.match_config["rounds"] == 1
+    again.play_to_the_result()
+    again.press(0, Button.BACK)
+    assert svc.state == "lobby"
+    assert [str(line) for line in svc.lobby.lines()] == chosen
+    assert svc.lobby.players() == players

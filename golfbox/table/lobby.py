@@ -15,7 +15,8 @@ of rounds, then every house rule of the chosen variant (RULES.md), each
 stepping through the values a table would pick (see RuleSpec.choices), hints,
 the language of the displays (it changes at once), and the rules to read. They
 start from the config: its house rules belong to its variant; another variant
-starts from its defaults.
+starts from its defaults. After a restart that resumed a match, they are that
+match's (Lobby.resume).
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
 """
@@ -219,6 +220,19 @@ class Lobby:
             values = self.rule_values[self.variant]
             spec = next(s for s in get_variant(self.variant).rule_specs if s.name == key)
             values[key] = _next(spec.choices(values[key]), values[key], direction)
+
+    def resume(self, config: dict, players: list[Player]) -> None:
+        """The lobby as it stood when a match resumed after a restart was started (its
+        journaled ``config`` and ``players``): the lobby after it offers what the table
+        chose, not the config file's game."""
+        self.variant, self.rounds = config["variant"], config["rounds"]
+        self.round_choices = tuple(sorted(set(self.round_choices) | {self.rounds}))
+        self.rule_values[self.variant] = dict(make_rules(self.variant, config.get("rules", {})))
+        self.hints, self.language = bool(config.get("hints")), config.get("language", "en")
+        # Bots in seats the config gives none came from "empty seats": their level.
+        fill = [p.bot for p in players if p.bot is not None and p.seat not in self.settings.bots]
+        if fill and fill[0] in FILL_CHOICES:
+            self.fill = fill[0]
 
     # ---- the match to start
 

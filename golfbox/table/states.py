@@ -53,14 +53,14 @@ def opening(table: "TableService") -> "State":
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
-        table.lobby.language = session.language  # the lobby after it speaks the same
+        table.lobby.resume(session.match_config, session.players)  # the lobby after it
         if not session.match.round.over:
             return Playing(table)
         session.finish_round()  # a crash came between the last action and the reveal
         return RoundOver(table)
     shown = table.journal.result_shown() if table.journal is not None else None
     if shown is not None and session.resume(shown, finished=True):
-        table.lobby.language = session.language
+        table.lobby.resume(session.match_config, session.players)
         return RoundOver(table)
     if settings.auto_start:
         # Every seat plays: the configured bots, and people in all the others.
