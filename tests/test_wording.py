@@ -414,3 +414,43 @@ def test_a_key_that_plays_no_seat_says_why(tmp_path):
         assert "that key plays no seat: bots play them all (--humans)" in ui.screen.line(0)
     finally:
         table.close()
+
+
+SHARED_WINS = [  # (names, totals): the lowest totals share the win
+    (["P1", "P2 (HARD)", "P3 (HARD)"], (20, 12, 12)),
+    (["P1", "P2 (MEDIUM)", "P3 (MEDIUM)", "P4 (MEDIUM)"], (5, 5, 5, 5)),
+    (["Anne", "Benoît", "Cléo", "Dany"], (12, 12, 12, 30)),
+]
+
+
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names, totals", SHARED_WINS)
+def test_the_result_of_a_shared_win_says_it_and_names_every_player_whole(names, totals, lang, size):
+    """On the 128-px shared display a shared win lost its verb ('P2 (HARD) AND P3 (HARD)
+    SHARE THE…') and the standings, a 64-px column beside an empty one, cut the names
+    ('P2 (HA…')."""
+    from golfbox.render import render_match_result
+    from golfbox.render.words import say
+
+    if lang == "fr":
+        names = [name.replace("P", "J").replace("HARD", "FORT").replace("MEDIUM", "MOYEN")
+                 for name in names]
+    winners = tuple(s for s, total in enumerate(totals) if total == min(totals))
+    shown = render_match_result(totals, winners, names, size, lang)
+    whole = say(lang, "{some} and {last} share the win",
+                some=", ".join(names[s] for s in winners[:-1]), last=names[winners[-1]])
+    assert shows(shown, whole) or shows(shown, say(lang, "shared win"))
+    for name, total in zip(names, totals):
+        assert shows(shown, name), name
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_result_keeps_the_verb_after_a_long_winners_name(lang):
+    from golfbox.render import render_match_result
+    from golfbox.render.words import say
+
+    name = "Marie-Antoinette de Lorraine"
+    shown = render_match_result((3, 9), (0,), [name, "Bob"], (128, 64), lang)
+    verb = say(lang, "{who} wins", who="").strip()
+    assert shows(shown, verb)

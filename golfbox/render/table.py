@@ -334,15 +334,12 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, say(lang, "match over"), ink, 2)
-    winner_names = [seat_name(s, names, lang) for s in winners]
-    if len(winner_names) == 1:
-        verdict = say(lang, "{who} wins", who=winner_names[0])
-    else:
-        verdict = say(lang, "{some} and {last} share the win", some=", ".join(winner_names[:-1]),
-                      last=winner_names[-1])
+    verdict = _verdict([seat_name(s, names, lang) for s in winners], image.width, lang)
     _text_centered(draw, 0, image.width, 14, verdict, ink)
     standings = sorted(range(len(totals)), key=lambda s: (totals[s], s))
-    column_w = image.width // 2
+    # Four rows a column: a second column only for a fifth player (128 px: a column of
+    # 64 px beside an empty one cut names to "P2 (HA…").
+    column_w = min(image.width // (1 if len(totals) <= 4 else 2), WIDE[0] // 2)
     for place, seat in enumerate(standings):
         x = (place // 4) * column_w
         y = 25 + (place % 4) * 9
@@ -356,6 +353,18 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
         total = str(totals[seat])
         glyphs.draw_text(draw, x + column_w - 5 - glyphs.text_width(total), y, total, fg)
     return image
+
+
+def _verdict(winners: Sequence[str], width: int, lang: str) -> str:
+    """Who won, in ``width`` pixels, its verb whole: a long winner's name is cut shorter;
+    winners who do not fit say "shared win" (their rows, inverted, name them)."""
+    if len(winners) > 1:
+        words = say(lang, "{some} and {last} share the win", some=", ".join(winners[:-1]),
+                    last=winners[-1])
+        return words if glyphs.text_width(words) <= width else say(lang, "shared win")
+    name = winners[0]
+    room = width - glyphs.text_width(say(lang, "{who} wins", who="")) - 1  # the gap between
+    return say(lang, "{who} wins", who=glyphs.fit_text(name, room))
 
 
 def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Image:

@@ -84,6 +84,7 @@ FRENCH: dict[str, str] = {
     "stock ran out": "pioche vide",
     "match over": "fin de partie", "{who} wins": "{who} gagne",
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
+    "shared win": "victoire partagée",
     "the table's screen is not answering": "l'écran de la table ne répond pas",
     # A seat's fault is "2/2 {who} : poste débranché · un robot joue dans 120 s" on two
     # lines of 124 px with eight players on 128×64 (the name first, as in English).
