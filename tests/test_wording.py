@@ -119,6 +119,19 @@ def test_the_empty_seats_line_never_contradicts_who_plays():
     assert [p.name for p in two_free.players()] == ["P1", "P2 (HARD)", "P3 (HARD)", "P4 (GREEDY)"]
 
 
+@pytest.mark.parametrize("lang, stays, bot", [
+    ("en", "1 empty seat: stays empty", "1 empty seat: hard bot"),
+    ("fr", "1 place : reste vide", "1 place : robot fort")])
+def test_one_empty_seat_is_said_in_the_singular(lang, stays, bot):
+    """'1 place : restent vides', '1 empty seat: hard bots': one seat, one bot."""
+    one_free = Lobby(TableSettings(seats=3, bots={2: "medium"}, language=lang))
+    one_free.press(0, Button.OK, EventKind.PRESSED)
+    assert str(one_free.lines()[1]) == stays
+    one_free.press(0, Button.OK, EventKind.PRESSED)  # cursor on that line
+    one_free.press(0, Button.RIGHT, EventKind.PRESSED)
+    assert str(one_free.lines()[1]) == bot
+
+
 @pytest.mark.parametrize("size", [(256, 64), (128, 64)])
 def test_the_lobby_lists_eight_players_whole(size, sim_table):
     table = sim_table(variant="9-card", seats=8, shared_size=size,

@@ -171,7 +171,7 @@ def test_the_lobby_switches_language_at_once_and_names_seats_in_it():
     lobby.press(0, Button.RIGHT, None)
     assert lobby.language == "fr" and str(lobby.selected) == "langue : français"
     assert [str(line) for line in lobby.lines()][:3] == [
-        "jeu : 6 cartes", "1 place : restent vides", "manches : 9"]
+        "jeu : 6 cartes", "1 place : reste vide", "manches : 9"]
     assert [p.name for p in lobby.players()] == ["J1", "J3 (FORT)"]
     assert lobby.prompt(0) == "◀▶ changer · ● suivant · garder ● lancer · ✕ partir"
     assert rule_words("final_turn", "fr") == "dernier tour"

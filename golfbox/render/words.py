@@ -110,8 +110,9 @@ FRENCH: dict[str, str] = {
     "{game} is for at most {n} players": "{game} se joue à {n} au plus",
     "game": "jeu", "rounds": "manches", "hints": "conseils", "language": "langue", "rules": "règles",
     "◀▶ read": "◀▶ lire", "empty seats": "places vides", "none": "aucune",
-    "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": restent vides" says it
+    "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": reste vide" says it
     "{level} bots": "robots {level}s", "stay empty": "restent vides", "nobody yet": "personne encore",
+    "{level} bot": "robot {level}", "stays empty": "reste vide",
     # the screen saver (its first line, "golfbox", is a name)
     "press a button": "appuie sur un bouton",
     # the rules pages

@@ -112,9 +112,14 @@ class Lobby:
                  if s not in self.joined and s not in self.settings.bots]
         if not empty:
             return SettingLine("fill", say(lang, "empty seats"), say(lang, "none"), lang)
-        label = (say(lang, "1 empty seat") if len(empty) == 1
-                 else say(lang, "{n} empty seats", n=len(empty)))
-        value = say(lang, "{level} bots", level=say(lang, self.fill)) if self.fill else say(lang, "stay empty")
+        if len(empty) == 1:  # one seat, one bot
+            label = say(lang, "1 empty seat")
+            value = (say(lang, "{level} bot", level=say(lang, self.fill)) if self.fill
+                     else say(lang, "stays empty"))
+        else:
+            label = say(lang, "{n} empty seats", n=len(empty))
+            value = (say(lang, "{level} bots", level=say(lang, self.fill)) if self.fill
+                     else say(lang, "stay empty"))
         return SettingLine("fill", label, value, lang)
 
     @property
