@@ -193,6 +193,10 @@ def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     add("seat_polishpoker_flip_option", lambda: _polish_flip_option(lang))
     add("seat_9card_over", lambda: render_seat(play_out(deal("9-card", players=3)).view(0),
                                                prompt=say(lang, "● next round · ◀▶ rules"), lang=lang))
+    # A knocker without the lowest score: its score, and the penalty in it under it.
+    add("seat_4card_over_penalty", lambda: render_seat(
+        play_out(deal("4-card", players=3, rules={"knock_penalty": 5}), knock_after=3).view(0),
+        prompt=say(lang, "● next round · ◀▶ rules"), lang=lang))
     # The match's result (states.MatchOver): the last round's grid, the match total.
     add("seat_9card_match_over", lambda: render_seat(
         play_out(deal("9-card", players=3, round_no=9)).view(0),

@@ -467,3 +467,21 @@ def test_the_result_keeps_the_verb_after_a_long_winners_name(lang):
     shown = render_match_result((3, 9), (0,), [name, "Bob"], (128, 64), lang)
     verb = say(lang, "{who} wins", who="").strip()
     assert shows(shown, verb)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "PENALTY +5"), ("fr", "MALUS +5")])
+def test_a_seat_whose_round_score_holds_a_penalty_says_so(lang, words):
+    """A knocker's seat showed Q 2 / 8 J and 'SCORE 35': its cards make 30, and only the
+    shared display ('30+5') said where the 5 came from."""
+    from golfbox.render.words import say
+
+    round_ = goldens.play_out(goldens.deal("4-card", players=3, rules={"knock_penalty": 5}),
+                              knock_after=3)
+    knocker = round_.view(None).knocker
+    assert round_.scores[knocker] == round_.raw_scores[knocker] + 5
+    shown = render_seat(round_.view(knocker), lang=lang)
+    assert shows(shown, say(lang, "SCORE {n}", n=round_.scores[knocker])) and shows(shown, words)
+    other = next(s for s in range(3) if s != knocker)
+    assert not shows(render_seat(round_.view(other), lang=lang), words[:5])
+    # At the match's result the seat shows its total: the last round's penalty is in it.
+    assert not shows(render_seat(round_.view(knocker), lang=lang, match_over=True), words)

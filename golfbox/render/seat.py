@@ -144,6 +144,10 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
         glyphs.draw_text(draw, SIDE_X + 2, 34, stock_words, INK)
+    if view.phase == OVER and not match_over:
+        penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
+        if penalty:  # a knock or finisher penalty: the cards alone do not make the score
+            glyphs.draw_text(draw, SIDE_X + 2, 44, say(lang, "PENALTY {n}", n=f"{penalty:+d}"), INK)
 
     for choice, words in _ACTION_WORDS.items():
         if choice == "discard" and not holding:

@@ -44,7 +44,7 @@ FRENCH: dict[str, str] = {
     "MEMORISE": "RETIENS", "TURN UP {n}": "RETOURNE {n}",
     "WAITING": "ATTENDS", "LAST TURN": "TOUR FINAL", "YOUR TURN": "TON TOUR",
     "R{n}/{of}": "M{n}/{of}", "HAND": "MAIN", "PILE": "TAS", "STOCK {n}": "PIOCHE {n}",
-    "SCORE {n}": "POINTS {n}", "KNOCK": "FRAPPER", "PASS": "PASSER", "READY": "OK",
+    "SCORE {n}": "POINTS {n}", "PENALTY {n}": "MALUS {n}", "KNOCK": "FRAPPER", "PASS": "PASSER", "READY": "OK",
     "DISCARD": "JETER",
     "wait: {who} is playing": "attends : {who} joue",
     "wait: {who} still starting": "attends : {who} commence",
