@@ -485,3 +485,24 @@ def test_a_seat_whose_round_score_holds_a_penalty_says_so(lang, words):
     assert not shows(render_seat(round_.view(other), lang=lang), words[:5])
     # At the match's result the seat shows its total: the last round's penalty is in it.
     assert not shows(render_seat(round_.view(knocker), lang=lang, match_over=True), words)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("totals, said", [
+    ((12, 12, 30), ("SHARED WIN", "SHARED WIN", "PLACE 3/3")),
+    ((5, 9, 9), ("YOU WIN", "PLACE 2/3", "PLACE 2/3")),
+])
+def test_each_seat_says_at_the_result_whether_it_won_or_shares_the_win(totals, said, lang):
+    """At the match's result a seat said MATCH OVER and its total, and nothing of who won:
+    equal lowest totals share the win (RULES.md), and each of those seats says so."""
+    from golfbox.render.words import say
+
+    round_ = goldens.play_out(goldens.deal("6-card", players=3, round_no=9))
+    for seat, words in enumerate(said):
+        view = round_.view(seat)
+        view = view._replace(table=view.table._replace(totals=totals))
+        shown = render_seat(view, lang=lang, match_over=True)
+        words = say(lang, words) if "/" not in words else say(lang, "PLACE {n}/{of}",
+                                                              n=words[6], of=3)
+        assert shows(shown, words), (seat, words)
+        assert shows(shown, say(lang, "TOTAL {n}", n=totals[seat]))

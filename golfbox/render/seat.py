@@ -144,7 +144,9 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
         glyphs.draw_text(draw, SIDE_X + 2, 34, stock_words, INK)
-    if view.phase == OVER and not match_over:
+    if view.phase == OVER and match_over:
+        glyphs.draw_text(draw, SIDE_X + 2, 44, standing_words(view.totals, view.seat, lang), INK)
+    elif view.phase == OVER:
         penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
         if penalty:  # a knock or finisher penalty: the cards alone do not make the score
             glyphs.draw_text(draw, SIDE_X + 2, 44, say(lang, "PENALTY {n}", n=f"{penalty:+d}"), INK)
@@ -156,6 +158,15 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), say(lang, words), INK, PAPER,
                            selected=cursor == choice)
             break
+
+
+def standing_words(totals: Sequence[int], seat: int, lang: str = "en") -> str:
+    """Where the match left ``seat``: 'YOU WIN', 'SHARED WIN' (equal lowest totals share
+    the win, RULES.md), else its place as the result ranks it, 'PLACE 3/4'."""
+    best, own = min(totals), totals[seat]
+    if own == best:
+        return say(lang, "YOU WIN") if list(totals).count(best) == 1 else say(lang, "SHARED WIN")
+    return say(lang, "PLACE {n}/{of}", n=1 + sum(t < own for t in totals), of=len(totals))
 
 
 def draw_text_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str,
