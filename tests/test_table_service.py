@@ -365,6 +365,10 @@ def test_a_seat_outside_the_match_is_told_how_in_once_it_has_ended(clock, sim_ta
         svc.run_until_idle()
     table.press(2, Button.OK)
     assert svc.messages[2] == "the match is over: ✕ on a player's pad opens the lobby"
+    # Someone sitting down at the seat a bot played was told "a bot plays this seat": the
+    # way in is the same, the lobby, where joining there replaces the bot.
+    table.press(1, Button.OK)
+    assert svc.messages[1] == "the match is over: ✕ on a player's pad opens the lobby"
 
 
 def test_a_restart_on_the_last_reveal_shows_it_and_the_result_again(clock, sim_table):

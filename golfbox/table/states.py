@@ -533,8 +533,10 @@ class MatchOver(ReadsRules, InMatch):
     def on_button(self, seat, button, kind):
         if self.press_or_read(seat, button, kind):
             return None
-        if self.session.engine_seat.get(seat) is None and kind is EventKind.PRESSED:
-            # Not "join when it ends": it has ended, and the way in is the lobby.
+        engine_seat = self.session.engine_seat.get(seat)
+        if (engine_seat is None or self.session.is_bot(engine_seat)) and kind is EventKind.PRESSED:
+            # Not "join when it ends": it has ended, and the way in is the lobby (where
+            # joining a seat a bot played replaces the bot).
             self.table.notices.say(seat, say(self.lang, "the match is over: ✕ on a player's pad "
                                                         "opens the lobby"))
             return None
