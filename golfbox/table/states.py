@@ -533,8 +533,11 @@ class MatchOver(ReadsRules, InMatch):
     def on_button(self, seat, button, kind):
         if self.press_or_read(seat, button, kind):
             return None
-        engine_seat = self.session.engine_seat.get(seat)
-        if (engine_seat is None or self.session.is_bot(engine_seat)) and kind is EventKind.PRESSED:
+        session = self.session
+        engine_seat = session.engine_seat.get(seat)
+        bot_seat = engine_seat is not None and session.is_bot(engine_seat) and not all(
+            p.bot is not None for p in session.players)  # (bots only: no player's pad)
+        if (engine_seat is None or bot_seat) and kind is EventKind.PRESSED:
             # Not "join when it ends": it has ended, and the way in is the lobby (where
             # joining a seat a bot played replaces the bot).
             self.table.notices.say(seat, say(self.lang, "the match is over: ✕ on a player's pad "
