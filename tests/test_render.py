@@ -611,3 +611,38 @@ def test_a_blank_row_parts_the_wide_shared_display_last_action_from_the_fault_ba
             assert any(shown.getpixel((x, y)) for x in range(62, 256) for y in range(23, top - 1)), message
         below = (0, 57 - 8 * (-(-players // 4)) + 8 - 2, 256, 64)  # the scores, from their accents
         assert shown.crop(below).tobytes() == plain.crop(below).tobytes(), message
+
+def _last_char_changed(text: str, among: str = "ZSXH()0123456789") -> str:
+    """``text`` with another last character of the same width (a letter, a digit, a
+    bracket): the pixels differ only if its end is drawn."""
+    last = text[-1]
+    other = next(c for c in among if c != last.upper()
+                 and glyphs.text_width(c) == glyphs.text_width(last))
+    return text[:-1] + other
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [2, 4, 5, 8])
+def test_the_match_result_shows_every_bot_name_and_total_whole(size, lang, players):
+    """The 128x64 match result gave a name 28 px beside its place and total: 'P8 (MEDIUM)'
+    read 'P8 (M…', and with 2-4 players the right half stayed empty. Every seat named as
+    the table names bots ('J8 (GLOUTON)', the widest) shows whole now, with a total of
+    three characters: its last character and its total's are drawn."""
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(language=lang)
+    levels = ("greedy", "medium", "random", "easy", "hard")
+    widest = max(levels, key=lambda level: glyphs.text_width(settings.display_name(7, level)))
+    names = [settings.display_name(s, widest) for s in range(players)]
+    totals = [(-12, 123, 31, 7, -4, 100, 58, 99)[s] for s in range(players)]
+    winners = (0,)
+    shown = render_match_result(totals, winners, names, size, lang)
+    for seat in range(players):
+        changed = [_last_char_changed(n) if s == seat else n for s, n in enumerate(names)]
+        assert shown.tobytes() != render_match_result(totals, winners, changed, size, lang).tobytes(), (
+            f"{names[seat]!r} cut short")
+        # and the last digit of its total
+        other = list(totals)
+        other[seat] = int(_last_char_changed(str(totals[seat]), among="0123456789"))
+        assert shown.tobytes() != render_match_result(other, winners, names, size, lang).tobytes()

@@ -325,21 +325,32 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     verdict = _verdict([seat_name(s, names, lang) for s in winners], image.width, lang)
     _text_centered(draw, 0, image.width, 14, verdict, ink)
     standings = sorted(range(len(totals)), key=lambda s: (totals[s], s))
-    # Four rows a column: a second column only for a fifth player (128 px: a column of
-    # 64 px beside an empty one cut names to "P2 (HA…").
+    # Four seats a column, the second only for a fifth player (128 px: a column of 64 px
+    # beside an empty one cut names to "P2 (HA…"). Two columns of 64 px leave no room for
+    # the place ('1.') beside a bot's name ('J8 (GLOUTON)', 45 px) and a total ('-12'):
+    # there the order and the inverted winners say the places, and the bars are 2 px
+    # wider, 1 px apart.
     column_w = min(image.width // (1 if len(totals) <= 4 else 2), WIDE[0] // 2)
+    ranked = column_w > 64
+    # From the column's sides: where the bar begins and ends, where the total ends.
+    left, right, total_end = (1, 3, 6) if ranked else (0, 2, 4)
     for place, seat in enumerate(standings):
         x = (place // 4) * column_w
         y = 25 + (place % 4) * 9
         won = seat in winners
         fg = paper if won else ink
         if won:  # from the accents' row down
-            draw.rectangle((x + 1, y - 2, x + column_w - 3, y + 5), fill=ink)
-        rank_words = f"{sum(1 for s in standings if totals[s] < totals[seat]) + 1}."
-        glyphs.draw_text(draw, x + 3, y, rank_words, fg)
-        glyphs.draw_text(draw, x + 14, y, glyphs.fit_text(seat_name(seat, names, lang), column_w - 36), fg)
+            draw.rectangle((x + left, y - 2, x + column_w - right, y + 5), fill=ink)
+        name_x = x + left + 2
+        if ranked:
+            rank_words = f"{sum(1 for s in standings if totals[s] < totals[seat]) + 1}."
+            glyphs.draw_text(draw, name_x, y, rank_words, fg)
+            name_x += 11
         total = str(totals[seat])
-        glyphs.draw_text(draw, x + column_w - 5 - glyphs.text_width(total), y, total, fg)
+        total_x = x + column_w - total_end + 1 - glyphs.text_width(total)
+        room = total_x - 3 - name_x  # a space before the total
+        glyphs.draw_text(draw, name_x, y, glyphs.fit_text(seat_name(seat, names, lang), room), fg)
+        glyphs.draw_text(draw, total_x, y, total, fg)
     return image
 
 
