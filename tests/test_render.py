@@ -484,7 +484,7 @@ def test_a_fault_shows_whole_on_a_narrow_shared_display_of_seven_or_eight(lang, 
     and a fault was cut to it ('CLEO'S SEAT IS UNPLUGGED · A BOT…'). The scores now sit
     two rows lower and the fault gets two lines, clear of the scores. A numbered French
     fault needed three, and lost its end ('2/2 LE POSTE DE CLÉO EST / DÉBRANCHÉ · UN ROBOT
-    LE REMPLA…'): it says 'Cléo : poste débranché · un robot joue dans 120 s' now. Each
+    LE REMPLA…'): it says 'Cléo : débranché · un robot joue dans 120 s' now. Each
     fault, alone or second of two, with each player's name, shows whole."""
     from golfbox.table.session import Notices
     from golfbox.table.settings import TableSettings
@@ -619,6 +619,51 @@ def _last_char_changed(text: str, among: str = "ZSXH()0123456789") -> str:
     other = next(c for c in among if c != last.upper()
                  and glyphs.text_width(c) == glyphs.text_width(last))
     return text[:-1] + other
+
+
+# Long names as people have them, up to 13 letters: the shared display shows them whole.
+LONG_NAMES = ("Jean-Baptiste", "Maximilienne", "Marie-Hélène", "Christopher", "Emmanuelle",
+              "Marie-Claire", "Bernadette", "Guillaume")
+
+
+@pytest.mark.parametrize("players", [7, 8])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("numbered", [False, True], ids=["alone", "numbered"])
+@pytest.mark.parametrize("fault", list(every_fault("en", "Ann")))
+def test_a_fault_shows_a_long_name_and_every_word_whole_on_a_narrow_display_of_seven_or_eight(
+        lang, players, numbered, fault):
+    """With 7-8 players on 128x64 a fault has two lines, and the French 'unplugged' one
+    ('2/2 Jean-Baptiste : poste débranché · un robot joue dans 120 s') needed three
+    from a name of about 10 letters: its countdown was cut ('… UN ROBOT JOUE DANS…').
+    Every fault, alone or second of two, now shows whole with names of up to 13 letters:
+    the name's last letter is drawn, and so is the fault's."""
+    from golfbox.table.session import Notices
+
+    names = LONG_NAMES[:players]
+    view = goldens.play_turns(goldens.deal("9-card", players=players), 7).view(None)
+    for who in names:
+        message = every_fault(lang, who)[fault]
+        if numbered:
+            message = Notices(faults={"first": "·", "second": message}, turn=1).shared_line()
+        shown = render_table(view, (128, 64), names, message=message, lang=lang)
+        end_changed = render_table(view, (128, 64), names, message=_last_char_changed(message), lang=lang)
+        assert shown.tobytes() != end_changed.tobytes(), f"cut short: {message!r}"
+        # Two lines of the bar's 124 px hold it: nothing is cut, the name neither.
+        assert "…" not in "".join(glyphs.wrap_text(message, 124, 2, sep=" · ")), message
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_fault_too_long_for_its_lines_cuts_the_name_not_its_words(lang, size):
+    """A name too long for any display ('Marie-Hélène Dubois-Lefèvre de la Tour') is cut
+    shorter in the fault bar, as in the lobby, so that the fault and its countdown show."""
+    name = "Marie-Hélène Dubois-Lefèvre de la Tour d'Auvergne"
+    names = [name, *LONG_NAMES[:7]]
+    view = goldens.play_turns(goldens.deal("9-card", players=8), 7).view(None)
+    message = "2/2 " + goldens.fault_words(lang, name)
+    shown = render_table(view, size, names, message=message, lang=lang)
+    assert shown.tobytes() != render_table(view, size, names, message=_last_char_changed(message),
+                                           lang=lang).tobytes()
 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])

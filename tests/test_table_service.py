@@ -500,7 +500,7 @@ def test_a_fault_is_said_in_the_players_language_and_its_reason_kept_for_systemd
     svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
     svc.post(LinkEvent(0, False, "seat 1 display (ssd1306, /dev/i2c-22 0x3C): [Errno 121] Remote I/O error"))
     svc.run_until_idle()
-    assert svc.table_message == ("Cléo : poste débranché · un robot joue dans 120 s · "
+    assert svc.table_message == ("Cléo : débranché · un robot joue dans 120 s · "
                                  "l'écran de J1 ne répond pas")
     assert svc.notices.status == ("seat 3: node unplugged · seat 1 display (ssd1306, /dev/i2c-22 "
                                   "0x3C): [Errno 121] Remote I/O error")

@@ -178,7 +178,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         # Lines from y 23 down to the scores: the last action, then the message or the
         # info line. A message is shown whole if it can: it takes the last action's line.
         lines = (scores_y - LINE - 23) // LINE + 1
-        message_lines = _bar_lines(message, width, lines)
+        message_lines = _bar_lines(message, width, lines, names)
         last = glyphs.fit_text(last, width)
         # Under the last action a bar goes a row lower, two under a cedilla: a blank row
         # parts them. If the scores leave no room for that, it takes the last action's line.
@@ -201,7 +201,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         # a message takes the lines it needs first (whole if it can), the last action
         # the rest; with one line only and no message, the info goes.
         lines = (scores_y - LINE - 18) // LINE + 1
-        message_lines = _bar_lines(message, NARROW[0], lines)
+        message_lines = _bar_lines(message, NARROW[0], lines, names)
         if lines == 1 and not message:
             _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
         else:
@@ -225,10 +225,28 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     return image
 
 
-def _bar_lines(message: str, width: int, lines: int) -> list[str]:
+def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None = None) -> list[str]:
     """A message's lines on its inverted bar of ``width`` (2 px kept each side), broken
-    between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at least."""
-    return glyphs.wrap_text(message, width - 4, max(1, lines), sep=" · ") if message else []
+    between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at
+    least. A message too long for them has the seats' names in it cut shorter
+    ("Marie-Hélène Dub…") before any of its own words."""
+    wrapped: list[str] = []
+    for longest in (None, *_CUT_NAMES_TO) if message else ():
+        shown = message
+        for name in sorted(names or (), key=len, reverse=True) if longest else ():
+            shown = shown.replace(name, _cut_name(name, longest))
+        wrapped = glyphs.wrap_text(shown, width - 4, max(1, lines), sep=" · ")
+        if sum(line.count("…") for line in wrapped) == shown.count("…"):  # nothing cut
+            break
+    return wrapped
+
+
+_CUT_NAMES_TO = (12, 10, 8, 6, 4)  # letters, a step at a time, where long names would not fit
+
+
+def _cut_name(name: str, longest: int) -> str:
+    """``name``, or its first letters and '…' if it has more than ``longest``."""
+    return name if len(name) <= longest else name[:longest - 1].rstrip() + "…"
 
 
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
@@ -431,9 +449,8 @@ def _players_lines(players: str, width: int, lines: int, lang: str) -> list[str]
     """"playing: A, B, …" in at most ``lines`` lines, every name shown: names too long
     for that are cut shorter and shorter ("Alexand…") rather than left out."""
     names = players.split(", ")
-    for longest in (None, 12, 10, 8, 6, 4):
-        shown = names if longest is None else [
-            name if len(name) <= longest else name[:longest - 1].rstrip() + "…" for name in names]
+    for longest in (None, *_CUT_NAMES_TO):
+        shown = names if longest is None else [_cut_name(name, longest) for name in names]
         text = say(lang, "playing: {who}", who=", ".join(shown))
         wrapped = glyphs.wrap_text(text, width, lines, sep=", ", whole_parts=True)
         if " ".join(wrapped) == text:  # nothing cut short to fit

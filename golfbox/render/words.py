@@ -88,9 +88,10 @@ FRENCH: dict[str, str] = {
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
     "shared win": "victoire partagée",
     "the table's screen is not answering": "l'écran de la table ne répond pas",
-    # A seat's fault is "2/2 {who} : poste débranché · un robot joue dans 120 s" on two
-    # lines of 124 px with eight players on 128×64 (the name first, as in English).
-    "{who}'s seat is unplugged": "{who} : poste débranché",
+    # A seat's fault is "2/2 {who} : débranché · un robot joue dans 120 s" on two lines
+    # of 124 px with eight players on 128×64, names of 13 letters too (the name first,
+    # as in English; "poste débranché" left a 9-letter name room).
+    "{who}'s seat is unplugged": "{who} : débranché",
     "{who}'s screen is not answering": "l'écran de {who} ne répond pas",
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
     "{who} is away: a bot plays for it until it is back":
