@@ -612,6 +612,7 @@ def test_a_blank_row_parts_the_wide_shared_display_last_action_from_the_fault_ba
         below = (0, 57 - 8 * (-(-players // 4)) + 8 - 2, 256, 64)  # the scores, from their accents
         assert shown.crop(below).tobytes() == plain.crop(below).tobytes(), message
 
+
 def _last_char_changed(text: str, among: str = "ZSXH()0123456789") -> str:
     """``text`` with another last character of the same width (a letter, a digit, a
     bracket): the pixels differ only if its end is drawn."""
@@ -664,6 +665,35 @@ def test_a_fault_too_long_for_its_lines_cuts_the_name_not_its_words(lang, size):
     shown = render_table(view, size, names, message=message, lang=lang)
     assert shown.tobytes() != render_table(view, size, names, message=_last_char_changed(message),
                                            lang=lang).tobytes()
+
+
+@pytest.mark.parametrize("players", [2, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("moment", ["start", "mid"])
+def test_a_fault_bar_on_the_narrow_shared_display_never_touches_the_piles(lang, players, moment):
+    """On 128x64 a bar drawn from the first text line (a fault of two lines with 5-8
+    players, any fault before the round's first action) began on the piles' bottom row
+    (y 15): the bar and the cards were one blot. A blank row parts them now, edge to
+    edge, and with 7-8 players, where the piles leave no room for it, the stock's count
+    and the discard's top card are said in words over the bar."""
+    names = goldens.NAMES[lang][:players]
+    variant = "6-card" if players <= 6 else "9-card"
+    round_ = goldens.deal(variant, players=players)
+    view = (round_ if moment == "start" else goldens.play_turns(round_, 3)).view(None)
+    faults = every_fault(lang, names[1])
+    for message in (faults["unplugged"], "2/2 " + faults["unplugged"], faults["screen"]):
+        shown = render_table(view, (128, 64), names, message=message, lang=lang).convert("1")
+        top = _bar_top(shown)
+        assert top is not None, message
+        bottom = next(y for y in range(top, 64) if not shown.getpixel((127, y))) - 1
+        assert not any(shown.getpixel((x, top - 1)) for x in range(128)), (
+            f"ink on the row over the bar of {message!r} (y {top})")
+        assert not any(shown.getpixel((x, bottom + 1)) for x in range(128)), (
+            f"ink on the row under the bar of {message!r} (y {bottom})")
+        for other in (view._replace(table=view.table._replace(stock_size=view.stock_size + 1)),
+                      view._replace(table=view.table._replace(discard_top=view.discard_top ^ 1))):
+            assert shown.tobytes() != render_table(other, (128, 64), names, message=message,
+                                                   lang=lang).convert("1").tobytes(), message
 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])

@@ -189,32 +189,44 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         else:  # one row lower: its bar's top clears the turn's big letters
             _message_or_info(draw, palette, x, 24, width, message_lines, "")
     else:
-        _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
-        x, width = 51, NARROW[0] - 51
-        glyphs.draw_text(draw, x, 2, glyphs.fit_text(_turn_words(view, names, lang), width), ink)
-        # A row higher than the pitch of lines (these words have no accents): a blank row
-        # parts them from a fault bar right under them (from y 15, 7-8 players).
-        glyphs.draw_text(draw, x, 9, say(lang, "R{n}/{of} stock {stock}", n=view.round_no,
-                                         of=view.rounds, stock=view.stock_size), ink)
         # Text lines from y 18 down to the scores: the last action (two lines if there is
         # room), then the message or the info line. More score rows leave fewer lines;
         # a message takes the lines it needs first (whole if it can), the last action
         # the rest; with one line only and no message, the info goes.
         lines = (scores_y - LINE - 18) // LINE + 1
         message_lines = _bar_lines(message, NARROW[0], lines, names)
+        round_words = say(lang, "R{n}/{of} stock {stock}", n=view.round_no, of=view.rounds,
+                          stock=view.stock_size)
+        # A bar on the first text line goes a row lower than it, so that a blank row
+        # parts it from the piles' bottom row (y 15). With 7-8 players the scores leave
+        # no room for that: while a message shows, the piles make way for it, and the
+        # round's line says the discard's top card.
+        piles = not (message_lines and rows >= 4)
+        if piles:
+            _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
+            x, bar_y = 51, 20
+        else:
+            x, bar_y = 0, 18
+            if view.discard_top is not None:
+                round_words += " · " + say(lang, "pile") + " " + card_words(view.discard_top)
+        width = NARROW[0] - x
+        glyphs.draw_text(draw, x, 2, glyphs.fit_text(_turn_words(view, names, lang), width), ink)
+        # A row higher than the pitch of lines (these words have no accents): a blank row
+        # parts them from a fault bar right under them (from y 15, 7-8 players).
+        glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)
         if lines == 1 and not message:
             _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
         else:
             last_room = min(2, lines - max(1, len(message_lines)))
             last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
-            last_y = message_y = 18
+            last_y, message_y = 18, bar_y
             if message_lines and last_lines:
                 # A blank row (and one for a cedilla) parts the last action's letters from
                 # the bar under it. With 7-8 players that leaves the bar no blank row over
                 # the scores: the bar comes first then, the last action under it.
-                message_y += LINE * len(last_lines) + 1 + glyphs.hang(last_lines[-1])
+                message_y = 18 + LINE * len(last_lines) + 1 + glyphs.hang(last_lines[-1])
                 if message_y + LINE * (len(message_lines) - 1) + 5 > scores_y - 4:
-                    message_y, last_y = 18, 18 + LINE * len(message_lines) + 1
+                    message_y, last_y = bar_y, bar_y + LINE * len(message_lines) + 1
             for i, line in enumerate(last_lines):
                 glyphs.draw_text(draw, 0, last_y + LINE * i, line, ink)
             if message_lines:
