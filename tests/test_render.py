@@ -721,3 +721,79 @@ def test_the_match_result_shows_every_bot_name_and_total_whole(size, lang, playe
         other = list(totals)
         other[seat] = int(_last_char_changed(str(totals[seat]), among="0123456789"))
         assert shown.tobytes() != render_match_result(other, winners, names, size, lang).tobytes()
+
+
+def _bot_names(lang: str, players: int) -> list[str]:
+    """Every seat a 'greedy' bot, as the table names it: the widest ('J2 (GLOUTON)')."""
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(language=lang)
+    return [settings.display_name(s, "greedy") for s in range(players)]
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_last_action_shows_whole_on_a_narrow_shared_display_of_five_to_eight(lang, players):
+    """With 5-8 players the 128x64 shared display kept one of its two text lines for the
+    info line even when it had nothing to say, and a long last action lost its card:
+    'J2 (GLOUTON) A POSÉ UNE CARTE, 1…' (10♣ went to the discard). The last action takes
+    both lines when it needs them now: every word of it shows."""
+    from test_wording import shows
+
+    names = _bot_names(lang, players)
+    round_ = goldens.play_turns(goldens.deal("4-card", players=players), 0)
+    for _ in range(2 * players):
+        goldens.play_turn(round_)
+        view = round_.view(None)
+        last = describe_last(view, names, lang)
+        image = render_table(view, (128, 64), names, lang=lang)
+        for word in last.split():
+            assert shows(image, word), f"{word!r} of {last!r} not shown"
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [4, 7, 8])
+def test_who_the_start_waits_for_shows_whole(size, lang, players):
+    """At a round's start the shared display listed every seat still turning up
+    ('waiting for J1 (GLOUTON) J2 (GLOUTON) J3…'): with 7-8 bots or long names the list
+    was cut mid-name. A list too long for the line is said as a count now ('waiting for
+    8 players'); one that fits still names them."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    names = _bot_names(lang, players)
+    view = goldens.deal("6-card", players=players).view(None)
+    image = render_table(view, size, names, lang=lang)
+    listed = say(lang, "waiting for {who}", who=" ".join(names))
+    width = 256 - 62 if size[0] == 256 else 128
+    if glyphs.text_width(listed) <= width:
+        assert shows(image, listed)
+    else:
+        assert shows(image, say(lang, "waiting for {n} players", n=players))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("winners", [(0,), (1, 7), (0, 3, 5)])
+def test_the_match_result_says_who_won_in_whole_words(lang, winners):
+    """'P2 (GREEDY) AND P8 (MEDIUM) SHARE THE…': a shared win of long names was cut on
+    the 128x64 match result. The winners are named when they fit; otherwise the line says
+    how many share the win (their rows are inverted under it)."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    names = _bot_names(lang, 8)
+    totals = [10 if s in winners else 20 + s for s in range(8)]
+    for size in ((128, 64), (256, 64)):
+        image = render_match_result(totals, winners, names, size, lang)
+        shown = [seat_name for seat_name in (names[s] for s in winners)]
+        if len(shown) == 1:
+            whole = say(lang, "{who} wins", who=shown[0])
+        else:
+            whole = say(lang, "{some} and {last} share the win", some=", ".join(shown[:-1]), last=shown[-1])
+        if glyphs.text_width(whole) <= size[0]:
+            assert shows(image, whole), (size, whole)
+        else:
+            assert shows(image, say(lang, "{n} players share the win", n=len(winners))), (size, whole)

@@ -85,11 +85,15 @@ def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
     return say(lang, "{who} to play", who=seat_name(view.to_move, names, lang))
 
 
-def _info_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
-    """The line under the turn: who is still turning up, final turns, a card in hand."""
+def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int) -> str:
+    """The line under the turn (``width`` px): who is still turning up (how many, if
+    their names do not fit), final turns, a card in hand."""
     if view.phase == START:
         waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
-        return say(lang, "waiting for {who}", who=" ".join(waiting))
+        words = say(lang, "waiting for {who}", who=" ".join(waiting))
+        if glyphs.text_width(words) > width and len(waiting) > 1:
+            words = say(lang, "waiting for {n} players", n=len(waiting))
+        return words
     words = []
     if view.final_turns_left is not None:
         words.append(say(lang, "final turns left: {n}", n=view.final_turns_left))
@@ -161,7 +165,6 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     image, draw, palette = _canvas(size)
     ink, dim = palette.ink, palette.dim
     last = describe_last(view, names, lang)
-    info = _info_words(view, names, lang)
     round_words = say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds)
     rows = score_rows(view.players, image.width)
     scores_y = scores_top(rows, image.width)
@@ -170,6 +173,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
         _text_centered(draw, 31, 26, 37, say(lang, "pile"), dim)
         x, width = 62, WIDE[0] - 62
+        info = _info_words(view, names, lang, width)
         glyphs.draw_text(draw, x, 0, round_words, dim)
         name = variant_words(view.variant.name, lang)
         glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
@@ -214,10 +218,12 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         # A row higher than the pitch of lines (these words have no accents): a blank row
         # parts them from a fault bar right under them (from y 15, 7-8 players).
         glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)
+        info = _info_words(view, names, lang, NARROW[0])
         if lines == 1 and not message:
             _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
         else:
-            last_room = min(2, lines - max(1, len(message_lines)))
+            # The info line has the line the last action leaves (and none under a message).
+            last_room = min(2, lines - len(message_lines))
             last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
             last_y, message_y = 18, bar_y
             if message_lines and last_lines:
@@ -231,7 +237,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
                 glyphs.draw_text(draw, 0, last_y + LINE * i, line, ink)
             if message_lines:
                 _message_or_info(draw, palette, 0, message_y, NARROW[0], message_lines, "")
-            else:
+            elif len(last_lines) < lines:
                 _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [], info)
     _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
     return image
@@ -386,11 +392,13 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
 
 def _verdict(winners: Sequence[str], width: int, lang: str) -> str:
     """Who won, in ``width`` pixels, its verb whole: a long winner's name is cut shorter;
-    winners who do not fit say "shared win" (their rows, inverted, name them)."""
+    winners who do not fit are counted ("3 players share the win": their rows, inverted,
+    name them)."""
     if len(winners) > 1:
         words = say(lang, "{some} and {last} share the win", some=", ".join(winners[:-1]),
                     last=winners[-1])
-        return words if glyphs.text_width(words) <= width else say(lang, "shared win")
+        return words if glyphs.text_width(words) <= width else say(lang, "{n} players share the win",
+                                                                n=len(winners))
     name = winners[0]
     room = width - glyphs.text_width(say(lang, "{who} wins", who="")) - 1  # the gap between
     return say(lang, "{who} wins", who=glyphs.fit_text(name, room))

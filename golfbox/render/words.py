@@ -73,7 +73,8 @@ FRENCH: dict[str, str] = {
     "round {n}/{of}": "manche {n}/{of}", "round {n}/{of} over": "manche {n}/{of} finie",
     "R{n}/{of} stock {stock}": "M{n}/{of} pioche {stock}", "pile": "tas", "tot {n}": "tot {n}",
     "round over": "manche finie", "get ready": "à vos cartes", "{who} to play": "à {who} de jouer",
-    "waiting for {who}": "on attend {who}", "final turns left: {n}": "derniers tours : {n}",
+    "waiting for {who}": "on attend {who}", "waiting for {n} players": "on attend {n} joueurs",
+    "final turns left: {n}": "derniers tours : {n}",
     "{who} holds {card}": "{who} tient {card}",
     "{who} drew from the stock": "{who} a pioché",
     "{who} took {card} from the discard": "{who} a pris {card} du tas",
@@ -86,7 +87,7 @@ FRENCH: dict[str, str] = {
     "stock ran out": "pioche vide",
     "match over": "fin de partie", "{who} wins": "{who} gagne",
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
-    "shared win": "victoire partagée",
+    "{n} players share the win": "{n} joueurs gagnent ensemble",
     "the table's screen is not answering": "l'écran de la table ne répond pas",
     # A seat's fault is "2/2 {who} : débranché · un robot joue dans 120 s" on two lines
     # of 124 px with eight players on 128×64, names of 13 letters too (the name first,
