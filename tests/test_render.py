@@ -797,3 +797,32 @@ def test_the_match_result_says_who_won_in_whole_words(lang, winners):
             assert shows(image, whole), (size, whole)
         else:
             assert shows(image, say(lang, "{n} players share the win", n=len(winners))), (size, whole)
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("level", ["medium", "greedy", "hard", None])
+def test_the_turn_line_names_the_player_to_move_whole(size, lang, level):
+    """On 128x64 the turn line has 77 px beside the piles: 'À J2 (MOYEN) DE JOUER' (80 px)
+    read 'À J2 (MOYEN) DE J…' on every bot's turn in French, and 'À MARIE-HÉLÈNE DE…'.
+    When the sentence does not fit, the shorter one says it ('J2 (MOYEN) JOUE',
+    'P2 (MEDIUM) PLAYS'): the name and the verb whole."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(language=lang)
+    names = (list(LONG_NAMES) if level is None
+             else [settings.display_name(s, level) for s in range(8)])
+    round_ = goldens.play_turns(goldens.deal("9-card", players=8), 0)
+    scale, box = (1, (51, 0, 128, 8)) if size == (128, 64) else (2, (62, 4, 256, 21))
+    for _ in range(8):
+        who = names[round_.to_move]
+        line = render_table(round_.view(None), size, names, lang=lang).crop(box)
+        full = say(lang, "{who} to play", who=who)
+        if glyphs.text_width(full, scale) <= box[2] - box[0]:
+            assert shows(line, full, scale), full
+        else:
+            assert shows(line, say(lang, "{who} plays", who=who), scale), full
+        goldens.play_turn(round_)

@@ -75,14 +75,21 @@ def describe_last(view: SeatView, names: Sequence[str] | None = None, lang: str 
     return say(lang, "{who} is ready", who=who)  # READY, the last kind a round records
 
 
-def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
+def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int,
+                scale: int = 1) -> str:
+    """Whose turn it is in ``width`` px: 'à J2 (MOYEN) de jouer', or where that does not
+    fit, 'J2 (MOYEN) joue' (cut short only if that does not fit either)."""
     if view.phase == OVER:
         return say(lang, "round over")
     if view.phase == START:
         return say(lang, "get ready")
     if view.to_move is None:
         return ""
-    return say(lang, "{who} to play", who=seat_name(view.to_move, names, lang))
+    who = seat_name(view.to_move, names, lang)
+    words = say(lang, "{who} to play", who=who)
+    if glyphs.text_width(words, scale) > width:
+        words = say(lang, "{who} plays", who=who)
+    return glyphs.fit_text(words, width, scale)
 
 
 def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int) -> str:
@@ -177,7 +184,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
         glyphs.draw_text(draw, x, 0, round_words, dim)
         name = variant_words(view.variant.name, lang)
         glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
-        turn = glyphs.fit_text(_turn_words(view, names, lang), width, 2)
+        turn = _turn_words(view, names, lang, width, 2)
         glyphs.draw_text(draw, x, 10, turn, ink, 2)  # its accents rise 4 rows: under row 0's text
         # Lines from y 23 down to the scores: the last action, then the message or the
         # info line. A message is shown whole if it can: it takes the last action's line.
@@ -214,7 +221,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
             if view.discard_top is not None:
                 round_words += " · " + say(lang, "pile") + " " + card_words(view.discard_top)
         width = NARROW[0] - x
-        glyphs.draw_text(draw, x, 2, glyphs.fit_text(_turn_words(view, names, lang), width), ink)
+        glyphs.draw_text(draw, x, 2, _turn_words(view, names, lang, width), ink)
         # A row higher than the pitch of lines (these words have no accents): a blank row
         # parts them from a fault bar right under them (from y 15, 7-8 players).
         glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)

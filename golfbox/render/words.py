@@ -73,6 +73,7 @@ FRENCH: dict[str, str] = {
     "round {n}/{of}": "manche {n}/{of}", "round {n}/{of} over": "manche {n}/{of} finie",
     "R{n}/{of} stock {stock}": "M{n}/{of} pioche {stock}", "pile": "tas", "tot {n}": "tot {n}",
     "round over": "manche finie", "get ready": "à vos cartes", "{who} to play": "à {who} de jouer",
+    "{who} plays": "{who} joue",  # the turn where "à {who} de jouer" does not fit
     "waiting for {who}": "on attend {who}", "waiting for {n} players": "on attend {n} joueurs",
     "final turns left: {n}": "derniers tours : {n}",
     "{who} holds {card}": "{who} tient {card}",
