@@ -826,3 +826,30 @@ def test_the_turn_line_names_the_player_to_move_whole(size, lang, level):
         else:
             assert shows(line, say(lang, "{who} plays", who=who), scale), full
         goldens.play_turn(round_)
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [4, 8])
+def test_the_reveal_names_a_bot_seat_without_cutting_it(size, lang, players):
+    """The reveal's panels are 32 px wide with 8 grids (on 256 px, and 4 a page on 128):
+    a bot's seat read 'J2 (FA…'. Its level goes first where its name does not fit: 'J2',
+    no word cut; a name that fits stays whole ('P2 (HARD)' with fewer grids)."""
+    from test_wording import shows
+
+    from golfbox.render.table import reveal_pages
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(language=lang)
+    names = [settings.display_name(s, "easy") for s in range(players)]
+    view = goldens.play_out(goldens.deal("4-card", players=players)).view(None)
+    for page in range(reveal_pages(players, size)):
+        image = render_reveal(view, size, names, page=page, lang=lang)
+        row = image.crop((0, 8, size[0], 16))
+        assert not shows(row, "…"), f"a name cut on page {page + 1}"
+        per_page = 8 if size == (256, 64) else 4
+        seats = range(page * per_page, min(players, (page + 1) * per_page))
+        room = size[0] // max(len(seats), 4) - 3  # a panel, less its margins
+        for seat in seats:
+            shown = names[seat] if glyphs.text_width(names[seat]) <= room else settings.name(seat, lang)
+            assert shows(row, shown), (seat, shown)
