@@ -853,3 +853,27 @@ def test_the_reveal_names_a_bot_seat_without_cutting_it(size, lang, players):
         for seat in seats:
             shown = names[seat] if glyphs.text_width(names[seat]) <= room else settings.name(seat, lang)
             assert shows(row, shown), (seat, shown)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("names", ["bots", "long"])
+def test_a_seat_waiting_for_the_start_reads_whole_words(lang, names):
+    """A seat done with its start is told whom it waits for on one line of 128 px:
+    'WAIT: MAXIMILIENNE STILL START…', and with 7 others 'WAIT: J2 (GLOUTON), J3…'.
+    Several who do not fit are counted ('wait: 7 players still starting'), one long
+    name is said alone ('wait: Maximilienne'): no word cut."""
+    from test_wording import shows
+
+    from golfbox.render.names import wait_words
+
+    players = 8
+    names = _bot_names(lang, players) if names == "bots" else [*LONG_NAMES[:players]]
+    round_ = goldens.deal("6-card", players=players)
+    for seat in range(players - 1):  # every seat but the last does its start, one by one
+        while seat in round_.acting_seats:
+            round_.apply(seat, round_.legal_actions(seat)[0])
+        view = round_.view(0)
+        words = wait_words(view, names, lang)
+        assert words
+        bottom = render_seat(view, names=names, lang=lang).crop((0, 64 - 8, 128, 64))
+        assert not shows(bottom, "…"), words

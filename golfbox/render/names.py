@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from golfbox.engine import OVER, START, SeatView
+from golfbox.render import glyphs
 from golfbox.render.words import say
 
 
@@ -16,14 +17,26 @@ def seat_name(seat: int, names: Sequence[str] | None, lang: str = "en") -> str:
     return say(lang, "P{n}", n=seat + 1)
 
 
-def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "en") -> str:
+def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "en",
+               width: int | None = None) -> str:
     """Why a seat cannot act now, naming the others: 'wait: P2 (bot) is playing',
-    'wait: Ann, P3 still starting'; '' when it may act or the round is over."""
+    'wait: Ann, P3 still starting'; '' when it may act or the round is over. Within
+    ``width`` px if given: several who do not fit are counted ('wait: 7 players still
+    starting'), one is named alone ('wait: Maximilienne'), cut short only if too long."""
     if view.legal or view.phase == OVER:
         return ""
     if view.phase == START:
         waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
-        return say(lang, "wait: {who} still starting", who=", ".join(waiting)) if waiting else ""
-    if view.to_move is None:
+        if not waiting:
+            return ""
+        words = say(lang, "wait: {who} still starting", who=", ".join(waiting))
+        if width is not None and glyphs.text_width(words) > width and len(waiting) > 1:
+            return say(lang, "wait: {n} players still starting", n=len(waiting))
+    elif view.to_move is None:
         return ""
-    return say(lang, "wait: {who} is playing", who=seat_name(view.to_move, names, lang))
+    else:
+        waiting = [seat_name(view.to_move, names, lang)]
+        words = say(lang, "wait: {who} is playing", who=waiting[0])
+    if width is not None and glyphs.text_width(words) > width:
+        words = glyphs.fit_text(say(lang, "wait: {who}", who=waiting[0]), width)
+    return words

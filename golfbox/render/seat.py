@@ -220,5 +220,5 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     _draw_grid(draw, view, cursor)
     _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names, lang),
                lang, match_over)
-    _draw_bottom(draw, prompt or wait_words(view, names, lang), message)
+    _draw_bottom(draw, prompt or wait_words(view, names, lang, SIZE[0]), message)
     return image

@@ -50,6 +50,8 @@ FRENCH: dict[str, str] = {
     "DISCARD": "JETER",
     "wait: {who} is playing": "attends : {who} joue",
     "wait: {who} still starting": "attends : {who} commence",
+    "wait: {n} players still starting": "attends : {n} joueurs commencent",
+    "wait: {who}": "attends : {who}",  # when the longer words do not fit
     "draw": "piocher", "take it": "la prendre", "discard": "jeter", "knock": "frapper",
     "pass": "passer", "done looking": "j'ai vu", "place here": "poser ici", "turn up": "retourner",
     "knock? ● yes  ✕ no": "frapper ? ● oui  ✕ non",
