@@ -877,3 +877,18 @@ def test_a_seat_waiting_for_the_start_reads_whole_words(lang, names):
         assert words
         bottom = render_seat(view, names=names, lang=lang).crop((0, 64 - 8, 128, 64))
         assert not shows(bottom, "…"), words
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_bot_seat_screen_names_its_seat_without_cutting_it(lang):
+    """A seat's own name shares its top row with the round ('J1 (G… M3/9'): a bot's seat
+    (what a stand-in's or a demo's seat shows) read 'J1 (G…'. Its level goes first: 'J1'."""
+    from test_wording import shows
+
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(language=lang)
+    names = [settings.display_name(s, "greedy") for s in range(4)]
+    view = goldens.play_turns(goldens.deal("6-card", players=4), 2).view(0)
+    top = render_seat(view, names=names, lang=lang).crop((0, 0, 128, 7))
+    assert not shows(top, "…") and shows(top, settings.name(0, lang))

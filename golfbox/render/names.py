@@ -17,6 +17,13 @@ def seat_name(seat: int, names: Sequence[str] | None, lang: str = "en") -> str:
     return say(lang, "P{n}", n=seat + 1)
 
 
+def short_name(name: str, width: int) -> str:
+    """``name`` without a bot's level ('J2 (FACILE)' → 'J2') if it is too wide whole."""
+    if glyphs.text_width(name) > width and name.endswith(")") and " (" in name:
+        return name[:name.rindex(" (")]
+    return name
+
+
 def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "en",
                width: int | None = None) -> str:
     """Why a seat cannot act now, naming the others: 'wait: P2 (bot) is playing',

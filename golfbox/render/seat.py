@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
-from golfbox.render.names import seat_name, wait_words
+from golfbox.render.names import seat_name, short_name, wait_words
 from golfbox.render.words import say
 
 SIZE = (128, 64)
@@ -112,7 +112,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
     draw_text_right(draw, SIZE[0], NAME_Y, round_words)
     # The name has the row up to the round, a word's space before it.
     label_room = SIDE_W - glyphs.text_width(round_words) - (glyphs.text_width(" ") + 2)
-    glyphs.draw_text(draw, SIDE_X, NAME_Y, glyphs.fit_text(label, label_room), INK)
+    glyphs.draw_text(draw, SIDE_X, NAME_Y, glyphs.fit_text(short_name(label, label_room), label_room), INK)
     glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang, match_over), SIDE_W), INK)
 
     legal = _legal_kinds(view)

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import seat_name
+from golfbox.render.names import seat_name, short_name
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -339,7 +339,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     left = (image.width - panel_w * len(seats)) // 2
     for i, seat in enumerate(seats):
         x = left + i * panel_w
-        name = glyphs.fit_text(_short_name(seat_name(seat, names, lang), panel_w - 3), panel_w - 3)
+        name = glyphs.fit_text(short_name(seat_name(seat, names, lang), panel_w - 3), panel_w - 3)
         if seat == view.ender:  # from the accents' row down
             draw.rectangle((x + 1, 8, x + panel_w - 2, 15), fill=ink)
         _text_centered(draw, x + 1, panel_w - 2, 10, name, paper if seat == view.ender else ink)
@@ -356,13 +356,6 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
             _text_centered(draw, x, panel_w, 20 + rows * 8, words, ink)
         _text_centered(draw, x, panel_w, 28 + rows * 8, say(lang, "tot {n}", n=view.totals[seat]), dim)
     return image
-
-
-def _short_name(name: str, width: int) -> str:
-    """``name`` without a bot's level ('J2 (FACILE)' → 'J2') if it is too wide whole."""
-    if glyphs.text_width(name) > width and name.endswith(")") and " (" in name:
-        return name[:name.rindex(" (")]
-    return name
 
 
 def render_match_result(totals: Sequence[int], winners: Sequence[int],
