@@ -170,84 +170,96 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     final turns or who is still turning up, every seat's total. ``message`` (an
     inverted bar) replaces the line under the last action."""
     image, draw, palette = _canvas(size)
-    ink, dim = palette.ink, palette.dim
-    last = describe_last(view, names, lang)
-    round_words = say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds)
     rows = score_rows(view.players, image.width)
     scores_y = scores_top(rows, image.width)
-    if image.width == WIDE[0]:
-        _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
-        _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
-        _text_centered(draw, 31, 26, 37, say(lang, "pile"), dim)
-        x, width = 62, WIDE[0] - 62
-        info = _info_words(view, names, lang, width)
-        glyphs.draw_text(draw, x, 0, round_words, dim)
-        name = variant_words(view.variant.name, lang)
-        glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
-        turn = _turn_words(view, names, lang, width, 2)
-        glyphs.draw_text(draw, x, 10, turn, ink, 2)  # its accents rise 4 rows: under row 0's text
-        # Lines from y 23 down to the scores: the last action, then the message or the
-        # info line. A message is shown whole if it can: it takes the last action's line.
-        lines = (scores_y - LINE - 23) // LINE + 1
-        message_lines = _bar_lines(message, width, lines, names)
-        last = glyphs.fit_text(last, width)
-        # Under the last action a bar goes a row lower, two under a cedilla: a blank row
-        # parts them. If the scores leave no room for that, it takes the last action's line.
-        message_y = 31 + (1 + glyphs.hang(last) if message_lines and last else 0)
-        if len(message_lines) < lines and message_y + LINE * (len(message_lines) - 1) + 5 <= scores_y - 4:
-            glyphs.draw_text(draw, x, 23, last, ink)
-            _message_or_info(draw, palette, x, message_y, width, message_lines, info)
-        else:  # one row lower: its bar's top clears the turn's big letters
-            _message_or_info(draw, palette, x, 24, width, message_lines, "")
-    else:
-        # Text lines from y 18 down to the scores: the last action (two lines if there is
-        # room), then the message or the info line. More score rows leave fewer lines;
-        # a message takes the lines it needs first (whole if it can), the last action
-        # the rest; with one line only and no message, the info goes.
-        lines = (scores_y - LINE - 18) // LINE + 1
-        message_lines = _bar_lines(message, NARROW[0], lines, names)
-        round_words = say(lang, "R{n}/{of} stock {stock}", n=view.round_no, of=view.rounds,
-                          stock=view.stock_size)
-        # A bar on the first text line goes a row lower than it, so that a blank row
-        # parts it from the piles' bottom row (y 15). With 7-8 players the scores leave
-        # no room for that: while a message shows, the piles make way for it, and the
-        # round's line says the discard's top card.
-        piles = not (message_lines and rows >= 4)
-        if piles:
-            _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
-            x, bar_y = 51, 20
-        else:
-            x, bar_y = 0, 18
-            if view.discard_top is not None:
-                round_words += " · " + say(lang, "pile") + " " + card_words(view.discard_top)
-        width = NARROW[0] - x
-        glyphs.draw_text(draw, x, 2, _turn_words(view, names, lang, width), ink)
-        # A row higher than the pitch of lines (these words have no accents): a blank row
-        # parts them from a fault bar right under them (from y 15, 7-8 players).
-        glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)
-        info = _info_words(view, names, lang, NARROW[0])
-        if lines == 1 and not message:
-            _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
-        else:
-            # The info line has the line the last action leaves (and none under a message).
-            last_room = min(2, lines - len(message_lines))
-            last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
-            last_y, message_y = 18, bar_y
-            if message_lines and last_lines:
-                # A blank row (and one for a cedilla) parts the last action's letters from
-                # the bar under it. With 7-8 players that leaves the bar no blank row over
-                # the scores: the bar comes first then, the last action under it.
-                message_y = 18 + LINE * len(last_lines) + 1 + glyphs.hang(last_lines[-1])
-                if message_y + LINE * (len(message_lines) - 1) + 5 > scores_y - 4:
-                    message_y, last_y = bar_y, bar_y + LINE * len(message_lines) + 1
-            for i, line in enumerate(last_lines):
-                glyphs.draw_text(draw, 0, last_y + LINE * i, line, ink)
-            if message_lines:
-                _message_or_info(draw, palette, 0, message_y, NARROW[0], message_lines, "")
-            elif len(last_lines) < lines:
-                _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [], info)
+    draw_middle = _draw_wide_middle if image.width == WIDE[0] else _draw_narrow_middle
+    draw_middle(draw, view, names, palette, message, rows, scores_y, lang)
     _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
     return image
+
+
+def _draw_wide_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
+                      palette: Palette, message: str, rows: int, scores_y: int, lang: str) -> None:
+    """256×64 above the scores: the piles on the left; right of them the round and the
+    variant, whose turn in big letters, the last action, and the message or the info line."""
+    ink, dim = palette.ink, palette.dim
+    _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
+    _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
+    _text_centered(draw, 31, 26, 37, say(lang, "pile"), dim)
+    x, width = 62, WIDE[0] - 62
+    glyphs.draw_text(draw, x, 0, say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds), dim)
+    name = variant_words(view.variant.name, lang)
+    glyphs.draw_text(draw, WIDE[0] - glyphs.text_width(name), 0, name, dim)
+    turn = _turn_words(view, names, lang, width, 2)
+    glyphs.draw_text(draw, x, 10, turn, ink, 2)  # its accents rise 4 rows: under row 0's text
+    # Lines from y 23 down to the scores: the last action, then the message or the
+    # info line. A message is shown whole if it can: it takes the last action's line.
+    lines = (scores_y - LINE - 23) // LINE + 1
+    message_lines = _bar_lines(message, width, lines, names)
+    last = glyphs.fit_text(describe_last(view, names, lang), width)
+    # Under the last action a bar goes a row lower, two under a cedilla: a blank row
+    # parts them. If the scores leave no room for that, it takes the last action's line.
+    message_y = 31 + (1 + glyphs.hang(last) if message_lines and last else 0)
+    if len(message_lines) < lines and message_y + LINE * (len(message_lines) - 1) + 5 <= scores_y - 4:
+        glyphs.draw_text(draw, x, 23, last, ink)
+        _message_or_info(draw, palette, x, message_y, width, message_lines,
+                         _info_words(view, names, lang, width))
+    else:  # one row lower: its bar's top clears the turn's big letters
+        _message_or_info(draw, palette, x, 24, width, message_lines, "")
+
+
+def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
+                        palette: Palette, message: str, rows: int, scores_y: int, lang: str) -> None:
+    """128×64 above the scores: small piles, whose turn and the round beside them; under
+    them, across the screen, the last action and the message or the info line."""
+    ink = palette.ink
+    last = describe_last(view, names, lang)
+    # Text lines from y 18 down to the scores: the last action (two lines if there is
+    # room), then the message or the info line. More score rows leave fewer lines;
+    # a message takes the lines it needs first (whole if it can), the last action
+    # the rest; with one line only and no message, the info goes.
+    lines = (scores_y - LINE - 18) // LINE + 1
+    message_lines = _bar_lines(message, NARROW[0], lines, names)
+    round_words = say(lang, "R{n}/{of} stock {stock}", n=view.round_no, of=view.rounds,
+                      stock=view.stock_size)
+    # A bar on the first text line goes a row lower than it, so that a blank row
+    # parts it from the piles' bottom row (y 15). With 7-8 players the scores leave
+    # no room for that: while a message shows, the piles make way for it, and the
+    # round's line says the discard's top card.
+    piles = not (message_lines and rows >= 4)
+    if piles:
+        _draw_piles(draw, view, palette, (0, 0, 20, 16), (22, 0, 26, 16))
+        x, bar_y = 51, 20
+    else:
+        x, bar_y = 0, 18
+        if view.discard_top is not None:
+            round_words += " · " + say(lang, "pile") + " " + card_words(view.discard_top)
+    width = NARROW[0] - x
+    glyphs.draw_text(draw, x, 2, _turn_words(view, names, lang, width), ink)
+    # A row higher than the pitch of lines (these words have no accents): a blank row
+    # parts them from a fault bar right under them (from y 15, 7-8 players).
+    glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)
+    if lines == 1 and not message:
+        _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
+        return
+    # The info line has the line the last action leaves (and none under a message).
+    last_room = min(2, lines - len(message_lines))
+    last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
+    last_y, message_y = 18, bar_y
+    if message_lines and last_lines:
+        # A blank row (and one for a cedilla) parts the last action's letters from
+        # the bar under it. With 7-8 players that leaves the bar no blank row over
+        # the scores: the bar comes first then, the last action under it.
+        message_y = 18 + LINE * len(last_lines) + 1 + glyphs.hang(last_lines[-1])
+        if message_y + LINE * (len(message_lines) - 1) + 5 > scores_y - 4:
+            message_y, last_y = bar_y, bar_y + LINE * len(message_lines) + 1
+    for i, line in enumerate(last_lines):
+        glyphs.draw_text(draw, 0, last_y + LINE * i, line, ink)
+    if message_lines:
+        _message_or_info(draw, palette, 0, message_y, NARROW[0], message_lines, "")
+    elif len(last_lines) < lines:
+        _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [],
+                         _info_words(view, names, lang, NARROW[0]))
 
 
 def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None = None) -> list[str]:
