@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.2.0"
+FIRMWARE_VERSION = "1.2.1"
 HOST_SILENT_MS = 3000  # the host pings every second; three missed means it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -83,6 +83,9 @@ class SeatNode:
                 self._handle(msg_type, payload)
             if self.link.rx_blocks != heard:
                 self.last_heard = now
+            # Handling them took a while (a frame, a contrast write to the panel): a pin that
+            # went down meanwhile is read below, and must not be stamped before it went down.
+            now = self.clock()
         for button, kind, tick in self.buttons.sample(now):
             self._button(button, kind, tick)
         if self.session is not None and ticks_diff(now, self.last_state) >= STATE_EVERY_MS:

@@ -239,3 +239,46 @@ def test_a_node_whose_oled_does_not_answer_keeps_its_buttons_and_says_so(make_no
     assert events.get(timeout=5) == LinkEvent(SEAT, True, "seat 5 display: working again")
     assert node.wait_oled(image_to_pages(image), timeout=3), node.stderr()
     assert node.process.poll() is None
+
+
+def test_a_press_made_while_the_node_handles_bytes_is_not_stamped_before_it():
+    """The pins are read after the loop has handled what it read (a slow contrast write
+    to the panel, here 10 ms, the press 5 ms into it): the press's tick must not be the
+    loop's time from before, or the host places it before it was made (and the table
+    drops it as meant for the screen before)."""
+    code = (
+        "import sys, protocol, node\n"
+        "from buttons import Buttons\n"
+        "t = [0]\n"
+        "class Pin:\n"
+        "    level = 1\n"
+        "    def value(self): return self.level\n"
+        "pin = Pin()\n"
+        "pressed = []\n"
+        "class Panel:\n"
+        "    def contrast(self, value):\n"
+        "        pressed.append(t[0] + 5)\n"
+        "        pin.level = 0\n"
+        "        t[0] += 10\n"
+        "    def show(self, *args): pass\n"
+        "    def show_region(self, *args): pass\n"
+        "host = protocol.Link()\n"
+        "host.send(protocol.MSG_CONTRAST, bytes((80,)))\n"
+        "chunks = [protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((0x12, 0x34))), host.poll(0)]\n"
+        "out = bytearray()\n"
+        "class Serial:\n"
+        "    def read(self, n, wait): return chunks.pop(0) if chunks else b''\n"
+        "    def write(self, data): out.extend(data)\n"
+        "seat = node.SeatNode(Serial(), lambda: (Panel(), None), Buttons([pin], 0), bytes(8), lambda: t[0])\n"
+        "seat.step()\n"
+        "t[0] = 100\n"
+        "for _ in range(20):\n"
+        "    seat.step()\n"
+        "    t[0] += 5\n"
+        "ticks = [protocol.unpack_button(p)[3] for m, p in protocol.Link().receive(bytes(out), 0)"
+        " if m == protocol.MSG_BUTTON]\n"
+        "print(pressed, ticks)\n"
+    )
+    pressed, ticks = eval(run_micropython(code).decode().replace("] [", "], ["))
+    assert len(ticks) == 1
+    assert ticks[0] >= pressed[0]  # was 100: the loop's time before it handled the contrast
