@@ -108,6 +108,25 @@ def test_old_states_leave_the_window():
     assert clock.stamp(12100, read_at=12.2) == pytest.approx(12.105)
 
 
+def test_a_press_older_than_half_the_ticks_period_is_placed_when_it_was_made():
+    """A BUTTON read 45 s after its press (16-bit ticks: past ±32.8 s) is not taken as
+    made at its read, which would let it act on the screen in front of the player now."""
+    clock = NodeClock()
+    for ms in range(0, 45_001, 250):  # a STATE every 250 ms, 2 ms on its way
+        clock.sample((0xC000 + ms) & 0xFFFF, read_at=100.0 + ms / 1000 + 0.002)
+    assert clock.stamp(0xC000 + 100, read_at=145.1) == pytest.approx(100.102)
+    assert clock.stamp((0xC000 + 44_900) & 0xFFFF, read_at=145.1) == pytest.approx(144.902)
+    late = NodeClock()
+    late.sample(1000, read_at=12.0)  # read 2 s late (a stalled reader), the last that came
+    assert late.stamp(4000, read_at=13.05) == 13.05  # placed at 15.0: late, not 65 s old
+
+
+def test_states_older_than_the_window_do_not_place_a_press():
+    clock = NodeClock()
+    clock.sample(1000, read_at=10.0)  # then no STATE for 40 s
+    assert clock.stamp(41_000, read_at=50.0) == 50.0  # not 65.5 s early, by a tick 40 s away
+
+
 # -- config ---------------------------------------------------------------------
 
 

@@ -189,15 +189,22 @@ class NodeClock:
     it says the tick's moment was at most ``r``: r − tick is the offset between
     the clocks plus that frame's way over USB and through our reader. The smallest
     over a recent window is the tightest bound, from the quickest frame; a press's
-    tick plus it is then no earlier than the press, and later only by that frame's
-    delay (a few ms), however late its BUTTON came (the idea of Klipper's MCU clock
-    estimate). The window is short enough that the crystals' drift (≤ 100 ppm) is
-    a millisecond at most. A node that restarts (its ticks from 0 again) comes back
-    on a new connection, with a new NodeClock: USB goes away while it boots.
+    tick plus it is then no earlier than the press (but for the ticks' whole ms and
+    the drift), and later only by that frame's delay (a few ms), however late its
+    BUTTON came, up to about 55 s: 16-bit ticks wrap every 65.5 s (the idea of
+    Klipper's MCU clock estimate). The window is short enough that the crystals'
+    drift (≤ 100 ppm) is a millisecond at most. A node that restarts (its ticks
+    from 0 again) comes back on a new connection, with a new NodeClock: USB goes
+    away while it boots.
     """
 
     WINDOW = 10.0  # s of STATEs (4 a second) kept
     HALF = 0x8000  # ticks are compared within ±32.8 s
+    PERIOD = 0x10000 / 1000  # s: the 16-bit ticks wrap this often
+    # A press placed this far after its own read wrapped: it is more than 32.8 s old. A
+    # recent one is placed after its read by no more than the quickest STATE's delay (ms),
+    # or the time since the last STATE before it, should the line have lost the ones after.
+    AFTER_READ = 10.0
 
     def __init__(self) -> None:
         self._samples: deque[tuple[float, int]] = deque()  # (read time, tick), oldest first
@@ -211,14 +218,21 @@ class NodeClock:
     def stamp(self, tick: int | None, read_at: float) -> float:
         """When a BUTTON of ``tick`` (None: a node that sends none) read at ``read_at``
         happened, on the table's clock: never after its read."""
-        when = read_at
         if tick is None:
-            return when
+            return read_at
+        when = None
         for sample_read, sample_tick in self._samples:
+            if sample_read < read_at - self.WINDOW:
+                continue  # no STATE came since: too old to compare a 16-bit tick with
             # ms from the press to the sample's tick, signed: the sample may come before or after
             before = (sample_tick - tick + self.HALF) % 0x10000 - self.HALF
-            when = min(when, sample_read - before / 1000)
-        return when
+            placed = sample_read - before / 1000
+            when = placed if when is None else min(when, placed)
+        if when is None:
+            return read_at
+        if when > read_at + self.AFTER_READ:
+            when -= self.PERIOD  # pressed 32.8 to 55.5 s before its read, not in its future
+        return min(when, read_at)
 
 
 # -- the hub --------------------------------------------------------------------
