@@ -56,13 +56,24 @@ def test_ok_walks_the_lines_and_the_arrows_change_the_one_under_the_cursor():
         menu.press(0, Button.RIGHT, PRESSED)
     assert menu.selected.value == "double"
     menu.press(0, Button.RIGHT, PRESSED)  # round the end: back to the first value
-    assert menu.selected.value == "0"
+    assert menu.selected.value == "off"
     go_to(menu, "choose_start")
     menu.press(0, Button.LEFT, PRESSED)
     assert menu.rules() == {"knock_penalty": 0, "choose_start": True}
     go_to(menu, "variant")
     menu.press(0, Button.OK, PRESSED)
     assert menu.selected.key == "fill"  # ● goes on to the next line
+
+
+@pytest.mark.parametrize("lang, off", [("en", "off"), ("fr", "non")])
+def test_no_knock_penalty_reads_off_as_the_rules_call_it(lang, off):
+    """A knock penalty of 0 read '0' in the lobby where docs/RULES.md and README call it
+    "off" (and the config takes "off"): it says off, as every on/off rule does."""
+    menu = lobby(variant="4-card")
+    go_to(menu, "knock_penalty")
+    assert [line.value for line in menu.lines(lang) if line.key == "knock_penalty"] == [off]
+    menu.press(0, Button.RIGHT, PRESSED)
+    assert menu.selected.value == "5"
 
 
 def test_rounds_step_through_common_lengths_and_the_configured_one():

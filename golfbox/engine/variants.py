@@ -91,8 +91,8 @@ class RuleSpec:
 
     def describe(self, value: Any) -> str:
         """A value as a player reads it: 'on', 'off', 'double', '-10', 'rows+columns'."""
-        if value is None or value is False:
-            return "off"
+        if value is None or value is False or (self.kind == "penalty" and value == 0):
+            return "off"  # no penalty: docs/RULES.md and README call it "off", as parse() takes it
         if value is True:
             return "on"
         return str(value)
