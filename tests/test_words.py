@@ -246,3 +246,20 @@ def test_an_accent_on_a_french_rules_page_reaches_down_to_its_own_letter():
                         assert any(image.getpixel((x + dx, y - 1)) for dx in (-1, 0, 1)
                                    if 0 <= x + dx < 128), (variant.name, page, line, x)
     assert marks > 20
+
+
+def test_a_french_verb_after_several_names_is_plural():
+    """'attends : Anne, Benoît commence' put a singular verb after several names: a seat
+    waiting for several at the start reads 'commencent', for one 'commence'."""
+    import goldens
+
+    from golfbox.render.names import wait_words
+
+    round_ = goldens.deal("6-card", players=3)
+    while 0 in round_.acting_seats:  # seat 1 does its start; seats 2 and 3 have not
+        round_.apply(0, round_.legal_actions(0)[0])
+    assert wait_words(round_.view(0), ["Anne", "Benoît", "Cléo"], "fr") == "attends : Benoît, Cléo commencent"
+    assert wait_words(round_.view(0), ["Ann", "Bob", "Cleo"], "en") == "wait: Bob, Cleo still starting"
+    while 1 in round_.acting_seats:
+        round_.apply(1, round_.legal_actions(1)[0])
+    assert wait_words(round_.view(0), ["Anne", "Benoît", "Cléo"], "fr") == "attends : Cléo commence"

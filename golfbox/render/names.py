@@ -36,7 +36,10 @@ def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "
         waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
         if not waiting:
             return ""
-        words = say(lang, "wait: {who} still starting", who=", ".join(waiting))
+        if len(waiting) == 1:
+            words = say(lang, "wait: {who} still starting", who=waiting[0])
+        else:  # French's verb agrees: 'Benoît, Cléo commencent'
+            words = say(lang, "wait: {several} still starting", several=", ".join(waiting))
         if width is not None and glyphs.text_width(words) > width and len(waiting) > 1:
             return say(lang, "wait: {n} players still starting", n=len(waiting))
     elif view.to_move is None:

@@ -50,6 +50,7 @@ FRENCH: dict[str, str] = {
     "DISCARD": "JETER",
     "wait: {who} is playing": "attends : {who} joue",
     "wait: {who} still starting": "attends : {who} commence",
+    "wait: {several} still starting": "attends : {several} commencent",
     "wait: {n} players still starting": "attends : {n} joueurs commencent",
     "wait: {who}": "attends : {who}",  # when the longer words do not fit
     "draw": "piocher", "take it": "la prendre", "discard": "jeter", "knock": "frapper",
