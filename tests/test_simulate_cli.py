@@ -159,3 +159,12 @@ def test_a_broken_pipe_that_is_not_stdout_is_not_hidden(monkeypatch):
     monkeypatch.setattr(score, "run", broken)
     with pytest.raises(BrokenPipeError):
         main(["score", "--variant", "4-card", "0 0 / 0 0"])
+
+
+def test_the_summary_names_seats_as_the_players_see_them(capsys):
+    """The summary numbered its seats 0, 1, 2 where every display, the sim and README say
+    P1 … Pn (seat 1 first): it says P1, P2, P3."""
+    assert main(["simulate", "--variant", "4-card", "--bots", "random,greedy,random", "--matches", "1",
+                 "--rounds", "1", "--seed", "1", "--no-progress"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:5]
+    assert [row.split()[:2] for row in rows] == [["P1", "random"], ["P2", "greedy"], ["P3", "random"]]

@@ -25,11 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
     parser.add_argument("--seed", type=int, help="the same seed gives the same results")
     parser.add_argument("--bots", default=DEFAULT_BOT,
-                        help=f"bot per seat, comma separated (one name: every seat), e.g. easy,hard "
+                        help=f"bot per seat, P1 first, comma separated (one name: every seat), e.g. easy,hard "
                              f"(default {DEFAULT_BOT}; random is the fastest)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="a house rule, e.g. --rule final_turn=on (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (its lists hold one entry a seat, P1 first)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
@@ -105,8 +105,8 @@ def summary_text(result: dict, matches_asked: int) -> str:
     lines.append(f"{result['matches']} matches, {result['rounds']} rounds, {result['turns']} turns "
                  f"of {result['variant']} with {result['players']} players")
     lines.append(f"{'seat':>4} {'bot':<8} {'total':>8} {'wins':>8} {'mean/round':>10}")
-    for seat, bot in enumerate(result["bots"]):
-        lines.append(f"{seat:>4} {bot:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
+    for seat, bot in enumerate(result["bots"]):  # P1 is seat 1, as every display says
+        lines.append(f"{f'P{seat + 1}':>4} {bot:<8} {result['totals'][seat]:>8} {result['wins'][seat]:>8.1f} "
                      f"{result['mean_round_score'][seat]:>10.2f}")
     if result["interrupted"]:
         # The unfinished match has no total or winner yet, but its rounds were played.
