@@ -892,3 +892,29 @@ def test_a_bot_seat_screen_names_its_seat_without_cutting_it(lang):
     view = goldens.play_turns(goldens.deal("6-card", players=4), 2).view(0)
     top = render_seat(view, names=names, lang=lang).crop((0, 0, 128, 7))
     assert not shows(top, "…") and shows(top, settings.name(0, lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_doubled_score_reads_as_a_doubling(lang):
+    """With knock_penalty = "double" the reveal showed a knocker's 33 doubled as '33+33',
+    which reads as a penalty of 33, and the seat 'PENALTY +33'. RULES.md: "double" doubles
+    the score. Both shared displays say '33×2', the knocker's own screen 'PENALTY ×2'."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    round_ = goldens.play_out(goldens.deal("polish-poker", players=3, rules={"knock_penalty": "double"}),
+                              knock_after=4)
+    view = round_.view(None)
+    knocker = view.knocker
+    raw = view.raw_scores[knocker]
+    assert view.round_scores[knocker] == 2 * raw > 0  # the state this test is about
+    for size in ((256, 64), (128, 64)):
+        shown = render_reveal(view, size=size, lang=lang)
+        assert shows(shown, f"{raw}×2") and not shows(shown, f"{raw}+{raw}"), size
+    seat = render_seat(round_.view(knocker), lang=lang)
+    assert shows(seat, say(lang, "PENALTY {n}", n="×2"))
+    assert not shows(seat, say(lang, "PENALTY {n}", n=f"+{raw}"))
+    # A number added stays a sum: 'raw+10'.
+    plus = goldens.play_out(goldens.deal("polish-poker", players=3), knock_after=4).view(None)
+    assert shows(render_reveal(plus, lang=lang), f"{plus.raw_scores[plus.knocker]}+10")

@@ -24,6 +24,21 @@ def short_name(name: str, width: int) -> str:
     return name
 
 
+def doubled(view: SeatView, seat: int) -> bool:
+    """Did ``seat``'s knock double its round score (knock_penalty = "double", RULES.md)?
+    Then the displays say '19×2', not the sum '19+19' that reads as a penalty of 19."""
+    return (view.rules.get("knock_penalty") == "double" and seat == view.knocker
+            and view.round_scores is not None and view.round_scores[seat] != view.raw_scores[seat])
+
+
+def score_words(view: SeatView, seat: int) -> str:
+    """A round score as the reveal shows it: '19'; with a penalty added '19+10'; doubled '19×2'."""
+    score, raw = view.round_scores[seat], view.raw_scores[seat]
+    if score == raw:
+        return str(score)
+    return f"{raw}×2" if doubled(view, seat) else f"{raw}{score - raw:+d}"
+
+
 def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "en",
                width: int | None = None) -> str:
     """Why a seat cannot act now, naming the others: 'wait: P2 (bot) is playing',

@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
-from golfbox.render.names import seat_name, short_name, wait_words
+from golfbox.render.names import doubled, seat_name, short_name, wait_words
 from golfbox.render.words import say
 
 SIZE = (128, 64)
@@ -149,7 +149,8 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
     elif view.phase == OVER:
         penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
         if penalty:  # a knock or finisher penalty: the cards alone do not make the score
-            glyphs.draw_text(draw, SIDE_X + 2, 44, say(lang, "PENALTY {n}", n=f"{penalty:+d}"), INK)
+            what = "×2" if doubled(view, view.seat) else f"{penalty:+d}"
+            glyphs.draw_text(draw, SIDE_X + 2, 44, say(lang, "PENALTY {n}", n=what), INK)
 
     for choice, words in _ACTION_WORDS.items():
         if choice == "discard" and not holding:

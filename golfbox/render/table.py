@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import seat_name, short_name
+from golfbox.render.names import score_words, seat_name, short_name
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -325,7 +325,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     """The round's reveal: every grid face up with its round score and match total.
 
     The seat that knocked or went out has its name inverted; a penalty shows as
-    'raw+penalty'. 256×64 holds 8 grids; 128×64 holds 4 per page (see reveal_pages).
+    'raw+penalty', a doubled score as 'raw×2'. 256×64 holds 8 grids; 128×64 holds 4 per page (see reveal_pages).
     """
     image, draw, palette = _canvas(size)
     ink, dim, paper = palette.ink, palette.dim, palette.paper
@@ -363,9 +363,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
             else:
                 draw_small_face(draw, box, card, ink, paper)
         if view.round_scores is not None:
-            score, raw = view.round_scores[seat], view.raw_scores[seat]
-            words = str(score) if score == raw else f"{raw}{score - raw:+d}"
-            _text_centered(draw, x, panel_w, 20 + rows * 8, words, ink)
+            _text_centered(draw, x, panel_w, 20 + rows * 8, score_words(view, seat), ink)
         _text_centered(draw, x, panel_w, 28 + rows * 8, say(lang, "tot {n}", n=view.totals[seat]), dim)
     return image
 
