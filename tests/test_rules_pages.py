@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -114,6 +115,22 @@ def test_the_pages_state_each_rule_as_the_engine_plays_it():
     assert "rows first" in pages_text("9-card", lines="rows+columns")
     assert "rangées d'abord" in pages_text("9-card", "fr", lines="rows+columns")
     assert "rows first" not in pages_text("9-card")
+
+
+@pytest.mark.parametrize("lang, knock, stock", [
+    ("en", "A knock ends a round", "no card to draw"),
+    ("fr", "Frapper finit la manche", "plus de carte à piocher")])
+def test_no_page_says_a_round_ends_only_one_way(lang, knock, stock):
+    """Polish-poker's pages said "Only a knock ends a round", but in every variant a stock
+    that even the reshuffled discard cannot refill ends the round at once (RULES.md "Stock
+    runs out"). The end of a round names both; no variant's pages say "only"."""
+    text = pages_text("polish-poker", lang)
+    assert knock in text and stock in text
+    for name in VARIANTS:
+        for rules in every_house_rule_setting(VARIANTS[name]):
+            for _, page in rules_pages(VARIANTS[name], rules, lang):
+                assert not re.search(r"\bonly\b[^.]*\bends?\b|\bseul\b[^.]*\bfinit\b", page.lower()), \
+                    (name, page)
 
 
 def test_the_pages_state_the_ambiguities_rules_md_decides():

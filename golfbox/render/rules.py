@@ -49,6 +49,11 @@ def _penalty(value, lang: str) -> str:
     return say(lang, "none: knocking costs nothing.")
 
 
+def _capital(text: str) -> str:
+    """``text`` opening a sentence: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
 def _on_off(value, lang: str) -> str:
     return say(lang, "on") if value else say(lang, "off")
 
@@ -105,9 +110,12 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
             (say(lang, "each turn"), say(lang, "Draw and place it face up. Or draw, discard it, then "
                                                "turn one card up or pass. Or take the discard and "
                                                "place it. Or knock.")),
-            (say(lang, "end of round"), say(lang, "Only a knock ends a round: the others play once "
-                                                  "more. Knock penalty: {what}",
-                                            what=_penalty(rules["knock_penalty"], lang))),
+            # RULES.md "Stock runs out" (every variant): a knock is not the only end. The
+            # penalty has a page of its own: with both ends, "double" took seven lines.
+            (say(lang, "end of round"), say(lang, "A knock ends a round: the others play once more. "
+                                                  "If even the reshuffled discard leaves no card to "
+                                                  "draw, the round ends at once.")),
+            (say(lang, "knock penalty"), _capital(_penalty(rules["knock_penalty"], lang))),
             (say(lang, "points"), _points(variant, lang) + " "
              + say(lang, "A column of 2 of one rank scores 0 ({pairs}).", pairs=pairs)),
         ]

@@ -174,8 +174,10 @@ FRENCH: dict[str, str] = {
     "Or take the discard and place it. Or knock.":
         "Pioche et pose-la face visible. Ou pioche, jette-la, puis retourne une carte ou "
         "passe. Ou prends la carte du tas et pose-la. Ou frappe.",
-    "Only a knock ends a round: the others play once more. Knock penalty: {what}":
-        "Seul frapper finit la manche : les autres rejouent une fois. Pénalité : {what}",
+    "A knock ends a round: the others play once more. If even the reshuffled discard leaves "
+    "no card to draw, the round ends at once.":
+        "Frapper finit la manche : les autres rejouent une fois. S'il n'y a plus de carte à "
+        "piocher, même après avoir remélangé le tas, la manche s'arrête aussitôt.",
     "A column of 2 of one rank scores 0 ({pairs}).": "Une colonne de 2 de même rang fait 0 ({pairs}).",
     "a pair of jokers keeps its -4": "une paire de jokers garde son -4",
     "2 jokers too": "2 jokers aussi",
