@@ -918,3 +918,23 @@ def test_a_doubled_score_reads_as_a_doubling(lang):
     # A number added stays a sum: 'raw+10'.
     plus = goldens.play_out(goldens.deal("polish-poker", players=3), knock_after=4).view(None)
     assert shows(render_reveal(plus, lang=lang), f"{plus.raw_scores[plus.knocker]}+10")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_seat_name_of_eight_letters_shows_whole_beside_the_last_round(lang):
+    """At round 18 of 18 a seat's own name shared its top row with 'R18/18' (23 px) and
+    'BENEDICT' read 'BE…'. The name keeps its row whole; the round takes the room left in
+    the longest form that fits ('R18/18', '18/18', 'R18', '18'), and with a short name
+    reads as before."""
+    from test_wording import shows
+
+    spec = get_variant("6-card")
+    round_ = Round(spec, make_rules(spec, {}), 2, dealer=1, rng=random.Random(1), round_no=18,
+                   rounds=18, totals=(0, 0))
+    view = round_.view(0)
+    for name in ("BENEDICT", "MARGARET", "JONATHAN", "MAXIMILI", "FRANÇOIS"):
+        top = render_seat(view, label=name, lang=lang).crop((0, 0, 128, 8))
+        assert shows(top, name) and not shows(top, "…"), name
+        assert shows(top, "18"), name
+    top = render_seat(view, label="ANN", lang=lang).crop((0, 0, 128, 8))
+    assert shows(top, "ANN") and shows(top, "R18/18" if lang == "en" else "M18/18")

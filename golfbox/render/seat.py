@@ -87,6 +87,27 @@ def status_text(view: SeatView, lang: str = "en", match_over: bool = False) -> s
     return ""
 
 
+TOP_GAP = glyphs.text_width(" ") + 2  # a word's space between the name and the round
+
+
+def top_row(label: str, round_no: int, rounds: int, lang: str = "en") -> tuple[str, str]:
+    """The side column's top row: this seat's name and the round, within SIDE_W px.
+
+    The name is whole if it can be: the round takes the room left, in the longest form
+    that fits ('R18/18', '18/18', 'R18', '18'; a bot's seat drops its level first, 'J1').
+    'R18/18' is 23 px of 46: 'BENEDICT' (32 px) beside it read 'BE…'. A name too long
+    even beside '18' is cut short, beside the round's whole form."""
+    forms = (say(lang, "R{n}/{of}", n=round_no, of=rounds), f"{round_no}/{rounds}",
+             say(lang, "R{n}", n=round_no), str(round_no))
+    for words in forms:
+        room = SIDE_W - glyphs.text_width(words) - TOP_GAP
+        for name in dict.fromkeys((label, short_name(label, room))):
+            if glyphs.text_width(name) <= room:
+                return name, words
+    room = SIDE_W - glyphs.text_width(forms[0]) - TOP_GAP
+    return glyphs.fit_text(short_name(label, room), room), forms[0]
+
+
 def _legal_kinds(view: SeatView) -> set[str]:
     return {action.kind for action in view.legal}
 
@@ -108,11 +129,9 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
                label: str, lang: str, match_over: bool) -> None:
-    round_words = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
+    name, round_words = top_row(label, view.round_no, view.rounds, lang)
     draw_text_right(draw, SIZE[0], NAME_Y, round_words)
-    # The name has the row up to the round, a word's space before it.
-    label_room = SIDE_W - glyphs.text_width(round_words) - (glyphs.text_width(" ") + 2)
-    glyphs.draw_text(draw, SIDE_X, NAME_Y, glyphs.fit_text(short_name(label, label_room), label_room), INK)
+    glyphs.draw_text(draw, SIDE_X, NAME_Y, name, INK)
     glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang, match_over), SIDE_W), INK)
 
     legal = _legal_kinds(view)

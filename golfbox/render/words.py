@@ -43,7 +43,7 @@ FRENCH: dict[str, str] = {
     "ROUND OVER": "FIN MANCHE", "MATCH OVER": "FIN PARTIE", "TOTAL {n}": "TOTAL {n}",
     "MEMORISE": "RETIENS", "TURN UP {n}": "RETOURNE {n}",
     "WAITING": "ATTENDS", "LAST TURN": "TOUR FINAL", "YOUR TURN": "TON TOUR",
-    "R{n}/{of}": "M{n}/{of}", "HAND": "MAIN", "PILE": "TAS", "STOCK {n}": "PIOCHE {n}",
+    "R{n}/{of}": "M{n}/{of}", "R{n}": "M{n}", "HAND": "MAIN", "PILE": "TAS", "STOCK {n}": "PIOCHE {n}",
     "SCORE {n}": "POINTS {n}", "PENALTY {n}": "MALUS {n}",
     "YOU WIN": "GAGNÉ", "SHARED WIN": "EX AEQUO", "PLACE {n}/{of}": "PLACE {n}/{of}",
     "KNOCK": "FRAPPER", "PASS": "PASSER", "READY": "OK",
