@@ -258,7 +258,8 @@ def test_a_french_verb_after_several_names_is_plural():
     round_ = goldens.deal("6-card", players=3)
     while 0 in round_.acting_seats:  # seat 1 does its start; seats 2 and 3 have not
         round_.apply(0, round_.legal_actions(0)[0])
-    assert wait_words(round_.view(0), ["Anne", "Benoît", "Cléo"], "fr") == "attends : Benoît, Cléo commencent"
+    french = ["Anne", "Benoît", "Cléo"]
+    assert wait_words(round_.view(0), french, "fr") == "attends : Benoît, Cléo commencent"
     assert wait_words(round_.view(0), ["Ann", "Bob", "Cleo"], "en") == "wait: Bob, Cleo still starting"
     while 1 in round_.acting_seats:
         round_.apply(1, round_.legal_actions(1)[0])

@@ -25,11 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
     parser.add_argument("--seed", type=int, help="the same seed gives the same results")
     parser.add_argument("--bots", default=DEFAULT_BOT,
-                        help=f"bot per seat, P1 first, comma separated (one name: every seat), e.g. easy,hard "
+                        help=f"bot per seat, P1 first, comma separated (one name: every seat), "
+                             f"e.g. easy,hard "
                              f"(default {DEFAULT_BOT}; random is the fastest)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="a house rule, e.g. --rule final_turn=on (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object (its lists hold one entry a seat, P1 first)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (its lists hold one entry a seat, P1 first)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 

@@ -325,7 +325,8 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     """The round's reveal: every grid face up with its round score and match total.
 
     The seat that knocked or went out has its name inverted; a penalty shows as
-    'raw+penalty', a doubled score as 'raw×2'. 256×64 holds 8 grids; 128×64 holds 4 per page (see reveal_pages).
+    'raw+penalty', a doubled score as 'raw×2'. 256×64 holds 8 grids; 128×64 holds 4 per page
+    (see reveal_pages).
     """
     image, draw, palette = _canvas(size)
     ink, dim, paper = palette.ink, palette.dim, palette.paper
