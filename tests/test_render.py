@@ -921,20 +921,23 @@ def test_a_doubled_score_reads_as_a_doubling(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_a_seat_name_of_eight_letters_shows_whole_beside_the_last_round(lang):
+def test_a_seat_name_of_eight_letters_shows_beside_the_round(lang):
     """At round 18 of 18 a seat's own name shared its top row with 'R18/18' (23 px) and
-    'BENEDICT' read 'BE…'. The name keeps its row whole; the round takes the room left in
-    the longest form that fits ('R18/18', '18/18', 'R18', '18'), and with a short name
-    reads as before."""
+    'BENEDICT' read 'BE…'. The name keeps its row whole if the round fits in a shorter
+    form ('R18/18', '18/18', 'R9'); else the name is cut beside 'R18', never the round's
+    letter (a bare '18' would read as a score). A short name reads as before."""
     from test_wording import shows
 
     spec = get_variant("6-card")
-    round_ = Round(spec, make_rules(spec, {}), 2, dealer=1, rng=random.Random(1), round_no=18,
-                   rounds=18, totals=(0, 0))
-    view = round_.view(0)
-    for name in ("BENEDICT", "MARGARET", "JONATHAN", "MAXIMILI", "FRANÇOIS"):
-        top = render_seat(view, label=name, lang=lang).crop((0, 0, 128, 8))
-        assert shows(top, name) and not shows(top, "…"), name
-        assert shows(top, "18"), name
-    top = render_seat(view, label="ANN", lang=lang).crop((0, 0, 128, 8))
-    assert shows(top, "ANN") and shows(top, "R18/18" if lang == "en" else "M18/18")
+
+    def top(name, round_no, rounds):
+        round_ = Round(spec, make_rules(spec, {}), 2, dealer=1, rng=random.Random(1),
+                       round_no=round_no, rounds=rounds, totals=(0, 0))
+        return render_seat(round_.view(0), label=name, lang=lang).crop((0, 0, 128, 8))
+
+    letter = "R" if lang == "en" else "M"
+    for name in ("BENEDICT", "MARGARET", "JONATHAN", "FRANÇOIS"):
+        assert shows(top(name, 9, 18), name) and shows(top(name, 9, 18), f"{letter}9"), name
+        last = top(name, 18, 18)
+        assert shows(last, name[:5]) and shows(last, f"{letter}18"), name
+    assert shows(top("ANN", 18, 18), "ANN") and shows(top("ANN", 18, 18), f"{letter}18/18")

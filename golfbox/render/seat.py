@@ -94,18 +94,18 @@ def top_row(label: str, round_no: int, rounds: int, lang: str = "en") -> tuple[s
     """The side column's top row: this seat's name and the round, within SIDE_W px.
 
     The name is whole if it can be: the round takes the room left, in the longest form
-    that fits ('R18/18', '18/18', 'R18', '18'; a bot's seat drops its level first, 'J1').
+    that fits ('R18/18', '18/18', 'R18'; a bot's seat drops its level first, 'J1').
     'R18/18' is 23 px of 46: 'BENEDICT' (32 px) beside it read 'BE…'. A name too long
-    even beside '18' is cut short, beside the round's whole form."""
+    even beside 'R18' is cut short beside it: the round keeps its letter, so that it is
+    never taken for a score."""
     forms = (say(lang, "R{n}/{of}", n=round_no, of=rounds), f"{round_no}/{rounds}",
-             say(lang, "R{n}", n=round_no), str(round_no))
+             say(lang, "R{n}", n=round_no))
     for words in forms:
         room = SIDE_W - glyphs.text_width(words) - TOP_GAP
         for name in dict.fromkeys((label, short_name(label, room))):
             if glyphs.text_width(name) <= room:
                 return name, words
-    room = SIDE_W - glyphs.text_width(forms[0]) - TOP_GAP
-    return glyphs.fit_text(short_name(label, room), room), forms[0]
+    return glyphs.fit_text(short_name(label, room), room), forms[-1]
 
 
 def _legal_kinds(view: SeatView) -> set[str]:
