@@ -4,24 +4,28 @@ Each seed builds a whole table on sim hardware (tests/conftest.py's SimTestTable
 a ManualClock, SimPad, SimDisplays, a real journal) with a random variant, house
 rules, seat count (2..8), bots (random, easy, medium; hard in every 25th seed),
 language, hints and shared display size, then takes random steps: presses and
-holds of every button on random seats, clock advances of 0-200 s (so bot delays,
-peek and hint timers, the unplug takeover, the deserted result and the screen
-saver all fire), seats unplugged and plugged back, displays failing and mending,
-and now and then a power cut (the service dropped, a new one built on the same
-journal). After every step it checks:
+holds of every button on random seats (a slow pad's HELD alone, several pads
+mashed before the loop runs, a press through a cable said to be unplugged),
+clock advances of 0-200 s (so bot delays, peek and hint timers, the unplug
+takeover, the deserted result and the screen saver all fire), seats unplugged
+and plugged back, displays failing and mending, and now and then a power cut
+(the service dropped, the clock started again near zero as after a boot, a new
+service built on the same journal) or a stop (close(), then the same). After
+every step it checks:
 
   errors     no exception escapes; nothing is logged at WARNING or above but the
              expected fault messages (a part failed, a bot stands in, a retry);
   frames     every working display shows the frame of the state it is in (or of
-             the screen saver), and no frame is all black;
+             the screen saver), pixel for pixel, and no frame is all black;
   privacy    a seat's screen, and the shared one, are the same pixels when every
              card they may not see is dealt otherwise (tests/test_render.py's
              a_hidden_card_changes_no_pixel, on the live table);
-  resume     after a power cut: the same state, match, actions and every seat's
-             view as before it, and during a round the same shared frame;
+  timers     no more than a few deadlines pending (nothing piles up all evening);
+  resume     after a power cut or a stop: the same state, match, actions and every
+             seat's view as before it, and during a round the same shared frame;
 and at the end of each run:
-  progress   with every seat plugged in and pressing ● (in a round after ▶ to a random
-             choice) as time passes, a match ends and a new one starts.
+  progress   with every seat plugged in and pressing ● (in a round after ▶ to a
+             random choice) as time passes, a match ends and a new one starts.
 
     .venv/bin/python bench/table_monkey.py --seeds 300 --steps 300
 
@@ -123,6 +127,7 @@ class Monkey:
         self.log: list[str] = []  # what the monkey did, for the report of a failure
         self.counts: dict[str, int] = {}
         self.states_seen: set[str] = set()
+        self.most_timers = 0
         self.table = self._build()
 
     # ------------------------------------------------------------------ the table
@@ -181,9 +186,18 @@ class Monkey:
             self._advance(rng.choice([0.1, 0.5, 1.0, 2.0, 5.0]))
         elif roll < 0.90:
             self._advance(round(rng.uniform(0, 200), 1))
+        elif roll < 0.905 and self.unplugged:
+            # A loose cable: the node's link said it went, yet a press still gets through.
+            seat, button = rng.choice(sorted(self.unplugged)), rng.choice(BUTTONS)
+            self._did("press unplugged", seat, button.value)
+            table.press(seat, button)
         elif roll < 0.94:
             seat = rng.randrange(seats)
-            if seat in self.unplugged:
+            if rng.random() < 0.1:  # a link that flaps: the same news twice
+                connected = seat not in self.unplugged
+                self._did("link again", seat, connected)
+                table.service.post(LinkEvent(seat, connected, "flap", buttons=True))
+            elif seat in self.unplugged:
                 self.unplugged.discard(seat)
                 self._did("replug", seat)
                 table.service.post(LinkEvent(seat, True, f"seat {seat + 1}: node back",
@@ -229,10 +243,18 @@ class Monkey:
         self.counts[what[0]] = self.counts.get(what[0], 0) + 1
 
     def power_cut(self) -> None:
-        self._did("power cut")
         before = self._snapshot()
         old = self.table
-        old.journal.close()  # the file stays as the cut left it; only its handle goes
+        if self.rng.random() < 0.3:
+            self._did("stop")  # systemctl stop: every display says why, the journal closes
+            old.service.close("stopped")
+            if old.service.state != "paused":
+                self.fail(f"a stopped table is {old.service.state}, not paused")
+        else:
+            self._did("power cut")
+            old.journal.close()  # the file stays as the cut left it; only its handle goes
+        # The Pi boots again: its monotonic clock starts again near zero.
+        self.clock = ManualClock(round(self.rng.uniform(5.0, 60.0), 1))
         self.table = self._build()
         after = self._snapshot()
         if before["state"] == "match_over":
@@ -296,6 +318,12 @@ class Monkey:
                 self.fail(f"{display.name} shows an old picture of the same source "
                           f"{frame[0]!r:.100} ({svc.state})")
         svc.status_words()  # systemd's STATUS= line, after every change
+        # An evening of this must not pile up deadlines: a state's few, a hint's wait per
+        # seat, the saver, the faults' turn and a retry per display.
+        timers = len(svc.timers._pending)
+        self.most_timers = max(self.most_timers, timers)
+        if timers > 8 + 2 * (self.settings["seats"] + 1):
+            self.fail(f"{timers} deadlines pending in {svc.state}")
         if not svc.saver.asleep and svc.state in ("playing", "round_over", "match_over") and \
                 self.step_no % self.privacy_every == 0:
             self.check_privacy()
@@ -478,9 +506,9 @@ def main(argv=None) -> int:
     print("steps taken: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items())))
     print("states seen: " + ", ".join(sorted(states)))
     print("checked after every step: no exception, no unexpected warning, every working "
-          "display on its state's frame and not blank, privacy of seat and shared screens; "
-          "after each power cut: the same state, match and views; at the end: a match ends "
-          "and another begins")
+          "display on its state's frame (its pixels too) and not blank, privacy of seat and "
+          "shared screens, at most a few deadlines pending; after each power cut or stop: "
+          "the same state, match and views; at the end: a match ends and another begins")
     return 1 if failures else 0
 
 
