@@ -292,7 +292,9 @@ class Monkey:
     # ------------------------------------------------------------------ checks
 
     def fail(self, what: str) -> None:
-        raise MonkeyFailure(f"seed {self.seed} step {self.step_no}: {what}")
+        last = "; ".join(self.log[-8:])  # what led to it, to write the regression test
+        raise MonkeyFailure(f"seed {self.seed} step {self.step_no}: {what}\n"
+                            f"  {self.settings} shared {self.shared_size}\n  last steps: {last}")
 
     def check(self) -> None:
         svc = self.table.service
@@ -329,7 +331,6 @@ class Monkey:
             self.check_privacy()
 
     def _frames(self, current):
-        svc = self.table.service
         for seat, display in self.table.displays.items():
             yield ("seat", seat), display, current.seat_frame(seat, display.size)
         yield "shared", self.table.shared, current.shared_frame(self.table.shared.size)
