@@ -488,6 +488,20 @@ def test_a_seat_whose_round_score_holds_a_penalty_says_so(lang, words):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("penalty", [100, 1000])
+def test_a_large_knock_penalty_shows_its_whole_number(penalty, lang):
+    """knock_penalty takes up to 1000 (MAX_RULE_NUMBER): 'PENALTY +100' is 47 px and the
+    side column has 44 beside its indent, so a penalty of 100 read 'PENALTY +10' (and 1000
+    too). Where the word and the number do not both fit, the number shows alone."""
+    round_ = goldens.play_out(goldens.deal("4-card", players=3, rules={"knock_penalty": penalty}),
+                              knock_after=3)
+    knocker = round_.view(None).knocker
+    assert round_.scores[knocker] == round_.raw_scores[knocker] + penalty  # the state tested
+    shown = render_seat(round_.view(knocker), lang=lang).crop((82, 40, 128, 52))
+    assert shows(shown, f"+{penalty}")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("totals, said", [
     ((12, 12, 30), ("SHARED WIN", "SHARED WIN", "PLACE 3/3")),
     ((5, 9, 9), ("YOU WIN", "PLACE 2/3", "PLACE 2/3")),

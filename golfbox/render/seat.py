@@ -169,7 +169,10 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
         penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
         if penalty:  # a knock or finisher penalty: the cards alone do not make the score
             what = "×2" if doubled(view, view.seat) else f"{penalty:+d}"
-            glyphs.draw_text(draw, SIDE_X + 2, 44, say(lang, "PENALTY {n}", n=what), INK)
+            words = say(lang, "PENALTY {n}", n=what)
+            if glyphs.text_width(words) > SIDE_W - 2:  # a house penalty of 100 or more:
+                words = what  # the number whole, not 'PENALTY +10' for +100
+            glyphs.draw_text(draw, SIDE_X + 2, 44, words, INK)
 
     for choice, words in _ACTION_WORDS.items():
         if choice == "discard" and not holding:
