@@ -698,19 +698,20 @@ def test_a_fault_bar_on_the_narrow_shared_display_never_touches_the_piles(lang, 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("players", [2, 4, 5, 8])
+@pytest.mark.parametrize("players", [2, 4, 5, 8, 9, 10])
 def test_the_match_result_shows_every_bot_name_and_total_whole(size, lang, players):
     """The 128x64 match result gave a name 28 px beside its place and total: 'P8 (MEDIUM)'
     read 'P8 (M…', and with 2-4 players the right half stayed empty. Every seat named as
     the table names bots ('J8 (GLOUTON)', the widest) shows whole now, with a total of
-    three characters: its last character and its total's are drawn."""
+    three characters: its last character and its total's are drawn. 4-card seats up to
+    10: two columns of four rows left the ninth and tenth players off both displays."""
     from golfbox.table.settings import TableSettings
 
     settings = TableSettings(language=lang)
     levels = ("greedy", "medium", "random", "easy", "hard")
     widest = max(levels, key=lambda level: glyphs.text_width(settings.display_name(7, level)))
     names = [settings.display_name(s, widest) for s in range(players)]
-    totals = [(-12, 123, 31, 7, -4, 100, 58, 99)[s] for s in range(players)]
+    totals = [(-12, 123, 31, 7, -4, 100, 58, 99, 3, 42)[s] for s in range(players)]
     winners = (0,)
     shown = render_match_result(totals, winners, names, size, lang)
     for seat in range(players):

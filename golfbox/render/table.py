@@ -388,9 +388,12 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     ranked = column_w > 64
     # From the column's sides: where the bar begins and ends, where the total ends.
     left, right, total_end = (1, 3, 6) if ranked else (0, 2, 4)
+    # 9-10 players (4-card): five rows a column, 1 px closer and from 3 px higher (a row
+    # under the verdict for accents), or the ninth and tenth were below the screen's end.
+    per_column, top, pitch = (4, 25, 9) if len(totals) <= 8 else (5, 22, 8)
     for place, seat in enumerate(standings):
-        x = (place // 4) * column_w
-        y = 25 + (place % 4) * 9
+        x = (place // per_column) * column_w
+        y = top + (place % per_column) * pitch
         won = seat in winners
         fg = paper if won else ink
         if won:  # from the accents' row down
