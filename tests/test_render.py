@@ -831,6 +831,25 @@ def test_the_turn_line_names_the_player_to_move_whole(size, lang, level):
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_name_too_long_for_the_turn_line_is_cut_before_its_verb(size, lang):
+    """A name is any length (settings.py sets no limit): 'Marie-Hélène Dubois-Lefèvre'
+    read 'MARIE-HÉLÈNE DUBO…' on the 128-px turn line and 'MARIE-HÉLÈNE DUBOIS-LE…' on
+    256, the verb gone. The name is cut short, as the result's verdict cuts it: the verb
+    shows whole."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    names = ["Marie-Hélène Dubois-Lefèvre"] * 4
+    view = goldens.play_turns(goldens.deal("6-card", players=4), 5).view(None)
+    scale, box = (1, (51, 0, 128, 8)) if size == (128, 64) else (2, (62, 4, 256, 21))
+    line = render_table(view, size, names, lang=lang).crop(box)
+    assert shows(line, say(lang, "{who} plays", who="").strip(), scale)
+    assert shows(line, "MARIE", scale)
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("players", [4, 8])
 def test_the_reveal_names_a_bot_seat_without_cutting_it(size, lang, players):
     """The reveal's panels are 32 px wide with 8 grids (on 256 px, and 4 a page on 128):

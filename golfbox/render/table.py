@@ -78,7 +78,8 @@ def describe_last(view: SeatView, names: Sequence[str] | None = None, lang: str 
 def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int,
                 scale: int = 1) -> str:
     """Whose turn it is in ``width`` px: 'à J2 (MOYEN) de jouer', or where that does not
-    fit, 'J2 (MOYEN) joue' (cut short only if that does not fit either)."""
+    fit, 'J2 (MOYEN) joue' (its name cut short if that does not fit either, never the
+    verb: 'MARIE-HÉLÈNE DU… JOUE')."""
     if view.phase == OVER:
         return say(lang, "round over")
     if view.phase == START:
@@ -89,6 +90,9 @@ def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
     words = say(lang, "{who} to play", who=who)
     if glyphs.text_width(words, scale) > width:
         words = say(lang, "{who} plays", who=who)
+    if glyphs.text_width(words, scale) > width:  # a name of any length (settings.py)
+        room = width - glyphs.text_width(say(lang, "{who} plays", who=""), scale) - scale
+        words = say(lang, "{who} plays", who=glyphs.fit_text(who, room, scale))
     return glyphs.fit_text(words, width, scale)
 
 
