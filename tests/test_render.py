@@ -829,6 +829,25 @@ def test_the_turn_line_names_the_player_to_move_whole(size, lang, level):
         goldens.play_turn(round_)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [9, 10])
+def test_the_wide_piles_leave_a_blank_row_over_a_third_row_of_scores(lang, players):
+    """4-card seats up to 10: on 256x64 a third row of scores begins at y 41, and the
+    stock's count and 'pile' under the 34-px piles (y 37-41) ran into its names. The
+    piles are shorter then: a blank row parts their words from the scores' accents."""
+    from test_wording import shows
+
+    from golfbox.render.table import score_rows, scores_top
+
+    names = (list(LONG_NAMES) * 2)[:players]
+    view = goldens.play_turns(goldens.deal("4-card", players=players), 5).view(None)
+    shown = render_table(view, (256, 64), names, lang=lang).convert("1")
+    top = scores_top(score_rows(players, 256), 256)
+    assert top == 41  # the layout this test is about
+    assert not any(shown.getpixel((x, top - 3)) for x in range(60))
+    assert shows(shown.crop((0, 0, 60, top - 3)), str(view.stock_size))
+
+
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_name_too_long_for_the_turn_line_is_cut_before_its_verb(size, lang):

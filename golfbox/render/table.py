@@ -187,9 +187,12 @@ def _draw_wide_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence
     """256×64 above the scores: the piles on the left; right of them the round and the
     variant, whose turn in big letters, the last action, and the message or the info line."""
     ink, dim = palette.ink, palette.dim
-    _draw_piles(draw, view, palette, (1, 1, 26, 34), (31, 1, 26, 34))
-    _text_centered(draw, 1, 26, 37, str(view.stock_size), ink)
-    _text_centered(draw, 31, 26, 37, say(lang, "pile"), dim)
+    # A third row of scores (9-10 players, 4-card) begins at y 41: the piles are 20 px
+    # then, so that their words (y 37-41 under 34 px) do not run into its names.
+    pile_h = 34 if rows < 3 else 20
+    _draw_piles(draw, view, palette, (1, 1, 26, pile_h), (31, 1, 26, pile_h))
+    _text_centered(draw, 1, 26, pile_h + 3, str(view.stock_size), ink)
+    _text_centered(draw, 31, 26, pile_h + 3, say(lang, "pile"), dim)
     x, width = 62, WIDE[0] - 62
     glyphs.draw_text(draw, x, 0, say(lang, "round {n}/{of}", n=view.round_no, of=view.rounds), dim)
     name = variant_words(view.variant.name, lang)
