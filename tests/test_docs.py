@@ -62,6 +62,16 @@ def test_the_rules_name_every_house_rule_of_every_variant():
             assert f"**`{spec.name}`**" in text or f"`{spec.name}`" in text, spec.name
 
 
+def test_the_house_rules_table_gives_each_default_as_the_lobby_shows_it():
+    """'House rules at a glance' gave 4-card's knock_penalty default as '0'; the lobby
+    says 'off' (8f5b778), as the text above the table does ('off by default')."""
+    rows = re.findall(r"^\| `(\w+)` \| ([\w-]+) \| ([^|]+) \|", RULES.read_text(), re.M)
+    assert len(rows) == sum(len(v.rule_specs) for v in VARIANTS.values())
+    for name, variant, default in rows:
+        spec = next(s for s in get_variant(variant).rule_specs if s.name == name)
+        assert default.strip().strip('`"') == spec.describe(spec.default), (name, variant)
+
+
 def markdown_files() -> list[Path]:
     try:
         out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True,
