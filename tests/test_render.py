@@ -767,12 +767,26 @@ def test_who_the_start_waits_for_shows_whole(size, lang, players):
     names = _bot_names(lang, players)
     view = goldens.deal("6-card", players=players).view(None)
     image = render_table(view, size, names, lang=lang)
-    listed = say(lang, "waiting for {who}", who=" ".join(names))
+    listed = say(lang, "waiting for {who}", who=", ".join(names))
     width = 256 - 62 if size[0] == 256 else 128
     if glyphs.text_width(listed) <= width:
         assert shows(image, listed)
     else:
         assert shows(image, say(lang, "waiting for {n} players", n=players))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_names_the_start_waits_for_are_parted_by_commas(lang):
+    """'waiting for Marie Claire Jean Paul' did not say who was who (the names were
+    parted by spaces alone), and the seats' own line says 'Ann, Bob'. Commas part them
+    on the shared display too (on 128 px, where they do not fit, it counts them)."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    names = ["Marie Claire", "Jean Paul"]
+    image = render_table(goldens.deal("6-card", players=2).view(None), (256, 64), names, lang=lang)
+    assert shows(image, say(lang, "waiting for {who}", who="Marie Claire, Jean Paul"))
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

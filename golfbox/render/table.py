@@ -101,7 +101,8 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
     their names do not fit), final turns, a card in hand."""
     if view.phase == START:
         waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
-        words = say(lang, "waiting for {who}", who=" ".join(waiting))
+        # Commas part the names, as on the seats ('Marie Claire, Jean Paul').
+        words = say(lang, "waiting for {who}", who=", ".join(waiting))
         if glyphs.text_width(words) > width and len(waiting) > 1:
             words = say(lang, "waiting for {n} players", n=len(waiting))
         return words
