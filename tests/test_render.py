@@ -994,3 +994,23 @@ def test_a_seat_name_of_eight_letters_shows_beside_the_round(lang):
         last = top(name, 18, 18)
         assert shows(last, name[:5]) and shows(last, f"{letter}18"), name
     assert shows(top("ANN", 18, 18), "ANN") and shows(top("ANN", 18, 18), f"{letter}18/18")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_one_final_turn_left_is_said_in_the_singular(lang):
+    """'FINAL TURNS LEFT: 1' / 'DERNIERS TOURS : 1' spoke of turns in the plural for the
+    last one; two or more keep the count."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    view = goldens.play_turns(goldens.deal("6-card"), 4).view(None)
+
+    def left(n):
+        return view._replace(table=view.table._replace(final_turns_left=n))
+
+    one = render_table(left(1), lang=lang)
+    assert shows(one, say(lang, "one final turn left"))
+    assert not shows(one, say(lang, "final turns left: {n}", n=1))
+    assert shows(render_table(left(2), lang=lang),
+                 say(lang, "final turns left: {n}", n=2))

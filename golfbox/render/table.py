@@ -108,7 +108,9 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         return words
     words = []
     if view.final_turns_left is not None:
-        words.append(say(lang, "final turns left: {n}", n=view.final_turns_left))
+        left = view.final_turns_left
+        words.append(say(lang, "one final turn left") if left == 1 else
+                     say(lang, "final turns left: {n}", n=left))
     if view.holder is not None and view.held is not None:
         words.append(say(lang, "{who} holds {card}", who=seat_name(view.holder, names, lang),
                          card=card_words(view.held)))

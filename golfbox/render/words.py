@@ -78,7 +78,7 @@ FRENCH: dict[str, str] = {
     "round over": "manche finie", "get ready": "à vos cartes", "{who} to play": "à {who} de jouer",
     "{who} plays": "{who} joue",  # the turn where "à {who} de jouer" does not fit
     "waiting for {who}": "on attend {who}", "waiting for {n} players": "on attend {n} joueurs",
-    "final turns left: {n}": "derniers tours : {n}",
+    "final turns left: {n}": "derniers tours : {n}", "one final turn left": "un dernier tour",
     "{who} holds {card}": "{who} tient {card}",
     "{who} drew from the stock": "{who} a pioché",
     "{who} took {card} from the discard": "{who} a pris {card} du tas",
