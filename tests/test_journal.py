@@ -245,7 +245,40 @@ def test_a_version_1_journal_is_migrated_and_its_finished_match_result_is_still_
         journal.close_result(1)  # harmless twice
         assert journal.result_shown() is None
         assert [m.id for m in journal.history()] == [1]
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_version_2_journal_is_migrated_and_keeps_no_lobby_until_one_is_saved(path):
+    """Version 3 keeps the lobby's choices; a version 2 journal kept none: the config's."""
+    from golfbox.table.journal import MIGRATIONS, APPLICATION_ID
+
+    db = sqlite3.connect(path)
+    for migration in MIGRATIONS[:2]:
+        db.executescript(migration)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 2")
+    db.execute("INSERT INTO match (id, started_at, config, seed, players, variant, status, ended_at, "
+               "totals, winners, result_closed_at) VALUES (1, '2026-11-20T20:00:00+00:00', "
+               "'{\"variant\": \"4-card\"}', '7', '[]', '4-card', 'finished', "
+               "'2026-11-20T20:30:00+00:00', '[3, 9]', '[0]', '2026-11-20T20:31:00+00:00')")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        assert journal.saved_lobby() is None
+        assert journal.result_shown() is None and [m.id for m in journal.history()] == [1]
+        journal.save_lobby({"variant": "4-card", "joined": [0]})
+        journal.save_lobby({"variant": "9-card", "joined": [0, 2]})  # replaces it
+        assert journal.saved_lobby() == {"variant": "9-card", "joined": [0, 2]}
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("SELECT count(*) FROM lobby").fetchone()[0] == 1
+    db.close()
+
+
+def test_a_lobby_that_is_no_json_is_refused_by_value(journal):
+    with pytest.raises(ValueError, match="lobby cannot be stored as JSON"):
+        journal.save_lobby({"rounds": float("nan")})
+    assert journal.saved_lobby() is None
 
 
 def test_only_the_newest_match_finished_and_not_left_is_shown_again(journal):

@@ -26,6 +26,9 @@ Typical use::
         journal.finish_round(match_id, 1, [12, 30, 7])
         journal.finish_match(match_id, [12, 30, 7], winners=[2])
 
+Beside the matches, one row keeps the lobby's choices (``save_lobby``, replaced
+at each change), so a power cut in the lobby loses nothing chosen there.
+
 The journal keeps the newest ``keep_matches`` matches (KEEP_MATCHES): a table
 that plays every evening for a year must not fill its SD card, nor open a
 journal of a year's moves at each start (its check reads the whole file).
@@ -59,7 +62,7 @@ log = logging.getLogger(__name__)
 
 # "GOLF" in ASCII: tells a golfbox journal from any other SQLite file.
 APPLICATION_ID = 0x474F4C46
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_ACTION_LENGTH = 200
 # About 35 kB a 4-player 6-card match with people (bench/evening.py): some 7 MB in all,
 # a few weeks of a café's evenings.
@@ -110,8 +113,18 @@ _SCHEMA_V2 = """
 ALTER TABLE match ADD COLUMN result_closed_at TEXT;  -- ISO 8601, UTC; NULL: still shown
 """
 
+# Version 3: the lobby's choices (save_lobby), so a power cut in the lobby keeps them. One
+# row, replaced at each change: the file does not grow with an evening of presses.
+_SCHEMA_V3 = """
+CREATE TABLE lobby (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    at          TEXT NOT NULL,              -- ISO 8601, UTC
+    data        TEXT NOT NULL               -- JSON object, opaque to the journal
+);
+"""
+
 # MIGRATIONS[n] takes a journal from schema version n to n + 1.
-MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2]
+MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -276,7 +289,24 @@ class Journal:
             self._require_playing(db, match_id)
             db.execute("UPDATE match SET status = 'abandoned', ended_at = ? WHERE id = ?", (_now(), match_id))
 
+    def save_lobby(self, lobby: Mapping[str, Any]) -> None:
+        """Keep the lobby's choices (JSON-serialisable), replacing those kept before."""
+        data = _to_json("lobby", dict(lobby))
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO lobby (id, at, data) VALUES (1, ?, ?)", (_now(), data))
+
     # -- reading ----------------------------------------------------------
+
+    def saved_lobby(self) -> Any:
+        """What save_lobby kept last, or None; ValueError if it is not JSON."""
+        with self._reading() as db:
+            row = db.execute("SELECT data FROM lobby WHERE id = 1").fetchone()
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the saved lobby is not JSON ({exc}): {row[0]!r:.80}") from None
 
     def unfinished(self) -> MatchLog | None:
         """The newest match still in play, with all its entries, or None."""
