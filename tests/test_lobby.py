@@ -228,3 +228,101 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
         assert table.service.state == "lobby"
         assert [str(line) for line in table.service.lobby.lines()] == chosen
         assert table.service.lobby.players() == players
+
+
+def choose_an_evening(table) -> list[str]:
+    """Seats 1 and 3 join; seat 1 picks 9-card, hard bots, 3 rounds, a house rule, hints
+    and French. Returns the menu as it then reads."""
+    lobby = table.service.lobby
+    table.press(0, Button.OK)
+    table.press(2, Button.OK)
+    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [Button.RIGHT]),
+                         ("rounds", [Button.LEFT] * 2), ("lines", [Button.RIGHT]),
+                         ("hints", [Button.RIGHT]), ("language", [Button.RIGHT])):
+        while lobby.selected.key != key:
+            table.press(0, Button.OK)
+        table.press(0, *buttons)
+    return [str(line) for line in lobby.lines()]
+
+
+def test_a_power_cut_in_the_lobby_keeps_its_choices_and_who_joined(sim_table):
+    table = sim_table(variant="6-card", seats=4)
+    chosen = choose_an_evening(table)
+    assert chosen == ["jeu : 9 cartes", "2 places : robots forts", "manches : 3",
+                      "lignes : rangées+colonnes", "conseils : oui", "langue : français",
+                      "règles : ◀▶ lire"]
+    players = table.service.lobby.players()
+    shared = table.shared.image.tobytes()
+
+    again = sim_table(variant="6-card", seats=4)  # the power cut: a new table, the same journal
+    lobby = again.service.lobby
+    assert again.service.state == "lobby"
+    assert [str(line) for line in lobby.lines()] == chosen
+    assert lobby.joined == {0, 2} and lobby.players() == players
+    assert lobby.cursor == 0  # (where the cursor was is not kept)
+    assert again.shared.image.tobytes() != shared  # (the cursor drawn on the first line)
+    again.hold(0, Button.OK)
+    assert again.service.state == "playing"
+    assert again.service.match_config == {"variant": "9-card", "rounds": 3, "hints": True,
+                                          "language": "fr", "rules": {"lines": "rows+columns"}}
+
+
+@pytest.mark.parametrize("spoil, why", [
+    (lambda kept: kept.update(variant="snap-golf"), "unknown variant 'snap-golf'"),
+    (lambda kept: kept.update(rounds=0), "rounds: 0"),
+    (lambda kept: kept.update(fill="wizard"), "fill: 'wizard'"),
+    (lambda kept: kept.update(joined=[0, 7]), "joined: [0, 7]"),  # a seat the config dropped
+    (lambda kept: kept["rules"]["9-card"].update(lines="diagonals"), "rules: "),
+    (lambda kept: kept["rules"].update({"snap-golf": {}}), "unknown variant 'snap-golf'"),
+    (lambda kept: kept.pop("language"), "language: 'missing'"),
+    (lambda kept: kept.clear() or kept.update(a=1), "variant: 'missing'"),
+], ids=["unknown game", "no rounds", "unknown level", "dropped seat", "bad rule value",
+        "rules of an unknown game", "no language", "not a lobby"])
+def test_a_lobby_kept_wrong_is_not_used_the_config_is_and_the_log_says_why(
+        sim_table, caplog, spoil, why):
+    table = sim_table(variant="6-card", seats=4)
+    choose_an_evening(table)
+    kept = table.service.lobby.to_json()
+    spoil(kept)
+    table.journal.save_lobby(kept)  # as a newer or older golfbox might have kept it
+
+    again = sim_table(variant="6-card", seats=4)
+    assert again.service.state == "lobby"
+    fresh = sim_table(variant="6-card", seats=4, journal=False).service.lobby
+    assert again.service.lobby.to_json() == fresh.to_json()
+    assert [str(line) for line in again.service.lobby.lines()][0] == "game: 6-card"
+    assert any("the lobby kept in the journal is not used" in r.getMessage() and why in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_a_lobby_kept_as_no_json_is_not_used(sim_table, caplog):
+    import sqlite3
+
+    table = sim_table(variant="6-card", seats=4)
+    choose_an_evening(table)
+    db = sqlite3.connect(table.journal.path)
+    db.execute("UPDATE lobby SET data = '{\"variant\": \"9-ca'")
+    db.commit()
+    db.close()
+    again = sim_table(variant="6-card", seats=4)
+    assert again.service.state == "lobby" and again.service.lobby.variant == "6-card"
+    assert "the saved lobby is not JSON" in caplog.text
+
+
+def test_the_lobby_is_written_at_a_change_and_not_for_the_cursor(sim_table):
+    import sqlite3
+
+    table = sim_table(variant="6-card", seats=4)
+    reader = sqlite3.connect(table.journal.path)  # data_version: changes if others commit
+
+    def writes(button) -> bool:
+        before = reader.execute("PRAGMA data_version").fetchone()[0]
+        table.press(0, button)
+        return reader.execute("PRAGMA data_version").fetchone()[0] != before
+
+    assert writes(Button.OK)  # join
+    assert not writes(Button.OK) and not writes(Button.OK)  # the cursor moves
+    assert writes(Button.LEFT)  # rounds: 5
+    kept = reader.execute("SELECT count(*), data FROM lobby").fetchone()
+    assert kept[0] == 1 and '"rounds":5' in kept[1]  # one row, replaced
+    reader.close()

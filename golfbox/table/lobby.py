@@ -16,7 +16,8 @@ stepping through the values a table would pick (see RuleSpec.choices), hints,
 the language of the displays (it changes at once), and the rules to read. They
 start from the config: its house rules belong to its variant; another variant
 starts from its defaults. After a restart that resumed a match, they are that
-match's (Lobby.resume).
+match's (Lobby.resume); after one into the lobby, they and who joined are what
+the journal kept of the lobby (to_json, restore).
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
 """
@@ -24,14 +25,14 @@ Seats named in the config's ``bots`` play as bots unless someone joins there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from golfbox.engine import VARIANTS, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.bots import DEFAULT_BOT, LEVELS
 from golfbox.render.table import variant_words
 from golfbox.render.words import LANGUAGES, say
-from golfbox.table.settings import TableSettings
+from golfbox.table.settings import MAX_ROUNDS, TableSettings
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
 # Who fills empty seats: nobody, or bots of a level; ▶ from "empty" reaches the default first.
@@ -239,14 +240,55 @@ class Lobby:
         if fill and fill[0] in FILL_CHOICES:
             self.fill = fill[0]
 
+    def to_json(self) -> dict:
+        """The choices and who joined, for the journal (not the cursor)."""
+        rules = {name: self.rules(name) for name in VARIANTS}
+        return {"variant": self.variant, "fill": self.fill, "rounds": self.rounds,
+                "rules": {name: changed for name, changed in rules.items() if changed},
+                "hints": self.hints, "language": self.language, "joined": sorted(self.joined)}
+
+    def restore(self, data: Any) -> None:
+        """The lobby as ``to_json`` kept it before a restart. A ValueError names what is
+        wrong in it (a game or a rule this golfbox no longer knows, a seat the config
+        dropped, a bad value) and nothing is changed then."""
+        if not isinstance(data, dict):
+            raise ValueError(f"not a table of choices: {data!r:.80}")
+
+        def value(key: str, ok: Callable[[Any], bool]) -> Any:
+            if key not in data or not ok(data[key]):
+                raise ValueError(f"{key}: {data.get(key, 'missing')!r:.80}")
+            return data[key]
+
+        variant = value("variant", lambda v: isinstance(v, str))
+        get_variant(variant)  # RuleError (a ValueError) names an unknown one
+        fill = value("fill", lambda v: v in FILL_CHOICES)
+        rounds = value("rounds", lambda v: type(v) is int and 1 <= v <= MAX_ROUNDS)
+        hints = value("hints", lambda v: isinstance(v, bool))
+        language = value("language", lambda v: v in LANGUAGES)
+        joined = value("joined", lambda v: isinstance(v, list) and all(
+            type(s) is int and 0 <= s < self.settings.seats for s in v))
+        rules = value("rules", lambda v: isinstance(v, dict) and all(
+            isinstance(r, dict) for r in v.values()))
+        for name in rules:
+            get_variant(name)
+        try:
+            rule_values = {name: dict(make_rules(name, rules.get(name, {}))) for name in VARIANTS}
+        except ValueError as exc:
+            raise ValueError(f"rules: {exc}") from None
+        self.variant, self.fill, self.rounds, self.hints = variant, fill, rounds, hints
+        self.language, self.joined, self.rule_values = language, set(joined), rule_values
+        self.round_choices = tuple(sorted(set(self.round_choices) | {rounds}))
+
     # ---- the match to start
 
-    def rules(self) -> dict[str, Any]:
-        """The chosen variant's house rules that differ from its defaults, as the config
-        file would write them (off for a rule without a value), for the journal."""
-        values = self.rule_values[self.variant]
+    def rules(self, variant: str | None = None) -> dict[str, Any]:
+        """The house rules of the chosen variant (or ``variant``) that differ from its
+        defaults, as the config file would write them (off for a rule without a value),
+        for the journal."""
+        variant = variant or self.variant
+        values = self.rule_values[variant]
         return {spec.name: "off" if values[spec.name] is None else values[spec.name]
-                for spec in get_variant(self.variant).rule_specs
+                for spec in get_variant(variant).rule_specs
                 if values[spec.name] != spec.default}
 
 

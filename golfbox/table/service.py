@@ -23,7 +23,7 @@ from typing import Callable
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
 from golfbox.table import screens, states
 from golfbox.table.input import SeatInput
-from golfbox.table.journal import Journal
+from golfbox.table.journal import Journal, JournalError
 from golfbox.table.lobby import Lobby
 from golfbox.table.saver import ScreenSaver
 from golfbox.table.session import NEXT_ROUND, Notices, Session
@@ -71,6 +71,7 @@ class TableService:
         self.current: states.State = states.Lobby(self)
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
+        self._lobby_kept = self.lobby.to_json()  # what a restart into the lobby would show
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
                 raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
@@ -241,14 +242,30 @@ class TableService:
         self.saver.seen((self.current, self.session.actions_played))
         if self.saver.asleep:
             self.painter.draw(self.saver.frames(self.current.lang))
-            self._report_status()
-            return
-        if self.current.shown_at == states.NOT_SHOWN:
-            # From the start of its first drawing: eight seats take a while to draw on a
-            # Pi, and a player whose screen came first may press before the last is done.
-            self.current.shown_at = self.clock()
-        self.painter.draw(self.current, first)
+        else:
+            if self.current.shown_at == states.NOT_SHOWN:
+                # From the start of its first drawing: eight seats take a while to draw on a
+                # Pi, and a player whose screen came first may press before the last is done.
+                self.current.shown_at = self.clock()
+            self.painter.draw(self.current, first)
         self._report_status()
+        self._keep_lobby()
+
+    def _keep_lobby(self) -> None:
+        """Journal the lobby's choices and who joined when they changed (not the cursor),
+        after the screens show them, so a press is drawn as fast as ever: a power cut in
+        the lobby then keeps them (states.restore_lobby)."""
+        if self.journal is None or self.current.name is not states.TableState.LOBBY:
+            return
+        kept = self.lobby.to_json()
+        if kept == self._lobby_kept:
+            return
+        try:
+            self.journal.save_lobby(kept)
+        except (JournalError, ValueError) as exc:  # the lobby goes on; a restart may forget it
+            log.error("journal: the lobby not kept: %s", exc)
+            return
+        self._lobby_kept = kept
 
     def _keep_faults_turning(self) -> None:
         """With several faults, the shared display shows the next one every few seconds."""

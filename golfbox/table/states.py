@@ -23,6 +23,7 @@ from golfbox.hal.base import Button, EventKind
 from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
 from golfbox.table.input import VERB_OF_KIND, SeatInput
+from golfbox.table.journal import JournalError
 from golfbox.table.thinker import Thought, bot_choice
 from golfbox.table.timers import Timer
 
@@ -49,7 +50,7 @@ class TableState(StrEnum):
 def opening(table: "TableService") -> "State":
     """The first state: an unfinished match resumed from the journal, else the result of
     a finished one that was still shown (its last reveal, then who won), else a match
-    started at once (``auto_start``), else the lobby."""
+    started at once (``auto_start``), else the lobby as the journal kept it."""
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
@@ -68,7 +69,23 @@ def opening(table: "TableService") -> "State":
         if session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
                                settings.rounds, settings.hints, settings.language):
             return Playing(table)
+    else:
+        restore_lobby(table)
     return Lobby(table)  # (with auto_start: the journal failed, shown; holding ● tries again)
+
+
+def restore_lobby(table: "TableService") -> None:
+    """The lobby's choices and who joined, as the journal kept them before the restart (the
+    service saves them as they change). Anything wrong in them: the config's, and a log
+    line saying what."""
+    if table.journal is None:
+        return
+    try:
+        saved = table.journal.saved_lobby()
+        if saved is not None:
+            table.lobby.restore(saved)
+    except (JournalError, ValueError) as exc:
+        log.warning("the lobby kept in the journal is not used (%s): the config's instead", exc)
 
 
 # A state not yet drawn: every press is older than its screens (none reaches it then).
