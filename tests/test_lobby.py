@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from golfbox.engine import VARIANTS, make_rules
@@ -265,6 +267,20 @@ def test_a_power_cut_in_the_lobby_keeps_its_choices_and_who_joined(sim_table):
     assert again.service.state == "playing"
     assert again.service.match_config == {"variant": "9-card", "rounds": 3, "hints": True,
                                           "language": "fr", "rules": {"lines": "rows+columns"}}
+
+
+def test_a_lobby_kept_before_the_config_changed_gives_way_to_the_config(sim_table, caplog):
+    """The café edits [game] in its config (another game, more seats) and restarts: the
+    lobby opens on the config's new game, not on what the lobby kept before the edit."""
+    table = sim_table(variant="6-card", seats=4)
+    choose_an_evening(table)
+    caplog.set_level(logging.INFO)
+    edited = sim_table(variant="4-card", seats=4)  # the same journal, another config
+    lobby = edited.service.lobby
+    assert lobby.variant == "4-card" and lobby.joined == set() and lobby.language == "en"
+    assert "the config changed since" in caplog.text
+    again = sim_table(variant="4-card", seats=4)  # that config's own lobby is kept again
+    assert again.service.lobby.variant == "4-card"
 
 
 @pytest.mark.parametrize("spoil, why", [

@@ -241,11 +241,20 @@ class Lobby:
             self.fill = fill[0]
 
     def to_json(self) -> dict:
-        """The choices and who joined, for the journal (not the cursor)."""
+        """The choices and who joined, for the journal (not the cursor), and the config
+        they were made from (``config_key``)."""
         rules = {name: self.rules(name) for name in VARIANTS}
         return {"variant": self.variant, "fill": self.fill, "rounds": self.rounds,
                 "rules": {name: changed for name, changed in rules.items() if changed},
-                "hints": self.hints, "language": self.language, "joined": sorted(self.joined)}
+                "hints": self.hints, "language": self.language, "joined": sorted(self.joined),
+                "config": self.config_key()}
+
+    def config_key(self) -> str:
+        """What the lobby starts from in the config: an owner who edits it and restarts
+        wants the new game, not the choices kept from before the edit."""
+        s = self.settings
+        return repr((s.seats, s.variant, sorted(s.rules.items()), s.rounds, s.hints, s.language,
+                     sorted(s.bots.items())))
 
     def restore(self, data: Any) -> None:
         """The lobby as ``to_json`` kept it before a restart. A ValueError names what is

@@ -76,12 +76,15 @@ def opening(table: "TableService") -> "State":
 
 def restore_lobby(table: "TableService") -> None:
     """The lobby's choices and who joined, as the journal kept them before the restart (the
-    service saves them as they change). Anything wrong in them: the config's, and a log
-    line saying what."""
+    service saves them as they change), unless the config they came from was edited since.
+    Anything wrong in them: the config's, and a log line saying what."""
     if table.journal is None:
         return
     try:
-        saved = table.journal.saved_lobby()
+        saved, config = table.journal.saved_lobby(), table.lobby.config_key()
+        if isinstance(saved, dict) and saved.get("config", config) != config:
+            log.info("the lobby kept in the journal is not used: the config changed since")
+            return
         if saved is not None:
             table.lobby.restore(saved)
     except (JournalError, ValueError) as exc:
