@@ -342,3 +342,38 @@ def test_the_lobby_is_written_at_a_change_and_not_for_the_cursor(sim_table):
     kept = reader.execute("SELECT count(*), data FROM lobby").fetchone()
     assert kept[0] == 1 and '"rounds":5' in kept[1]  # one row, replaced
     reader.close()
+
+
+def test_a_power_cut_after_a_resumed_match_keeps_the_lobby_that_followed_it(sim_table, clock):
+    """A restart mid-match, then the people left and the result went back to the lobby
+    with nobody joined. The service took the resumed match's lobby for the one kept in
+    the journal, so that lobby was never written: a power cut then showed the lobby kept
+    before the match, with the two who had left joined again."""
+    from golfbox.hal.base import LinkEvent
+    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
+
+    settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
+                    takeover_after=10.0, bot_delay=1.0)
+    table = sim_table(**settings)
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    table.hold(0, Button.OK)
+    assert table.service.state == "playing"
+
+    again = sim_table(**settings)  # a power cut mid-match: it resumes
+    svc = again.service
+    assert svc.state == "playing"
+    for seat in (0, 1):  # both people leave: bots stand in, the result goes to the lobby
+        svc.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged", buttons=True))
+    for _ in range(500):
+        if svc.state == "match_over":
+            break
+        clock.advance(1.0)
+        svc.run_until_idle()
+    clock.advance(BOTS_ONLY_RESULT_SECONDS)
+    svc.run_until_idle()
+    assert svc.state == "lobby" and svc.lobby.joined == set()
+
+    third = sim_table(**settings)  # a power cut in that lobby
+    assert third.service.state == "lobby"
+    assert third.service.lobby.joined == set()

@@ -71,7 +71,7 @@ class TableService:
         self.current: states.State = states.Lobby(self)
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
-        self._lobby_kept = self.lobby.to_json()  # what a restart into the lobby would show
+        self._lobby_kept = self._lobby_in_journal()  # what a restart into the lobby would show
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
                 raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
@@ -266,6 +266,15 @@ class TableService:
             log.error("journal: the lobby not kept: %s", exc)
             return
         self._lobby_kept = kept
+
+    def _lobby_in_journal(self) -> object:
+        """The lobby the journal holds now. Not the lobby opened: after a resumed match
+        (Lobby.resume) or auto_start they differ, and the lobby that follows the match
+        must be written even if it is the one opened."""
+        try:
+            return self.journal.saved_lobby() if self.journal is not None else None
+        except (JournalError, ValueError):  # unreadable: the lobby is written over it
+            return None
 
     def _keep_faults_turning(self) -> None:
         """With several faults, the shared display shows the next one every few seconds."""
