@@ -49,6 +49,10 @@ class FillingDisk(Journal):
         self._full("finish_match")
         return super().finish_match(*args)
 
+    def save_lobby(self, *args):
+        self._full("save_lobby")
+        return super().save_lobby(*args)
+
 
 def table(path, clock, full=False, **settings):
     settings = TableSettings(**{"variant": "4-card", "seats": 2, "rounds": 2, "bot_delay": 0.0,
@@ -194,3 +198,35 @@ def test_a_full_disk_is_logged_once_not_at_every_try(tmp_path, clock, caplog):
     assert failing > 1000  # tried all along …
     assert len([line for line in lines if line.startswith("journal:")]) <= 1 + failing // 100 + 1
     assert any(line.startswith("journal: saving again after") for line in lines)
+
+
+def test_a_full_disk_in_the_lobby_is_logged_once_and_not_tried_at_every_press(
+        tmp_path, clock, caplog):
+    """The lobby's choices could not be kept: every press after (the cursor's too) and
+    every timer tried again and logged an ERROR, a line a press on the SD card the log
+    shares with the journal. Now a change is tried once, the failure said once; the
+    lobby works on, and is kept at the next change once there is room."""
+    service, pad = table(tmp_path / "journal.sqlite3", clock)
+    service.journal.full = True
+    with caplog.at_level("INFO", logger="golfbox.table.service"):
+        pad.press(0, Button.OK)  # join: a change, not kept
+        service.run_until_idle()
+        for _ in range(20):  # the cursor goes round the menu: no change
+            pad.press(0, Button.OK)
+            service.run_until_idle()
+        run_for(service, clock, 60)
+        assert service.journal.writes_tried == 1
+        while service.lobby.selected.key != "rounds":
+            pad.press(0, Button.OK)
+            service.run_until_idle()
+        for button in (Button.LEFT, Button.RIGHT, Button.LEFT):  # three changes, each tried
+            pad.press(0, button)
+            service.run_until_idle()
+        assert service.journal.writes_tried == 4 and service.lobby.joined == {0}
+        service.journal.full = False
+        pad.press(1, Button.OK)  # seat 2 joins: kept
+        service.run_until_idle()
+    assert service.journal.saved_lobby() == service.lobby.to_json()
+    lines = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.service"]
+    assert len([line for line in lines if "the lobby not kept" in line]) == 1, lines
+    assert any("the lobby kept again after 4 failed tries" in line for line in lines), lines

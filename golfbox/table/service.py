@@ -72,6 +72,7 @@ class TableService:
 
         self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
         self._lobby_kept = self._lobby_in_journal()  # what a restart into the lobby would show
+        self._lobby_tried, self._lobby_failures = None, 0  # a change the journal refused
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
                 raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
@@ -258,14 +259,20 @@ class TableService:
         if self.journal is None or self.current.name is not states.TableState.LOBBY:
             return
         kept = self.lobby.to_json()
-        if kept == self._lobby_kept:
+        # A change that failed is not tried again at each press or timer, nor logged
+        # again (a line a press on the SD card the log shares): the next change is.
+        if kept == self._lobby_kept or kept == self._lobby_tried:
             return
         try:
             self.journal.save_lobby(kept)
         except (JournalError, ValueError) as exc:  # the lobby goes on; a restart may forget it
-            log.error("journal: the lobby not kept: %s", exc)
+            self._lobby_tried, self._lobby_failures = kept, self._lobby_failures + 1
+            if self._lobby_failures == 1:
+                log.error("journal: the lobby not kept: %s (said once, tried at each change)", exc)
             return
-        self._lobby_kept = kept
+        if self._lobby_failures:
+            log.info("journal: the lobby kept again after %d failed tries", self._lobby_failures)
+        self._lobby_kept, self._lobby_tried, self._lobby_failures = kept, None, 0
 
     def _lobby_in_journal(self) -> object:
         """The lobby the journal holds now. Not the lobby opened: after a resumed match
