@@ -377,3 +377,29 @@ def test_a_power_cut_after_a_resumed_match_keeps_the_lobby_that_followed_it(sim_
     third = sim_table(**settings)  # a power cut in that lobby
     assert third.service.state == "lobby"
     assert third.service.lobby.joined == set()
+
+
+def test_a_power_cut_mid_match_keeps_the_house_rules_chosen_for_the_other_games(sim_table):
+    """Each game keeps the house rules chosen for it (README). After a power cut mid-match
+    the lobby that followed had only the match's game's: the journal kept the others
+    (the lobby saved before the deal), but a resumed match did not read them."""
+    table = sim_table(variant="6-card", seats=3)
+    lobby = table.service.lobby
+    table.press(0, Button.OK)  # join
+    for key, buttons in (("variant", [Button.RIGHT] * 2), ("lines", [Button.RIGHT]),
+                         ("fill", [Button.RIGHT]),
+                         ("variant", [Button.LEFT] * 2)):  # 9-card's rule, then 6-card
+        while lobby.selected.key != key:
+            table.press(0, Button.OK)
+        table.press(0, *buttons)
+    assert lobby.variant == "6-card" and lobby.rules("9-card") == {"lines": "rows+columns"}
+    table.hold(0, Button.OK)
+    assert table.service.state == "playing"
+
+    again = sim_table(variant="6-card", seats=3)  # the power cut
+    assert again.service.state == "playing"
+    again.play_to_the_result()
+    again.press(0, Button.BACK)
+    lobby = again.service.lobby
+    assert again.service.state == "lobby" and lobby.variant == "6-card"
+    assert lobby.rules("9-card") == {"lines": "rows+columns"}

@@ -15,9 +15,9 @@ of rounds, then every house rule of the chosen variant (RULES.md), each
 stepping through the values a table would pick (see RuleSpec.choices), hints,
 the language of the displays (it changes at once), and the rules to read. They
 start from the config: its house rules belong to its variant; another variant
-starts from its defaults. After a restart that resumed a match, they are that
-match's (Lobby.resume); after one into the lobby, they and who joined are what
-the journal kept of the lobby (to_json, restore).
+starts from its defaults. After a restart, they and who joined are what the
+journal kept of the lobby (to_json, restore); if the restart resumed a match,
+that match's game, rounds, rules, hints and language over them (Lobby.resume).
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
 """

@@ -54,13 +54,17 @@ def opening(table: "TableService") -> "State":
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
-        table.lobby.resume(session.match_config, session.players)  # the lobby after it
+        # The lobby after it: the match's game and choices, over the lobby kept before the
+        # deal (each game keeps the house rules chosen for it).
+        restore_lobby(table)
+        table.lobby.resume(session.match_config, session.players)
         if not session.match.round.over:
             return Playing(table)
         session.finish_round()  # a crash came between the last action and the reveal
         return RoundOver(table)
     shown = table.journal.result_shown() if table.journal is not None else None
     if shown is not None and session.resume(shown, finished=True):
+        restore_lobby(table)
         table.lobby.resume(session.match_config, session.players)
         return RoundOver(table)
     if settings.auto_start:
@@ -76,7 +80,8 @@ def opening(table: "TableService") -> "State":
 
 def restore_lobby(table: "TableService") -> None:
     """The lobby's choices and who joined, as the journal kept them before the restart (the
-    service saves them as they change), unless the config they came from was edited since.
+    service saves them as they change), unless the config they came from was edited since;
+    before a resumed match, the lobby it was dealt from (Lobby.resume then sets its game).
     Anything wrong in them: the config's, and a log line saying what."""
     if table.journal is None:
         return
