@@ -428,3 +428,14 @@ def test_a_journal_cut_shorter_than_its_header_says_so(path):
     assert str(refused.value) == (f"journal {path}: is cut short (40 bytes, less than the 100 of "
                                   "an SQLite header): not a golfbox journal; refusing to touch it "
                                   "(move it away to begin a new journal)")
+
+
+def test_pruning_old_matches_leaves_the_lobby(path):
+    """KEEP_MATCHES deletes old matches, never the lobby's row (it is no match)."""
+    with Journal(path, keep_matches=1) as journal:
+        journal.save_lobby({"variant": "9-card", "joined": [1]})
+        for seed in range(3):
+            match_id = journal.start_match({"variant": "4-card"}, seed, [])
+            journal.finish_match(match_id, [3, 9], winners=[0])
+        assert [m.id for m in journal.history()] == [3]  # (pruned)
+        assert journal.saved_lobby() == {"variant": "9-card", "joined": [1]}
