@@ -724,6 +724,25 @@ def test_the_match_result_shows_every_bot_name_and_total_whole(size, lang, playe
         assert shown.tobytes() != render_match_result(other, winners, names, size, lang).tobytes()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_tenth_place_is_parted_from_its_name_as_the_others_are(lang):
+    """256x64 gives the place ('2.') 11 px before the name, room for one digit: with
+    10 players the tenth read '10.JEAN PAUL', 2 blank columns between place and name
+    where the others have 6."""
+    names = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jean Paul"]
+    image = render_match_result(list(range(10)), (0,), names, (256, 64), lang)
+
+    def blank_after_place(x0: int, y: int, place: str) -> int:
+        lit = [any(image.getpixel((x, y + r)) for r in range(5)) for x in range(x0, x0 + 40)]
+        runs = [x for x in range(1, 40) if lit[x] and not lit[x - 1]]  # where each run starts
+        ends = [x for x in range(1, 40) if lit[x - 1] and not lit[x]]
+        dot_end = ends[len(place) - 1]  # one run a character: '1', '0', '.'
+        return runs[len(place)] - dot_end
+
+    assert blank_after_place(0, 22 + 8, "2.") == 6  # the second place, not inverted
+    assert blank_after_place(128, 22 + 4 * 8, "10.") == 6
+
+
 def _bot_names(lang: str, players: int) -> list[str]:
     """Every seat a 'greedy' bot, as the table names it: the widest ('J2 (GLOUTON)')."""
     from golfbox.table.settings import TableSettings

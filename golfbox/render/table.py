@@ -401,6 +401,9 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     # 9-10 players (4-card): five rows a column, 1 px closer and from 3 px higher (a row
     # under the verdict for accents), or the ninth and tenth were below the screen's end.
     per_column, top, pitch = (4, 25, 9) if len(totals) <= 8 else (5, 22, 8)
+    # The places' column: the widest place and 6 blank px (11 px up to '9.'; '10.' ran
+    # into its name), the places right-aligned in it.
+    place_w = glyphs.text_width(f"{len(totals)}.") + 6
     for place, seat in enumerate(standings):
         x = (place // per_column) * column_w
         y = top + (place % per_column) * pitch
@@ -411,8 +414,9 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
         name_x = x + left + 2
         if ranked:
             rank_words = f"{sum(1 for s in standings if totals[s] < totals[seat]) + 1}."
-            glyphs.draw_text(draw, name_x, y, rank_words, fg)
-            name_x += 11
+            glyphs.draw_text(draw, name_x + place_w - 6 - glyphs.text_width(rank_words), y,
+                             rank_words, fg)
+            name_x += place_w
         total = str(totals[seat])
         total_x = x + column_w - total_end + 1 - glyphs.text_width(total)
         room = total_x - 3 - name_x  # a space before the total
