@@ -739,8 +739,21 @@ def test_the_tenth_place_is_parted_from_its_name_as_the_others_are(lang):
         dot_end = ends[len(place) - 1]  # one run a character: '1', '0', '.'
         return runs[len(place)] - dot_end
 
-    assert blank_after_place(0, 22 + 8, "2.") == 6  # the second place, not inverted
-    assert blank_after_place(128, 22 + 4 * 8, "10.") == 6
+    assert blank_after_place(0, 23 + 8, "2.") == 6  # the second place, not inverted
+    assert blank_after_place(128, 23 + 4 * 8, "10.") == 6
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("players", [8, 9, 10])
+def test_a_blank_row_parts_the_verdicts_cedilla_from_the_winners_bar(size, players):
+    """With 9-10 players the first row's bar began at y 20, right under the verdict's
+    cedilla (y 19): 'FRANÇOIS GAGNE' touched the bar under it."""
+    image = render_match_result(list(range(players)), (0,), ["François"] + ["Bob"] * (players - 1),
+                                size, "fr")
+    lit_rows = [y for y in range(12, 30) if any(image.getpixel((x, y)) for x in range(image.width))]
+    verdict_end = next(y for y in lit_rows if y + 1 not in lit_rows)
+    assert verdict_end == 19  # the cedilla's row
+    assert 20 not in lit_rows
 
 
 def _bot_names(lang: str, players: int) -> list[str]:

@@ -398,9 +398,10 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     ranked = column_w > 64
     # From the column's sides: where the bar begins and ends, where the total ends.
     left, right, total_end = (1, 3, 6) if ranked else (0, 2, 4)
-    # 9-10 players (4-card): five rows a column, 1 px closer and from 3 px higher (a row
-    # under the verdict for accents), or the ninth and tenth were below the screen's end.
-    per_column, top, pitch = (4, 25, 9) if len(totals) <= 8 else (5, 22, 8)
+    # 9-10 players (4-card): five rows a column, 1 px closer and from 2 px higher, or the
+    # ninth and tenth were below the screen's end. A blank row (y 20) parts the verdict's
+    # cedilla (y 19) from the first row's bar; the last bar ends at y 60.
+    per_column, top, pitch = (4, 25, 9) if len(totals) <= 8 else (5, 23, 8)
     # The places' column: the widest place and 6 blank px (11 px up to '9.'; '10.' ran
     # into its name), the places right-aligned in it.
     place_w = glyphs.text_width(f"{len(totals)}.") + 6
