@@ -95,9 +95,10 @@ def top_row(label: str, round_no: int, rounds: int, lang: str = "en") -> tuple[s
 
     The name is whole if it can be: the round takes the room left, in the longest form
     that fits ('R18/18', '18/18', 'R18'; a bot's seat drops its level first, 'J1').
-    'R18/18' is 23 px of 46: 'BENEDICT' (32 px) beside it read 'BE…'. A name too long
-    even beside 'R18' is cut short beside it: the round keeps its letter, so that it is
-    never taken for a score."""
+    'R18/18' is 23 px of 46: 'BENEDICT' (32 px) beside it read 'BE…'; now 'BENEDICT R9',
+    and at round 18 'BENEDI… R18' (1 px too wide beside 'R18'). A name too long even
+    beside 'R18' is cut short beside it: the round keeps its letter, so that it is never
+    taken for a score."""
     forms = (say(lang, "R{n}/{of}", n=round_no, of=rounds), f"{round_no}/{rounds}",
              say(lang, "R{n}", n=round_no))
     for words in forms:
