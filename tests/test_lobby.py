@@ -203,14 +203,7 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
     # ✕ opens the lobby the family had chosen (as without the power cut), not the config's.
     table = sim_table(variant="6-card", seats=3)
     lobby = table.service.lobby
-    table.press(0, Button.OK)  # join
-    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [Button.LEFT]),
-                         ("rounds", [Button.LEFT] * 3), ("lines", [Button.RIGHT]),
-                         ("hints", [Button.RIGHT]), ("language", [Button.RIGHT])):
-        while lobby.selected.key != key:
-            table.press(0, Button.OK)
-        table.press(0, *buttons)
-    chosen = [str(line) for line in lobby.lines()]
+    chosen = choose_an_evening(table, joins=(0,), fill=Button.LEFT, fewer_rounds=3)
     assert chosen == ["jeu : 9 cartes", "2 places : robots faciles", "manches : 1",
                       "lignes : rangées+colonnes", "conseils : oui", "langue : français",
                       "règles : ◀▶ lire"]
@@ -232,14 +225,15 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
         assert table.service.lobby.players() == players
 
 
-def choose_an_evening(table) -> list[str]:
-    """Seats 1 and 3 join; seat 1 picks 9-card, hard bots, 3 rounds, a house rule, hints
-    and French. Returns the menu as it then reads."""
+def choose_an_evening(table, joins=(0, 2), fill=Button.RIGHT, fewer_rounds=2) -> list[str]:
+    """Seats 1 and 3 join (``joins``); seat 1 picks 9-card, hard bots (◀: easy), 3 rounds
+    (2 steps down from 9), a house rule, hints and French. Returns the menu as it then
+    reads."""
     lobby = table.service.lobby
-    table.press(0, Button.OK)
-    table.press(2, Button.OK)
-    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [Button.RIGHT]),
-                         ("rounds", [Button.LEFT] * 2), ("lines", [Button.RIGHT]),
+    for seat in joins:
+        table.press(seat, Button.OK)
+    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [fill]),
+                         ("rounds", [Button.LEFT] * fewer_rounds), ("lines", [Button.RIGHT]),
                          ("hints", [Button.RIGHT]), ("language", [Button.RIGHT])):
         while lobby.selected.key != key:
             table.press(0, Button.OK)
