@@ -1046,3 +1046,30 @@ def test_one_final_turn_left_is_said_in_the_singular(lang):
     assert not shows(one, say(lang, "final turns left: {n}", n=1))
     assert shows(render_table(left(2), lang=lang),
                  say(lang, "final turns left: {n}", n=2))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_final_turns_are_not_followed_by_a_cut_card_in_hand(lang):
+    """On 128x64 'FINAL TURNS LEFT: 2 · MAXIMILIE…' ended in a name cut short: the card
+    in hand did not fit beside the final turns. It shows where it fits whole; else the
+    final turns stand alone (the last action above just said which card was taken)."""
+    from test_wording import shows
+
+    from golfbox.render.card import card_words
+    from golfbox.render.words import say
+
+    round_ = goldens.play_turns(goldens.deal("6-card", players=3), 3)
+    round_.apply(round_.to_move, Action("take"))  # in hand, in full view
+    view = round_.view(None)
+    view = view._replace(table=view.table._replace(final_turns_left=2))
+    names = ["Maximilienne", "Jean-Baptiste", "Marie-Hélène"]
+    final = say(lang, "final turns left: {n}", n=2)
+    holds = say(lang, "{who} holds {card}", who=names[view.holder],
+                card=card_words(view.held))
+    for size, room in (((128, 64), 128), ((256, 64), 256 - 62)):
+        image = render_table(view, size, names, lang=lang)
+        whole = f"{final} · {holds}"
+        if glyphs.text_width(whole) <= room:
+            assert shows(image, whole), size
+        else:
+            assert shows(image, final) and not shows(image, final + " ·"), size

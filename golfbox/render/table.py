@@ -112,8 +112,12 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         words.append(say(lang, "one final turn left") if left == 1 else
                      say(lang, "final turns left: {n}", n=left))
     if view.holder is not None and view.held is not None:
-        words.append(say(lang, "{who} holds {card}", who=seat_name(view.holder, names, lang),
-                         card=card_words(view.held)))
+        holds = say(lang, "{who} holds {card}", who=seat_name(view.holder, names, lang),
+                    card=card_words(view.held))
+        # Where both do not fit, the final turns stay whole: the card in hand is the
+        # one the last action just said was taken.
+        if not words or glyphs.text_width(" · ".join(words + [holds])) <= width:
+            words.append(holds)
     return " · ".join(words)
 
 
