@@ -337,6 +337,10 @@ class Session:
     def is_bot(self, engine_seat: int) -> bool:
         return engine_seat in self._bots
 
+    def bots_only(self) -> bool:
+        """Every seat of the match is a bot's: no person played it (not people away)."""
+        return all(p.bot is not None for p in self.players)
+
     def all_bots(self) -> bool:
         """Nobody at the table to press ● (every seat a bot or a stand-in)."""
         return all(p.bot is not None or self.stands_in(i) for i, p in enumerate(self.players))

@@ -560,8 +560,8 @@ class MatchOver(ReadsRules, InMatch):
             return None
         session = self.session
         engine_seat = session.engine_seat.get(seat)
-        bot_seat = engine_seat is not None and session.is_bot(engine_seat) and not all(
-            p.bot is not None for p in session.players)  # (bots only: no player's pad)
+        # (with bots only there is no player's pad to press ✕ on)
+        bot_seat = engine_seat is not None and session.is_bot(engine_seat) and not session.bots_only()
         if (engine_seat is None or bot_seat) and kind is EventKind.PRESSED:
             # Not "join when it ends": it has ended, and the way in is the lobby (where
             # joining a seat a bot played replaces the bot).
@@ -586,7 +586,7 @@ class MatchOver(ReadsRules, InMatch):
 
     def sync_timers(self):
         now, session = self.table.clock(), self.session
-        bots_only = all(p.bot is not None for p in session.players)  # not people away
+        bots_only = session.bots_only()
         self.keep_timer("rematch", bots_only, lambda: now + BOTS_ONLY_RESULT_SECONDS,
                         lambda: Playing(self.table) if session.rematch() else None)
         # Everybody who played pulled their seat's cable and bots stood in: nobody will
