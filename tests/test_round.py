@@ -398,3 +398,23 @@ def test_action_text_round_trips():
     for bad in ("dance", "place", "place x", "draw 3"):
         with pytest.raises(ValueError):
             Action.parse(bad)
+
+
+def test_a_knock_refused_mid_turn_says_why_not_that_the_round_is_ending():
+    """A knock is a whole turn (RULES.md: "Knock: do nothing else", "instead of playing").
+    Refused to a seat holding a card, or choosing what to turn up after a discard, it
+    said "nobody may knock once the round is ending" while nobody had knocked."""
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8"])
+    r.apply(0, READY), r.apply(1, READY)
+    r.apply(0, DRAW)
+    with pytest.raises(IllegalAction, match="seat 0 holds a card: place it or discard it"):
+        r.apply(0, KNOCK)
+    poker = stacked_round("polish-poker", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rng=random.Random(5))
+    poker.apply(0, DRAW), poker.apply(0, DISCARD)
+    with pytest.raises(IllegalAction, match="may turn up one face-down card or pass"):
+        poker.apply(0, KNOCK)
+    # Once a knock is made, a knock at a later turn's start says so.
+    poker.apply(0, PASS)
+    poker.apply(1, KNOCK)
+    with pytest.raises(IllegalAction, match="nobody may knock once the round is ending"):
+        poker.apply(0, KNOCK)

@@ -553,7 +553,8 @@ class Round:
             return f"{who}'s card at position {action.pos} is already face up"
         if phase == TURN and self.first_flips[seat]:
             return f"{who} must first turn up {self.first_flips[seat]} more card(s)"
-        if action.kind == A.KNOCK:
+        if action.kind == A.KNOCK and (phase == TURN or not self.variant.can_knock):
+            # (Mid-turn, what the seat may do says why: a knock is a whole turn.)
             if self.variant.can_knock:
                 return "nobody may knock once the round is ending"
             return f"there is no knocking in {self.variant.name}"
