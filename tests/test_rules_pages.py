@@ -210,3 +210,60 @@ def test_a_long_readers_name_is_cut_so_the_title_fits_its_room(lang):
         for name in ("Maximilien-Alexandre", "Wolfgang Amadeus", "Bartholomew"):
             head = _head("each turn", name, room, lang)
             assert glyphs.text_width(head) <= room, (room, name, head)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_house_rule_pages_state_every_value_a_table_can_set(lang):
+    """Each value of each house rule, as the lobby offers it or a config sets it, is what
+    the pages say: a knock penalty of 0 is none (the lobby's 'off'), a number is added,
+    'double' doubles; four of a kind off, or its number; the others on or off."""
+    words = {"en": {"none": "one: knocking costs nothing.", "adds": "adds {n} (",
+                    "doubles": "doubles a score above 0", "four_off": "Four of a kind: off, each pair scores 0.",
+                    "four": "Four of a kind: on, 2 paired columns of one rank score {n} together.",
+                    "assist": ("Assist: off", "Assist: on"), "final": ("Final turn: off", "Final turn: on"),
+                    "peek": ("Peek row: off", "Peek row: on"),
+                    "choose": ("turned up at random", "picks 2 cards to turn up"),
+                    "keep": ("(2 jokers too)", "(a pair of jokers keeps its -4)")},
+             "fr": {"none": "ucune, frapper ne coûte rien.", "adds": "ajoute {n} (",
+                    "doubles": "double ses points s'ils dépassent 0",
+                    "four_off": "Carré : non, chaque paire fait 0.",
+                    "four": "Carré : oui, 2 colonnes en paire d'un même rang font {n} ensemble.",
+                    "assist": ("Aide : non", "Aide : oui"), "final": ("Dernier tour : non", "Dernier tour : oui"),
+                    "peek": ("Rangée vue : non", "Rangée vue : oui"),
+                    "choose": ("retournées au hasard", "choisit 2 cartes à retourner"),
+                    "keep": ("(2 jokers aussi)", "(une paire de jokers garde son -4)")}}[lang]
+    for name in ("4-card", "polish-poker"):
+        for penalty in (0, "off", 1, 5, 10, 15, 20, 1000, "double"):
+            text = pages_text(name, lang, knock_penalty=penalty)
+            if penalty in (0, "off"):
+                assert words["none"] in text
+            elif penalty == "double":
+                assert words["doubles"] in text
+            else:
+                assert words["adds"].format(n=penalty) in text
+    for four in ("off", -5, -10, -15, -20, 0, 7):
+        text = pages_text("6-card", lang, four_of_a_kind=four)
+        assert (words["four_off"] if four == "off" else words["four"].format(n=four)) in text
+    for on in (False, True):
+        assert words["assist"][on] in pages_text("4-card", lang, assist=on)
+        assert words["final"][on] in pages_text("6-card", lang, final_turn=on)
+        assert words["peek"][on] in pages_text("6-card", lang, peek_row=on)
+        assert words["choose"][on] in pages_text("polish-poker", lang, choose_start=on)
+        assert words["keep"][on] in pages_text("polish-poker", lang, negative_pairs_keep=on)
+
+
+@pytest.mark.parametrize("name,en,fr", [
+    ("4-card", "A 1, others their number, J Q 10, K 0. No pairs.",
+     "As 1, les autres leur chiffre, valet dame 10, roi 0. Pas de paires."),
+    ("6-card", "A 1, 2 is -2, 3-10 their number, J Q 10, K 0.",
+     "As 1, le 2 vaut -2, 3 à 10 leur chiffre, valet dame 10, roi 0."),
+    ("polish-poker", "A 1, others their number, J Q 10, K 0, joker -2.",
+     "As 1, les autres leur chiffre, valet dame 10, roi 0, joker -2."),
+    ("9-card", "A 1, others their number, J 11, Q 12, K 0, joker -3.",
+     "As 1, les autres leur chiffre, valet 11, dame 12, roi 0, joker -3."),
+])
+def test_the_points_page_gives_the_values_of_rules_md(name, en, fr):
+    """The values are written from the engine's table: they must read as RULES.md's."""
+    for lang, words in (("en", en), ("fr", fr)):
+        points = dict(rules_pages(VARIANTS[name], make_rules(VARIANTS[name], {}), lang))
+        assert points["points" if lang == "en" else "les points"].startswith(words)
