@@ -397,3 +397,26 @@ def test_a_power_cut_mid_match_keeps_the_house_rules_chosen_for_the_other_games(
     lobby = again.service.lobby
     assert again.service.state == "lobby" and lobby.variant == "6-card"
     assert lobby.rules("9-card") == {"lines": "rows+columns"}
+
+
+@pytest.mark.parametrize("lang, off, on", [("en", "off", "on"), ("fr", "non", "oui")])
+def test_the_menu_says_each_house_rule_value_as_the_rules_pages_do(lang, off, on):
+    """No penalty is 'off' (the pages: 'none'), whether the config wrote 0 or "off"; a
+    number stays a number; four of a kind off or its score; the rest on or off."""
+    def shown(variant, **rules):
+        menu = Lobby(TableSettings(variant=variant, rules=rules))
+        return {line.key: line.value for line in menu.lines(lang)}
+    assert shown("4-card")["knock_penalty"] == off and shown("4-card")["assist"] == off
+    assert shown("4-card", knock_penalty=0)["knock_penalty"] == off
+    assert shown("4-card", knock_penalty="off")["knock_penalty"] == off
+    assert shown("4-card", knock_penalty=5, assist=True) == {**shown("4-card", knock_penalty=5),
+                                                             "assist": on}
+    assert shown("4-card", knock_penalty=5)["knock_penalty"] == "5"
+    assert shown("polish-poker")["knock_penalty"] == "10"
+    assert shown("polish-poker", knock_penalty="double")["knock_penalty"] == "double"
+    assert shown("polish-poker", knock_penalty=0)["knock_penalty"] == off
+    assert shown("6-card")["four_of_a_kind"] == off
+    assert shown("6-card", four_of_a_kind=-20)["four_of_a_kind"] == "-20"
+    assert shown("6-card", final_turn=True, peek_row=True)["final_turn"] == on
+    assert shown("9-card", lines="rows+columns")["lines"] == ("rows+columns" if lang == "en"
+                                                              else "rangées+colonnes")
