@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
@@ -17,11 +17,69 @@ def seat_name(seat: int, names: Sequence[str] | None, lang: str = "en") -> str:
     return say(lang, "P{n}", n=seat + 1)
 
 
-def short_name(name: str, width: int) -> str:
-    """``name`` without a bot's level ('J2 (FACILE)' → 'J2') if it is too wide whole."""
-    if glyphs.text_width(name) > width and name.endswith(")") and " (" in name:
-        return name[:name.rindex(" (")]
-    return name
+def table_names(players: int, names: Sequence[str] | None, lang: str = "en") -> list[str]:
+    """Every seat's name at a table of ``players``, as seat_name gives them."""
+    return [seat_name(seat, names, lang) for seat in range(players)]
+
+
+def fit_name(name: str, width: int, table: Sequence[str] = (), scale: int = 1) -> str:
+    """``name`` within ``width`` px, told apart from every other name in ``table`` (the
+    names at the table, table_names). The one rule of every display that cuts a name:
+
+    whole if it fits; else a bot's seat without its level ('J2 (FACILE)' → 'J2'); else
+    its first letters and '…'; and where those letters also begin another name at the
+    table, fewer of them and its last letters after the '…' ('MAXIMI…NE' beside
+    'MAXIMILIEN'; 'JEAN-B…TE' and 'JEAN-B…NE' for 'JEAN-BAPTISTE' and 'JEAN-BAPTISTINE')."""
+    return _abbreviate(name, lambda text: glyphs.text_width(text, scale) <= width, table)
+
+
+def cut_name(name: str, letters: int, table: Sequence[str] = ()) -> str:
+    """``name`` in at most ``letters`` characters, '…' included, as fit_name cuts it
+    ('Jean-…te' beside 'Jean-Baptistine'), where a text is cut a letter count at a time."""
+    return _abbreviate(name, lambda text: len(text) <= letters, table)
+
+
+def _without_level(name: str) -> str:
+    """A bot's seat's name without the bot's level: 'P2 (HARD)' → 'P2'."""
+    return name[:name.rindex(" (")] if name.endswith(")") and " (" in name else name
+
+
+def _abbreviate(name: str, fits: Callable[[str], bool], table: Sequence[str]) -> str:
+    if fits(name):
+        return name
+    base = _without_level(name)
+    if fits(base):
+        return base
+    others = [other for other in table if other.upper() != name.upper()]
+    first = ""
+    head = base
+    # The last letters after the '…': none, then two (one, 'MAXIMI…E', reads as a typo)
+    # and more; the '…' always stands for one letter at least.
+    for tail_len in (0, *range(2, len(base) - 1)):
+        tail = base[len(base) - tail_len:]
+        head = head[:len(base) - tail_len - 1]
+        while head and not fits(head.rstrip() + "…" + tail):
+            head = head[:-1]
+        if not head.strip():
+            break
+        shown = head.rstrip() + "…" + tail
+        first = first or shown
+        if not any(_could_be(shown, other) for other in others):
+            return shown
+    return first or "…"  # too narrow to tell anyone apart: still a sign that it is cut
+
+
+def _could_be(shown: str, name: str) -> bool:
+    """Could ``shown`` be read as ``name`` (or its seat without the bot's level)? A '…'
+    after a whole name reads as that name cut short: 'MAXIMILIEN…' could be 'MAXIMILIEN'."""
+    shown = shown.upper()
+    head, cut, tail = shown.partition("…")
+    for whole in {name.upper(), _without_level(name).upper()}:
+        if not cut and shown == whole:
+            return True
+        if cut and len(whole) >= len(head) + len(tail) and whole.startswith(head) and whole.endswith(tail):
+            return True
+    return False
 
 
 def doubled(view: SeatView, seat: int) -> bool:

@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
-from golfbox.render.names import doubled, seat_name, short_name, wait_words
+from golfbox.render.names import doubled, fit_name, seat_name, table_names, wait_words
 from golfbox.render.words import say
 
 SIZE = (128, 64)
@@ -90,23 +90,25 @@ def status_text(view: SeatView, lang: str = "en", match_over: bool = False) -> s
 TOP_GAP = glyphs.text_width(" ") + 2  # a word's space between the name and the round
 
 
-def top_row(label: str, round_no: int, rounds: int, lang: str = "en") -> tuple[str, str]:
+def top_row(label: str, round_no: int, rounds: int, lang: str = "en",
+            table: Sequence[str] = ()) -> tuple[str, str]:
     """The side column's top row: this seat's name and the round, within SIDE_W px.
 
     The name is whole if it can be: the round takes the room left, in the longest form
     that fits ('R18/18', '18/18', 'R18'; a bot's seat drops its level first, 'J1').
     'R18/18' is 23 px of 46: 'BENEDICT' (32 px) beside it read 'BE…'; now 'BENEDICT R9',
     and at round 18 'BENEDI… R18' (1 px too wide beside 'R18'). A name too long even
-    beside 'R18' is cut short beside it: the round keeps its letter, so that it is never
-    taken for a score."""
+    beside 'R18' is cut short beside it as fit_name cuts it, told apart from the other
+    names at the ``table`` ('MAX…EN', 'MAX…NE'): the round keeps its letter, so that it
+    is never taken for a score."""
     forms = (say(lang, "R{n}/{of}", n=round_no, of=rounds), f"{round_no}/{rounds}",
              say(lang, "R{n}", n=round_no))
     for words in forms:
         room = SIDE_W - glyphs.text_width(words) - TOP_GAP
-        for name in dict.fromkeys((label, short_name(label, room))):
-            if glyphs.text_width(name) <= room:
-                return name, words
-    return glyphs.fit_text(short_name(label, room), room), forms[-1]
+        name = fit_name(label, room, table)
+        if "…" not in name:  # whole, or a bot's seat without its level
+            return name, words
+    return name, forms[-1]
 
 
 def _legal_kinds(view: SeatView) -> set[str]:
@@ -129,8 +131,8 @@ def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
-               label: str, lang: str, match_over: bool) -> None:
-    name, round_words = top_row(label, view.round_no, view.rounds, lang)
+               label: str, table: Sequence[str], lang: str, match_over: bool) -> None:
+    name, round_words = top_row(label, view.round_no, view.rounds, lang, table)
     draw_text_right(draw, SIZE[0], NAME_Y, round_words)
     glyphs.draw_text(draw, SIDE_X, NAME_Y, name, INK)
     glyphs.draw_text(draw, SIDE_X, STATUS_Y, glyphs.fit_text(status_text(view, lang, match_over), SIDE_W), INK)
@@ -242,7 +244,8 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     image = Image.new("1", SIZE, PAPER)
     draw = ImageDraw.Draw(image)
     _draw_grid(draw, view, cursor)
-    _draw_side(draw, view, cursor, label if label is not None else seat_name(view.seat, names, lang),
+    table = table_names(view.players, names, lang)
+    _draw_side(draw, view, cursor, label if label is not None else table[view.seat], table,
                lang, match_over)
     _draw_bottom(draw, prompt or wait_words(view, names, lang, SIZE[0]), message)
     return image

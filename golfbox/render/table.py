@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import score_words, seat_name, short_name
+from golfbox.render.names import cut_name, fit_name, score_words, seat_name, table_names
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -92,7 +92,8 @@ def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         words = say(lang, "{who} plays", who=who)
     if glyphs.text_width(words, scale) > width:  # a name of any length (settings.py)
         room = width - glyphs.text_width(say(lang, "{who} plays", who=""), scale) - scale
-        words = say(lang, "{who} plays", who=glyphs.fit_text(who, room, scale))
+        words = say(lang, "{who} plays",
+                    who=fit_name(who, room, table_names(view.players, names, lang), scale))
     return glyphs.fit_text(words, width, scale)
 
 
@@ -162,6 +163,7 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str]
     to move is inverted. A total never sits next to the following seat's name."""
     per_row = -(-view.players // rows)
     cell_w = width // per_row
+    table = table_names(view.players, names, lang)
     for seat in range(view.players):
         x = x0 + (seat % per_row) * cell_w
         y = y0 + (seat // per_row) * LINE
@@ -171,7 +173,7 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str]
             draw.rectangle((x, y - 2, x + cell_w - 4, y + LINE - 3), fill=palette.ink)
         total = str(view.totals[seat])
         room = cell_w - 10 - glyphs.text_width(total)  # margins, the space, the gap to the next cell
-        after = glyphs.draw_text(draw, x + 1, y, glyphs.fit_text(seat_name(seat, names, lang), room), fg)
+        after = glyphs.draw_text(draw, x + 1, y, fit_name(table[seat], room, table), fg)
         glyphs.draw_text(draw, after + 3, y, total, fg)
 
 
@@ -364,9 +366,10 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     rows, cols = view.variant.rows, view.variant.cols
     panel_w = image.width // max(len(seats), 4)
     left = (image.width - panel_w * len(seats)) // 2
+    table = table_names(view.players, names, lang)
     for i, seat in enumerate(seats):
         x = left + i * panel_w
-        name = glyphs.fit_text(short_name(seat_name(seat, names, lang), panel_w - 3), panel_w - 3)
+        name = fit_name(table[seat], panel_w - 3, table)
         if seat == view.ender:  # from the accents' row down
             draw.rectangle((x + 1, 8, x + panel_w - 2, 15), fill=ink)
         _text_centered(draw, x + 1, panel_w - 2, 10, name, paper if seat == view.ender else ink)
@@ -390,7 +393,8 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
     image, draw, palette = _canvas(size)
     ink, paper = palette.ink, palette.paper
     _text_centered(draw, 0, image.width, 1, say(lang, "match over"), ink, 2)
-    verdict = _verdict([seat_name(s, names, lang) for s in winners], image.width, lang)
+    table = table_names(len(totals), names, lang)
+    verdict = _verdict([table[s] for s in winners], image.width, lang, table)
     _text_centered(draw, 0, image.width, 14, verdict, ink)
     standings = sorted(range(len(totals)), key=lambda s: (totals[s], s))
     # Four seats a column, the second only for a fifth player (128 px: a column of 64 px
@@ -425,12 +429,12 @@ def render_match_result(totals: Sequence[int], winners: Sequence[int],
         total = str(totals[seat])
         total_x = x + column_w - total_end + 1 - glyphs.text_width(total)
         room = total_x - 3 - name_x  # a space before the total
-        glyphs.draw_text(draw, name_x, y, glyphs.fit_text(seat_name(seat, names, lang), room), fg)
+        glyphs.draw_text(draw, name_x, y, fit_name(table[seat], room, table), fg)
         glyphs.draw_text(draw, total_x, y, total, fg)
     return image
 
 
-def _verdict(winners: Sequence[str], width: int, lang: str) -> str:
+def _verdict(winners: Sequence[str], width: int, lang: str, table: Sequence[str] = ()) -> str:
     """Who won, in ``width`` pixels, its verb whole: a long winner's name is cut shorter;
     winners who do not fit are counted ("3 players share the win": their rows, inverted,
     name them)."""
@@ -441,7 +445,7 @@ def _verdict(winners: Sequence[str], width: int, lang: str) -> str:
                                                                 n=len(winners))
     name = winners[0]
     room = width - glyphs.text_width(say(lang, "{who} wins", who="")) - 1  # the gap between
-    return say(lang, "{who} wins", who=glyphs.fit_text(name, room))
+    return say(lang, "{who} wins", who=fit_name(name, room, table))
 
 
 def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Image:

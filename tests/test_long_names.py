@@ -1,0 +1,208 @@
+"""Long names at a table: every display tells the players apart and keeps each name
+in its place.
+
+Names of any length are accepted (settings._name), and close ones sit at real tables
+('MAXIMILIEN' and 'MAXIMILIENNE'). Where a name is cut, the cut says so ('…') and
+leaves it told apart from every other name at the table. Checked on the pixels: two
+players' names swapped must change the picture of each place that shows them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/ is not a package
+import goldens  # noqa: E402
+
+from golfbox.engine import Action  # noqa: E402
+from golfbox.render import (glyphs, render_match_result, render_reveal, render_seat,  # noqa: E402
+                            render_table, reveal_pages)
+from golfbox.render.table import LINE, score_rows, scores_top  # noqa: E402
+from golfbox.render import seat as seat_render  # noqa: E402
+
+# Pairs of close names, each pair in every table of 2, 4, 6 and 8.
+LONG = {"en": ("MAXIMILIEN", "MAXIMILIENNE", "JEAN-BAPTISTE", "JEAN-BAPTISTINE",
+               "ALEXANDRA", "ALEXANDRE", "CHRISTOPHER", "CHRISTOPHE"),
+        "fr": ("Maximilien", "Maximilienne", "François-Xavier", "Françoise-Xavière",
+               "Marie-Hélène", "Marie-Héloïse", "Jean-Baptiste", "Jean-Baptistine")}
+SIZES = ((256, 64), (128, 64))
+TABLES = [(lang, players) for lang in LONG for players in (2, 4, 6, 8)]
+
+
+def swapped(names: tuple[str, ...], i: int, j: int) -> list[str]:
+    out = list(names)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+def same(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    return ImageChops.difference(a.crop(box), b.crop(box)).getbbox() is None
+
+
+def told_apart(render, names: tuple[str, ...], boxes: dict[int, tuple[int, int, int, int]]) -> list:
+    """The pairs of seats whose names, swapped, leave a seat's box unchanged: those
+    two names read the same there."""
+    before = render(list(names))
+    blurred = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            after = render(swapped(names, i, j))
+            if same(before, after, boxes[i]) or same(before, after, boxes[j]):
+                blurred.append((names[i], names[j]))
+    return blurred
+
+
+def ink_in(image: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    return image.crop(box).getbbox() is not None
+
+
+# ----------------------------------------------------------- the shared rule
+
+@pytest.mark.parametrize("lang", LONG)
+@pytest.mark.parametrize("width", range(16, 90, 3))
+def test_fit_name_fits_says_so_and_tells_apart(lang, width):
+    from golfbox.render.names import fit_name
+    table = LONG[lang]
+    shown = [fit_name(name, width, table) for name in table]
+    for name, form in zip(table, shown):
+        if glyphs.text_width("M…MM") > width:
+            continue  # no room to tell anyone apart
+        assert glyphs.text_width(form) <= width, (form, width)
+        assert form == name or "…" in form, form  # no letter goes without a sign
+        head, _, tail = form.partition("…")
+        assert name.startswith(head.rstrip()) and name.endswith(tail)
+    if glyphs.text_width("M…MM") <= width:
+        assert len({form.upper() for form in shown}) == len(table), shown
+
+
+def test_fit_name_examples():
+    from golfbox.render.names import fit_name
+    table = LONG["en"]
+    assert fit_name("MAXIMILIEN", 60, table) == "MAXIMILIEN"  # whole where it fits
+    # Its first letters alone would also begin 'MAXIMILIEN': the last ones follow.
+    assert fit_name("MAXIMILIENNE", 44, table) == "MAXIMI…NE"
+    # 'MAXIMILIEN…' would read as 'MAXIMILIEN' cut short.
+    assert fit_name("MAXIMILIENNE", 52, table) == "MAXIMILI…NE"
+    assert fit_name("MAXIMILIEN", 28, table) == "MAX…EN"
+    assert fit_name("MAXIMILIENNE", 28, table) == "MAX…NE"
+    assert fit_name("ALEXANDRA", 30, ["ALEXANDRA", "BOB"]) == "ALEXAN…"  # nothing to tell apart
+    # A bot's seat drops its level first, as before; the level is no one's name.
+    assert fit_name("P2 (HARD)", 20, ["P1", "P2 (HARD)"]) == "P2"
+
+
+def test_cut_name_counts_letters_and_tells_apart():
+    from golfbox.render.names import cut_name
+    table = LONG["fr"]
+    assert cut_name("Jean-Baptiste", 8, table) == "Jean-…te"
+    assert cut_name("Jean-Baptistine", 8, table) == "Jean-…ne"
+    assert cut_name("Maximilien", 8, ["Maximilien", "Bob"]) == "Maximil…"
+    assert cut_name("Bob", 8, table) == "Bob"
+
+
+# ------------------------------------------------------------ the score cells
+
+def _mid(variant: str, players: int):
+    r = goldens.play_turns(goldens.deal(variant, players=players), 3)
+    r = goldens.until_my_turn(r, r.to_move)
+    r.apply(r.to_move, Action("draw"))
+    return r.view(None)
+
+
+def _cells(players: int, width: int) -> dict[int, tuple[int, int, int, int]]:
+    """Each seat's score cell, its bar's columns (the 3 px after it part it from the next)."""
+    rows = score_rows(players, width)
+    per_row = -(-players // rows)
+    cell_w = width // per_row
+    top = scores_top(rows, width)
+    return {s: ((s % per_row) * cell_w, top + (s // per_row) * LINE - 2,
+                (s % per_row + 1) * cell_w - 3, top + (s // per_row) * LINE + 6)
+            for s in range(players)}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang,players", TABLES)
+def test_score_cells_tell_long_names_apart(lang, players, size):
+    view = _mid("9-card", players)
+    names = LONG[lang][:players]
+    assert told_apart(lambda n: render_table(view, size, n, lang=lang), names,
+                      _cells(players, size[0])) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang,players", TABLES)
+def test_score_cells_keep_names_in_the_cell(lang, players, size):
+    """The 3 columns after each cell stay dark: no name (nor its total) runs into the
+    next one, nor off the screen's edge."""
+    image = render_table(_mid("9-card", players), size, list(LONG[lang][:players]), lang=lang)
+    for seat, (left, top, right, bottom) in _cells(players, size[0]).items():
+        assert not ink_in(image, (right, top, right + 3, bottom)), seat
+
+
+# ------------------------------------------------------------- the reveal
+
+def _panel_boxes(players: int, width: int, page: int) -> dict[int, tuple[int, int, int, int]]:
+    per_page = 8 if width == 256 else 4
+    seats = range(page * per_page, min(players, (page + 1) * per_page))
+    panel_w = width // max(len(seats), 4)
+    left = (width - panel_w * len(seats)) // 2
+    return {seat: (left + i * panel_w, 7, left + (i + 1) * panel_w, 17)
+            for i, seat in enumerate(seats)}
+
+
+@pytest.mark.parametrize("variant", ("4-card", "6-card", "polish-poker", "9-card"))
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang,players", TABLES)
+def test_reveal_panels_tell_long_names_apart(lang, players, size, variant):
+    view = goldens.play_out(goldens.deal(variant, players=players)).view(None)
+    names = LONG[lang][:players]
+    for page in range(reveal_pages(players, size)):
+        boxes = _panel_boxes(players, size[0], page)
+        seats = sorted(boxes)
+        on_page = tuple(names[s] for s in seats)
+
+        def render(shown, seats=seats):
+            full = list(names)
+            for seat, name in zip(seats, shown):
+                full[seat] = name
+            return render_reveal(view, size, full, page=page, lang=lang)
+
+        assert told_apart(render, on_page, {i: boxes[s] for i, s in enumerate(seats)}) == []
+
+
+# ------------------------------------------------------- a seat's top corner
+
+@pytest.mark.parametrize("lang,players", TABLES)
+def test_seat_corner_tells_long_names_apart(lang, players):
+    """Each seat's own name beside the round: seats of close names read differently,
+    and the name never reaches the round."""
+    names = list(LONG[lang][:players])
+    corners = set()
+    for seat in range(players):
+        image = render_seat(view_for(seat, players), names=names, lang=lang)
+        corners.add(image.crop((seat_render.SIDE_X, 0, 128, 8)).tobytes())
+    assert len(corners) == players
+    for seat in range(players):
+        name, round_words = seat_render.top_row(names[seat], 3, 9, lang, names)
+        assert (glyphs.text_width(name) + seat_render.TOP_GAP + glyphs.text_width(round_words)
+                <= seat_render.SIDE_W)
+
+
+def view_for(seat: int, players: int):
+    r = goldens.play_turns(goldens.deal("6-card", players=players), 3)
+    return r.view(seat)
+
+
+# --------------------------------------------------------- the match's result
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang,players", TABLES)
+def test_match_result_tells_long_names_apart(lang, players, size):
+    totals = tuple(10 + 7 * s for s in range(players))
+    names = LONG[lang][:players]
+    render = lambda n: render_match_result(totals, (0,), n, size, lang)  # noqa: E731
+    everyone = {s: (0, 20, size[0], 64) for s in range(players)}
+    assert told_apart(render, names, everyone) == []
