@@ -206,3 +206,68 @@ def test_match_result_tells_long_names_apart(lang, players, size):
     render = lambda n: render_match_result(totals, (0,), n, size, lang)  # noqa: E731
     everyone = {s: (0, 20, size[0], 64) for s in range(players)}
     assert told_apart(render, names, everyone) == []
+
+
+# ------------------------------------------------ the lobby and the messages
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LONG)
+def test_lobby_lists_long_names_apart(lang, size):
+    """'playing: …' with eight long names cuts them shorter, each still its own."""
+    from golfbox.render import render_lobby
+    names = LONG[lang]
+
+    def render(shown):
+        return render_lobby(size, "golfbox", ["6-card"], 0, ", ".join(shown), "hold ●", lang)
+
+    everyone = {s: (0, 0, size[0], 64) for s in range(len(names))}
+    assert told_apart(render, names, everyone) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LONG)
+def test_a_message_cut_short_still_says_who(lang, size):
+    """A fault too long for its bar has the names in it cut shorter: the one it names
+    must still be told from the others at the table."""
+    names = ("Marie-Hélène Dubois-Lefèvre", "Marie-Hélène Dubois-Lefebvre") + LONG[lang][2:]
+    view = _mid("9-card", 8)
+    for seat in (0, 1):
+        def render(shown, seat=seat):
+            words = "2/2 " + goldens.fault_words(lang, shown[seat])
+            return render_table(view, size, shown, message=words, lang=lang)
+        bar = (0, 14, size[0], scores_top(score_rows(8, size[0]), size[0]) - 3)
+        assert not same(render(list(names)), render(swapped(names, 0, 1)), bar), names[seat]
+
+
+# ------------------------------------------------------- whom a seat waits for
+
+def test_wait_words_cut_the_name_not_the_wait():
+    """'wait: {who}' where even that is too wide: the name is cut, told apart."""
+    from golfbox.render.names import wait_words
+    names = ["MARIE-HÉLÈNE DE LA FONTAINE-MORAND", "MARIE-HÉLÈNE DE LA FONTAINE-MOREAU"]
+    r = goldens.play_turns(goldens.deal("6-card", players=2), 1)
+    mover = r.to_move
+    words = wait_words(r.view(1 - mover), names, "en", 128)
+    assert words.startswith("wait: MARIE") and words.endswith(names[mover][-2:]), words
+    assert glyphs.text_width(words) <= 128
+    other = wait_words(r.view(1 - mover), swapped(tuple(names), 0, 1), "en", 128)
+    assert other != words
+
+
+# ------------------------------------------------------------ the reveal's head
+
+@pytest.mark.parametrize("lang", LONG)
+def test_reveal_head_cuts_the_name_not_the_verb(lang):
+    """'R3/9 · JEAN-BAPTISTINE WENT…' lost what the seat did: now the name is cut
+    (told apart), the verb whole, and neither reaches the page number."""
+    from golfbox.render.table import reveal_head
+    from golfbox.render.words import say
+    names = ("Françoise-Xavière de la Tour", "Françoise-Xavière de la Roche") + LONG[lang][2:8]
+    r = goldens.play_out(goldens.deal("9-card", players=8))
+    view = r.view(None)
+    ender = view.knocker if view.knocker is not None else view.ender
+    head = reveal_head(view, (128, 64), list(names), 0, lang)
+    verb = say(lang, "{who} went out", who="") if view.knocker is None else say(lang, "{who} knocked", who="")
+    assert head.endswith(verb.strip()), head
+    assert glyphs.text_width(head) <= 128 - glyphs.text_width("1/2") - 4
+    assert head != reveal_head(view, (128, 64), swapped(names, ender, ender ^ 1), 0, lang)

@@ -102,7 +102,8 @@ def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "
     """Why a seat cannot act now, naming the others: 'wait: P2 (bot) is playing',
     'wait: Ann, P3 still starting'; '' when it may act or the round is over. Within
     ``width`` px if given: several who do not fit are counted ('wait: 7 players still
-    starting'), one is named alone ('wait: Maximilienne'), cut short only if too long."""
+    starting'), one is named alone ('wait: Maximilienne'), cut short (fit_name) only if
+    too long."""
     if view.legal or view.phase == OVER:
         return ""
     if view.phase == START:
@@ -121,5 +122,9 @@ def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "
         waiting = [seat_name(view.to_move, names, lang)]
         words = say(lang, "wait: {who} is playing", who=waiting[0])
     if width is not None and glyphs.text_width(words) > width:
-        words = glyphs.fit_text(say(lang, "wait: {who}", who=waiting[0]), width)
+        words = say(lang, "wait: {who}", who=waiting[0])
+    if width is not None and glyphs.text_width(words) > width:  # the name cut, told apart
+        room = width - glyphs.text_width(say(lang, "wait: {who}", who="")) - 1
+        who = fit_name(waiting[0], room, table_names(view.players, names, lang))
+        words = say(lang, "wait: {who}", who=who)
     return words

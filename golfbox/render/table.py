@@ -282,12 +282,13 @@ def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None
     """A message's lines on its inverted bar of ``width`` (2 px kept each side), broken
     between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at
     least. A message too long for them has the seats' names in it cut shorter
-    ("Marie-Hélène Dub…") before any of its own words."""
+    ("Marie-Hélène Dub…", cut_name: told apart from the others) before any of its
+    own words."""
     wrapped: list[str] = []
     for longest in (None, *_CUT_NAMES_TO) if message else ():
         shown = message
         for name in sorted(names or (), key=len, reverse=True) if longest else ():
-            shown = shown.replace(name, _cut_name(name, longest))
+            shown = shown.replace(name, cut_name(name, longest, names))
         wrapped = glyphs.wrap_text(shown, width - 4, max(1, lines), sep=" · ")
         if sum(line.count("…") for line in wrapped) == shown.count("…"):  # nothing cut
             break
@@ -295,11 +296,6 @@ def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None
 
 
 _CUT_NAMES_TO = (12, 10, 8, 6, 4)  # letters, a step at a time, where long names would not fit
-
-
-def _cut_name(name: str, longest: int) -> str:
-    """``name``, or its first letters and '…' if it has more than ``longest``."""
-    return name if len(name) <= longest else name[:longest - 1].rstrip() + "…"
 
 
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
@@ -313,12 +309,34 @@ def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int
         glyphs.draw_text(draw, x, y, glyphs.fit_text(info, width), palette.ink)
 
 
-def _end_words(view: SeatView, names: Sequence[str] | None, lang: str) -> str:
+def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int | None = None) -> str:
+    """How the round ended: 'P2 knocked', 'P3 went out', 'stock ran out'. Within ``room``
+    px if given: a long name is cut (fit_name), never the verb."""
     if view.knocker is not None:
-        return say(lang, "{who} knocked", who=seat_name(view.knocker, names, lang))
-    if view.ender is not None:
-        return say(lang, "{who} went out", who=seat_name(view.ender, names, lang))
-    return say(lang, "stock ran out") if view.phase == OVER else ""
+        seat, words = view.knocker, "{who} knocked"
+    elif view.ender is not None:
+        seat, words = view.ender, "{who} went out"
+    else:
+        return say(lang, "stock ran out") if view.phase == OVER else ""
+    table = table_names(view.players, names, lang)
+    who = table[seat]
+    if room is not None and glyphs.text_width(say(lang, words, who=who)) > room:
+        who = fit_name(who, room - glyphs.text_width(say(lang, words, who="")) - 1, table)
+    return say(lang, words, who=who)
+
+
+def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,
+                lang: str = "en") -> str:
+    """The reveal's top line left of the page number: the round and how it ended
+    ('R3/9 · JEAN-B…NE WENT OUT'). A long name is cut, told apart; once the words
+    'WENT…' were cut and said nothing of what the seat did."""
+    header = say(lang, "round {n}/{of} over", n=view.round_no, of=view.rounds)
+    if size[0] == NARROW[0]:
+        header = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
+    pages = reveal_pages(view.players, size)
+    room = size[0] - (glyphs.text_width(f"{page + 1}/{pages}") + 4 if pages > 1 else 0)
+    end = _end_words(view, names, lang, room - glyphs.text_width(header + " · "))
+    return glyphs.fit_text(" · ".join(w for w in (header, end) if w), room)
 
 
 def variant_words(name: str, lang: str = "en") -> str:
@@ -352,14 +370,8 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
         raise ValueError(f"reveal page {page}: this table has pages 0-{pages - 1}")
     seats = range(page * per_page, min(view.players, (page + 1) * per_page))
 
-    header = say(lang, "round {n}/{of} over", n=view.round_no, of=view.rounds)
-    if image.width == NARROW[0]:
-        header = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
-    header = " · ".join(w for w in (header, _end_words(view, names, lang)) if w)
     page_words = f"{page + 1}/{pages}" if pages > 1 else ""
-    room = image.width - (glyphs.text_width(page_words) + 4 if page_words else 0)
-    # A long name that went out is cut short rather than drawn under the page number.
-    glyphs.draw_text(draw, 0, 2, glyphs.fit_text(header, room), ink)  # 2 rows down: accents
+    glyphs.draw_text(draw, 0, 2, reveal_head(view, size, names, page, lang), ink)  # 2 rows down: accents
     if page_words:
         glyphs.draw_text(draw, image.width - glyphs.text_width(page_words), 2, page_words, dim)
 
@@ -511,10 +523,11 @@ def render_lobby(size: tuple[int, int], title: str, lines: Sequence[str], cursor
 
 def _players_lines(players: str, width: int, lines: int, lang: str) -> list[str]:
     """"playing: A, B, …" in at most ``lines`` lines, every name shown: names too long
-    for that are cut shorter and shorter ("Alexand…") rather than left out."""
+    for that are cut shorter and shorter ("Alexand…"; told apart, "Jean-B…te" and
+    "Jean-B…ne") rather than left out."""
     names = players.split(", ")
     for longest in (None, *_CUT_NAMES_TO):
-        shown = names if longest is None else [_cut_name(name, longest) for name in names]
+        shown = names if longest is None else [cut_name(name, longest, names) for name in names]
         text = say(lang, "playing: {who}", who=", ".join(shown))
         wrapped = glyphs.wrap_text(text, width, lines, sep=", ", whole_parts=True)
         if " ".join(wrapped) == text:  # nothing cut short to fit
