@@ -45,6 +45,11 @@ DOCS_DIR = ROOT / "docs" / "img"
 # Players' names by language: the French ones carry accents, as real names do.
 NAMES = {"en": ("Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal"),
          "fr": ("Anne", "Benoît", "Cléo", "Dany", "Ève", "Fanny", "Gaël", "Hugo")}
+# Long names, in pairs that begin alike: where one is cut, it must stay told apart.
+LONG_NAMES = {"en": ("MAXIMILIEN", "MAXIMILIENNE", "JEAN-BAPTISTE", "JEAN-BAPTISTINE",
+                     "ALEXANDRA", "ALEXANDRE", "CHRISTOPHER", "CHRISTOPHE"),
+              "fr": ("Maximilien", "Maximilienne", "François-Xavier", "Françoise-Xavière",
+                     "Marie-Hélène", "Marie-Héloïse", "Jean-Baptiste", "Jean-Baptistine")}
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -266,6 +271,20 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         screens[f"table_faults{tag}"] = lambda size=size: render_table(
             play_turns(deal("6-card"), 3).view(None), size, names[:4], lang=lang,
             message="2/2 " + fault_words(lang, NAMES[lang][2]))
+    # Eight long names that begin alike, in every narrow place: each told apart.
+    long_names = LONG_NAMES[lang]
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_long{tag}"] = lambda size=size: render_table(
+            _eight_mid().view(None), size, long_names, lang=lang)
+        screens[f"table_9card_reveal_long{tag}"] = lambda size=size: render_reveal(
+            play_out(deal("9-card", players=8)).view(None), size, long_names, lang=lang)
+        screens[f"match_result_long{tag}"] = lambda size=size: render_match_result(
+            (31, 12, 40, 12, 27, 55, 8, 19), winners=(6,), names=long_names, size=size, lang=lang)
+    screens["table_9card_reveal_long_mono_page2"] = lambda: render_reveal(
+        play_out(deal("9-card", players=8)).view(None), (128, 64), long_names, page=1, lang=lang)
+    screens["seat_long_names"] = lambda: render_seat(
+        _eight_mid().view(1), names=long_names, lang=lang)
+    screens["lobby_8_long_mono"] = lambda: _lobby_of_eight_long(lang)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.
     screens["table_faults_8_mono"] = lambda: _eight_players_fault(lang)
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
@@ -292,19 +311,23 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     return screens
 
 
-def _eight_bots_table(size: tuple[int, int], lang: str) -> Image.Image:
+def _eight_mid() -> Round:
+    """Eight players mid-round, the one to move holding the pile's card."""
     r = play_turns(deal("9-card", players=8), 7)
     r = until_my_turn(r, r.to_move)
     r.apply(r.to_move, Action("take"))
+    return r
+
+
+def _eight_bots_table(size: tuple[int, int], lang: str) -> Image.Image:
+    r = _eight_mid()
     settings = TableSettings(language=lang)
     names = [settings.display_name(0, None)] + [settings.display_name(s, "hard") for s in range(1, 8)]
     return render_table(r.view(None), size=size, names=names, lang=lang)
 
 
 def _eight_players_fault(lang: str) -> Image.Image:
-    r = play_turns(deal("9-card", players=8), 7)
-    r = until_my_turn(r, r.to_move)
-    r.apply(r.to_move, Action("take"))
+    r = _eight_mid()
     return render_table(r.view(None), (128, 64), NAMES[lang], lang=lang,
                         message=fault_words(lang, NAMES[lang][2]))
 
@@ -318,6 +341,18 @@ def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None, lang: s
     footer = lobby.prompt(seat) if seat is not None else lobby.problem() or say(lang, "hold ● on your pad to start")
     return render_lobby(size, title, [str(line) for line in lobby.lines()], lobby.cursor, players, footer,
                         lang)
+
+
+def _lobby_of_eight_long(lang: str) -> Image.Image:
+    """Eight long names joined: 'playing:' cuts them shorter, each still told apart."""
+    lobby = Lobby(TableSettings(variant="9-card", seats=8, names=dict(enumerate(LONG_NAMES[lang])),
+                                language=lang))
+    for seat in range(8):
+        lobby.press(seat, Button.OK, EventKind.PRESSED)
+    players = ", ".join(p.name for p in lobby.players())
+    return render_lobby((128, 64), say(lang, "golfbox: press ● to join"),
+                        [str(line) for line in lobby.lines()], lobby.cursor, players,
+                        say(lang, "hold ● on your pad to start"), lang)
 
 
 def _lobby(size: tuple[int, int], title: str, seat: int | None, lang: str,

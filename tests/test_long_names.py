@@ -24,11 +24,7 @@ from golfbox.render import (glyphs, render_match_result, render_reveal, render_s
 from golfbox.render.table import LINE, score_rows, scores_top  # noqa: E402
 from golfbox.render import seat as seat_render  # noqa: E402
 
-# Pairs of close names, each pair in every table of 2, 4, 6 and 8.
-LONG = {"en": ("MAXIMILIEN", "MAXIMILIENNE", "JEAN-BAPTISTE", "JEAN-BAPTISTINE",
-               "ALEXANDRA", "ALEXANDRE", "CHRISTOPHER", "CHRISTOPHE"),
-        "fr": ("Maximilien", "Maximilienne", "François-Xavier", "Françoise-Xavière",
-               "Marie-Hélène", "Marie-Héloïse", "Jean-Baptiste", "Jean-Baptistine")}
+LONG = goldens.LONG_NAMES  # pairs of close names, each pair in every table of 2, 4, 6 and 8
 SIZES = ((256, 64), (128, 64))
 TABLES = [(lang, players) for lang in LONG for players in (2, 4, 6, 8)]
 
