@@ -267,3 +267,48 @@ def test_reveal_head_cuts_the_name_not_the_verb(lang):
     assert head.endswith(verb.strip()), head
     assert glyphs.text_width(head) <= 128 - glyphs.text_width("1/2") - 4
     assert head != reveal_head(view, (128, 64), swapped(names, ender, ender ^ 1), 0, lang)
+
+
+# ----------------------------------------------------- who reads the rules
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LONG)
+def test_rules_head_tells_the_reader_apart(lang, size):
+    """'JEAN-BA… READS THE RULES' was either of two players on 128x64."""
+    from golfbox.engine import get_variant, make_rules
+    from golfbox.render.rules import render_rules, rules_pages
+    variant = get_variant("9-card")
+    pages = rules_pages(variant, make_rules(variant, {}), lang)
+    names = LONG[lang]
+
+    heads = {render_rules(size, pages, 0, reader, "", lang, table=names).crop((0, 0, size[0], 9)).tobytes()
+             for reader in names}
+    assert len(heads) == len(names)
+
+
+# ------------------------------------------------ a seat's name as a notice
+
+@pytest.mark.parametrize("lang", LONG)
+def test_notice_title_tells_the_seat_apart(lang):
+    """A seat a bot plays, or a pause, titles the seat's screen with its name in big
+    letters: cut, it stays told apart ('Françoise-Xavi…' could be two names)."""
+    from golfbox.render import render_notice
+    names = ("Françoise-Xavière Dubois", "Françoise-Xavière Dupont") + LONG[lang][2:]
+
+    notices = {render_notice((128, 64), name, "a bot plays this seat", table=names).tobytes()
+               for name in names}
+    assert len(notices) == len(names)
+
+
+def test_the_table_names_who_reads_the_rules_apart(sim_table):
+    """Through the table service: Jean-Baptiste and Jean-Baptistine reading the rules
+    in the lobby are two different heads on a 128x64 shared display."""
+    from golfbox.hal.base import Button
+    names = LONG["fr"]
+    table = sim_table(seats=8, names=dict(enumerate(names)), shared_size=(128, 64))
+    heads = []
+    for seat in (6, 7):
+        table.press(seat, Button.RIGHT)  # not joined: ◀▶ read the rules
+        heads.append(table.shared.image.crop((0, 0, 128, 9)).tobytes())
+        table.press(seat, Button.BACK)
+    assert heads[0] != heads[1]

@@ -15,6 +15,7 @@ from PIL import Image
 
 from golfbox.engine import Rules, Variant
 from golfbox.render import glyphs
+from golfbox.render.names import fit_name
 from golfbox.render.table import LINE, _canvas, _text_centered, variant_words
 from golfbox.render.words import say
 
@@ -152,30 +153,34 @@ def page_fits(page: Page, size: tuple[int, int]) -> bool:
     return len(_body(page[1], size[0] - 6)) <= BODY_LINES
 
 
-def _head(title: str, reader: str, room: int, lang: str) -> str:
+def _head(title: str, reader: str, room: int, lang: str, table: Sequence[str] = ()) -> str:
     """The title bar's words before the page number, in ``room`` pixels. On a seat the
     page's title; on the shared display who reads the rules, for everyone at the table
     ('P2 READS THE RULES · EACH TURN'), not the page's title after a name, which read
     as a turn prompt ('P2: YOUR TURN'). A long name is cut short, never 'reads the
-    rules'; the page's title follows if it fits whole."""
+    rules', and told apart from the other names at the ``table`` (fit_name); the page's
+    title follows if it fits whole."""
     if not reader:
         return glyphs.fit_text(title.upper(), room)
     reads = say(lang, "{who} reads the rules", who="").upper()
     # Less the 1-pixel gap the join puts between the name and the words after it.
-    who = glyphs.fit_text(reader.upper(), room - glyphs.text_width(reads) - 1)
+    who = fit_name(reader.upper(), room - glyphs.text_width(reads) - 1, table)
     head = say(lang, "{who} reads the rules", who=who).upper()
     with_title = f"{head} · {title.upper()}"
     return with_title if glyphs.text_width(with_title) <= room else head
 
 
 def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,
-                 reader: str = "", message: str = "", lang: str = "en") -> Image.Image:
+                 reader: str = "", message: str = "", lang: str = "en",
+                 table: Sequence[str] = ()) -> Image.Image:
     """One page of the rules, its number, and what the buttons do (or ``message``).
-    ``reader``: who turns the pages (the shared display names them)."""
+    ``reader``: who turns the pages (the shared display names them), told apart from
+    the other names at the ``table`` if cut."""
     image, draw, palette = _canvas(size)
     page %= len(pages)
     title, text = pages[page]
-    head = _head(title, reader, image.width - glyphs.text_width(f"  {page + 1}/{len(pages)}") - 1, lang)
+    head = _head(title, reader, image.width - glyphs.text_width(f"  {page + 1}/{len(pages)}") - 1, lang,
+                 table)
     head += f"  {page + 1}/{len(pages)}"  # never cut: 1 px of the room is the gap before it
     draw.rectangle((0, 0, image.width - 1, 8), fill=palette.ink)  # room for the title's accents
     _text_centered(draw, 0, image.width, 3, head, palette.paper)

@@ -460,9 +460,13 @@ def _verdict(winners: Sequence[str], width: int, lang: str, table: Sequence[str]
     return say(lang, "{who} wins", who=fit_name(name, room, table))
 
 
-def render_notice(size: tuple[int, int], title: str, text: str = "") -> Image.Image:
-    """A full-screen notice: 'paused', 'waiting for players', 'seat 3 unplugged'."""
+def render_notice(size: tuple[int, int], title: str, text: str = "",
+                  table: Sequence[str] = ()) -> Image.Image:
+    """A full-screen notice: 'paused', 'waiting for players', 'seat 3 unplugged'.
+    ``table``: the names at the table, where ``title`` is a seat's name (cut, it stays
+    told apart from them)."""
     image, draw, palette = _canvas(size)
+    title = fit_name(title, image.width, table, 2)
     lines = glyphs.wrap_text(text, image.width - 8, 3) if text else []
     top = (image.height - 10 - (4 + LINE * len(lines) if lines else 0)) // 2
     _text_centered(draw, 0, image.width, top, title, palette.ink, 2)

@@ -8,6 +8,8 @@ The states (table/states.py) choose which of these each display shows.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from golfbox import render as draw
 from golfbox.render import rules as draw_rules
 from golfbox.render.words import say
@@ -73,7 +75,8 @@ def seat_in_match(size: tuple[int, int], session: Session, seat: int, seat_input
         # A press here says why it did nothing: "a bot plays this seat" again, or "not in this
         # match: join when it ends". It replaces the standing line rather than repeating it.
         text = message or text
-        return (("notice", text), lambda: draw.render_notice(size, name, text)), False
+        names = session.names()
+        return (("notice", text), lambda: draw.render_notice(size, name, text, names)), False
     view = session.match.view(engine_seat)
     changed = seat_input.update(view.legal, view.variant.cols)
     if changed:
@@ -116,10 +119,11 @@ def rules_pages(variant, rules, lang: str) -> list:
 
 
 def rules(size: tuple[int, int], pages: list, page: int, reader: str, message: str,
-          lang: str) -> Frame:
-    """A page of the rules (``reader``: whose page, on the shared display)."""
-    source = ("rules", tuple(pages), page, reader, message, lang)
-    return source, lambda: draw_rules.render_rules(size, pages, page, reader, message, lang)
+          lang: str, table: Sequence[str] = ()) -> Frame:
+    """A page of the rules (``reader``: whose page, on the shared display; ``table``:
+    the names it is told apart from if cut)."""
+    source = ("rules", tuple(pages), page, reader, message, lang, tuple(table))
+    return source, lambda: draw_rules.render_rules(size, pages, page, reader, message, lang, table)
 
 
 def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:
@@ -134,9 +138,10 @@ def wait_words(session: Session) -> str:
     return draw.wait_words(session.match.view(None), session.names(), session.language)
 
 
-def notice(size: tuple[int, int], title: str, text: str):
-    """A plain notice (the table paused or stopping), drawn every time it is asked for."""
-    return draw.render_notice(size, title, text)
+def notice(size: tuple[int, int], title: str, text: str, table: Sequence[str] = ()):
+    """A plain notice (the table paused or stopping), drawn every time it is asked for;
+    ``table``: the names a seat's name as ``title`` is told apart from if cut."""
+    return draw.render_notice(size, title, text, table)
 
 
 def saver(size: tuple[int, int], spot: int, lang: str) -> Frame:

@@ -137,6 +137,10 @@ class State:
     def seat_name(self, seat: int) -> str:
         return self.session.name(seat)
 
+    def table_names(self) -> list[str]:
+        """Every name at the table: a cut name is told apart from them (render.fit_name)."""
+        return self.session.names()
+
     @property
     def lang(self) -> str:
         """What the displays say now: the lobby's language (a match keeps its own)."""
@@ -236,7 +240,7 @@ class ReadsRules(State):
         if seat is None:
             return None
         return screens.rules(size, self.pages(), self.reading[seat], self.seat_name(seat), "",
-                             self.lang)
+                             self.lang, self.table_names())
 
 
 class Lobby(ReadsRules):
@@ -285,6 +289,10 @@ class Lobby(ReadsRules):
 
     def seat_name(self, seat):
         return self.table.lobby.name(seat)
+
+    def table_names(self):
+        lobby = self.table.lobby
+        return [lobby.name(seat) for seat in range(lobby.settings.seats)]
 
     def status_words(self):
         lobby = self.table.lobby
@@ -624,7 +632,8 @@ class Paused(InMatch):
 
     def seat_frame(self, seat, size):
         title, text = self.seat_name(seat), say_or_keep(self.lang, self.message)
-        return ("paused", title, text), lambda: screens.notice(size, title, text)
+        table = self.table_names()
+        return ("paused", title, text), lambda: screens.notice(size, title, text, table)
 
     def shared_frame(self, size):
         text = say_or_keep(self.lang, self.message)
