@@ -252,21 +252,35 @@ def test_wait_words_cut_the_name_not_the_wait():
 
 # ------------------------------------------------------------ the reveal's head
 
+XL = ("Marie-Hélène Dubois-Lefèvre", "Marie-Hélène Dubois-Lefebvre", "Jean-Baptiste de la Tour",
+      "Jean-Baptiste de la Roche", "Françoise-Xavière", "François-Xavier", "Maximilienne",
+      "Maximilien")
+
+
+@pytest.mark.parametrize("names", (LONG["en"], LONG["fr"], XL))
 @pytest.mark.parametrize("lang", LONG)
-def test_reveal_head_cuts_the_name_not_the_verb(lang):
+def test_reveal_head_cuts_the_name_not_the_verb(lang, names):
     """'R3/9 · JEAN-BAPTISTINE WENT…' lost what the seat did: now the name is cut
     (told apart), the verb whole, and neither reaches the page number."""
     from golfbox.render.table import reveal_head
     from golfbox.render.words import say
-    names = ("Françoise-Xavière de la Tour", "Françoise-Xavière de la Roche") + LONG[lang][2:8]
-    r = goldens.play_out(goldens.deal("9-card", players=8))
-    view = r.view(None)
-    ender = view.knocker if view.knocker is not None else view.ender
-    head = reveal_head(view, (128, 64), list(names), 0, lang)
-    verb = say(lang, "{who} went out", who="") if view.knocker is None else say(lang, "{who} knocked", who="")
-    assert head.endswith(verb.strip()), head
-    assert glyphs.text_width(head) <= 128 - glyphs.text_width("1/2") - 4
-    assert head != reveal_head(view, (128, 64), swapped(names, ender, ender ^ 1), 0, lang)
+    for variant in ("4-card", "6-card", "polish-poker", "9-card"):
+        for players in (2, 4, 6, 8):
+            view = goldens.play_out(goldens.deal(variant, players=players)).view(None)
+            if view.knocker is None and view.ender is None:
+                continue
+            ender = view.knocker if view.knocker is not None else view.ender
+            verb = say(lang, "{who} knocked" if view.knocker is not None else "{who} went out", who="")
+            for size in SIZES:
+                pages = reveal_pages(players, size)
+                room = size[0] - (glyphs.text_width(f"1/{pages}") + 4 if pages > 1 else 0)
+                head = reveal_head(view, size, list(names[:players]), 0, lang)
+                assert head.endswith(verb), (head, size)
+                assert glyphs.text_width(head) <= room, (head, size)
+                partner = ender ^ 1
+                if partner < players:
+                    other = reveal_head(view, size, swapped(names[:players], ender, partner), 0, lang)
+                    assert head != other, head
 
 
 # ----------------------------------------------------- who reads the rules

@@ -335,7 +335,7 @@ def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | No
         header = say(lang, "R{n}/{of}", n=view.round_no, of=view.rounds)
     pages = reveal_pages(view.players, size)
     room = size[0] - (glyphs.text_width(f"{page + 1}/{pages}") + 4 if pages > 1 else 0)
-    end = _end_words(view, names, lang, room - glyphs.text_width(header + " · "))
+    end = _end_words(view, names, lang, room - glyphs.text_width(header + " · ") - 1)  # the join's gap
     return glyphs.fit_text(" · ".join(w for w in (header, end) if w), room)
 
 
