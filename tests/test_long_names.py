@@ -326,3 +326,26 @@ def test_the_table_names_who_reads_the_rules_apart(sim_table):
         heads.append(table.shared.image.crop((0, 0, 128, 9)).tobytes())
         table.press(seat, Button.BACK)
     assert heads[0] != heads[1]
+
+
+# ------------------------------------------------------------ the last action
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LONG)
+def test_last_action_cuts_the_name_not_what_was_done(lang, size):
+    """On one line (8 players on 128x64; the wide display's line) a long name pushed
+    out the action: 'MARIE-HÉLÈNE DUBOIS-LEFEBVRE A…'. Now the name is cut, told
+    apart, and what it did stays whole."""
+    from golfbox.render import describe_last
+    for turns in range(1, 9):
+        r = goldens.play_turns(goldens.deal("9-card", players=8), turns)
+        view = r.view(None)
+        actor = view.last.seat
+        width = size[0] - (62 if size == (256, 64) else 0)
+        words = describe_last(view, list(XL), lang, width)
+        whole = describe_last(view, list(XL), lang)
+        done = whole[len(XL[actor]):]  # what the seat did, after its name
+        assert words.endswith(done) and glyphs.text_width(words) <= width, words
+        other = describe_last(view, swapped(XL, actor, actor ^ 1), lang, width)
+        assert other != words, words
+

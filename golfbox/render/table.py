@@ -47,12 +47,23 @@ def _canvas(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, Pa
     return image, ImageDraw.Draw(image), palette
 
 
-def describe_last(view: SeatView, names: Sequence[str] | None = None, lang: str = "en") -> str:
-    """The last action in words: 'P2 took 7♥ from the discard', 'P1 knocked'."""
+def describe_last(view: SeatView, names: Sequence[str] | None = None, lang: str = "en",
+                  width: int | None = None) -> str:
+    """The last action in words: 'P2 took 7♥ from the discard', 'P1 knocked'. Within
+    ``width`` px if given: a long name is cut (fit_name), not what it did."""
     last = view.last
     if last is None:
         return ""
     who = seat_name(last.seat, names, lang)
+    words = _last_words(view, who, lang)
+    if width is not None and glyphs.text_width(words) > width:
+        room = width - glyphs.text_width(_last_words(view, "", lang)) - 1
+        words = _last_words(view, fit_name(who, room, table_names(view.players, names, lang)), lang)
+    return words
+
+
+def _last_words(view: SeatView, who: str, lang: str) -> str:
+    last = view.last
     kind, card = last.action.kind, last.revealed
     if kind == ActionKind.DRAW:
         return say(lang, "{who} drew from the stock", who=who)
@@ -212,7 +223,7 @@ def _draw_wide_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence
     # info line. A message is shown whole if it can: it takes the last action's line.
     lines = (scores_y - LINE - 23) // LINE + 1
     message_lines = _bar_lines(message, width, lines, names)
-    last = glyphs.fit_text(describe_last(view, names, lang), width)
+    last = glyphs.fit_text(describe_last(view, names, lang, width), width)
     # Under the last action a bar goes a row lower, two under a cedilla: a blank row
     # parts them. If the scores leave no room for that, it takes the last action's line.
     message_y = 31 + (1 + glyphs.hang(last) if message_lines and last else 0)
@@ -255,8 +266,9 @@ def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequen
     # A row higher than the pitch of lines (these words have no accents): a blank row
     # parts them from a fault bar right under them (from y 15, 7-8 players).
     glyphs.draw_text(draw, x, 9, glyphs.fit_text(round_words, width), ink)
-    if lines == 1 and not message:
-        _message_or_info(draw, palette, 0, 18, NARROW[0], [], last)
+    if lines == 1 and not message:  # one line: a long name is cut, not what it did
+        _message_or_info(draw, palette, 0, 18, NARROW[0], [],
+                         describe_last(view, names, lang, NARROW[0]))
         return
     # The info line has the line the last action leaves (and none under a message).
     last_room = min(2, lines - len(message_lines))
