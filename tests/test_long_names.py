@@ -349,3 +349,38 @@ def test_last_action_cuts_the_name_not_what_was_done(lang, size):
         other = describe_last(view, swapped(XL, actor, actor ^ 1), lang, width)
         assert other != words, words
 
+
+
+# -------------------------------------------------------------- the info line
+
+@pytest.mark.parametrize("lang", LONG)
+def test_info_line_cuts_the_name_not_the_card(lang):
+    """'MARIE-HÉLÈNE DUBOIS-LEFÈVRE TIENT K♣' is 146 px: on 128x64 the card went
+    ('… TIE…'). Now the name is cut (told apart), the card whole."""
+    from golfbox.render.card import card_words
+    from golfbox.render.table import _info_words
+    for seat in range(4):
+        r = goldens.until_my_turn(goldens.deal("9-card", players=4), seat)
+        r.apply(seat, Action("take"))
+        view = r.view(None)
+        words = _info_words(view, list(XL[:4]), lang, 128)
+        assert words.endswith(card_words(view.held)) and glyphs.text_width(words) <= 128, words
+        assert words != _info_words(view, swapped(XL[:4], seat, seat ^ 1), lang, 128)
+
+
+@pytest.mark.parametrize("lang", LONG)
+def test_info_line_names_the_one_still_turning_up(lang):
+    """'waiting for {who}' with one long name: the name is cut, not 'waiting for'."""
+    from golfbox.render.table import _info_words
+    from golfbox.render.words import say
+    r = goldens.deal("6-card", players=2)
+    r.apply(0, r.legal_actions(0)[0])
+    while r.phase == "start" and r.start_pending[0]:
+        r.apply(0, r.legal_actions(0)[0])
+    view = r.view(None)
+    assert view.start_pending == (0, 2) or view.start_pending[1]
+    names = ["Jean-Baptiste de la Tour-Maubourg", "Jean-Baptiste de la Tour-Montbrun"]
+    words = _info_words(view, names, lang, 128)
+    head = say(lang, "waiting for {who}", who="")
+    assert words.startswith(head.rstrip()) and glyphs.text_width(words) <= 128, words
+    assert words != _info_words(view, swapped(tuple(names), 0, 1), lang, 128)

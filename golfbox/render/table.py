@@ -111,12 +111,15 @@ def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
 def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int) -> str:
     """The line under the turn (``width`` px): who is still turning up (how many, if
     their names do not fit), final turns, a card in hand."""
+    table = table_names(view.players, names, lang)
     if view.phase == START:
-        waiting = [seat_name(s, names, lang) for s, due in enumerate(view.start_pending) if due]
+        waiting = [table[s] for s, due in enumerate(view.start_pending) if due]
         # Commas part the names, as on the seats ('Marie Claire, Jean Paul').
         words = say(lang, "waiting for {who}", who=", ".join(waiting))
         if glyphs.text_width(words) > width and len(waiting) > 1:
             words = say(lang, "waiting for {n} players", n=len(waiting))
+        elif glyphs.text_width(words) > width:  # one long name: it is cut, not the words
+            words = _with_name_cut(lang, "waiting for {who}", waiting[0], width, table)
         return words
     words = []
     if view.final_turns_left is not None:
@@ -124,13 +127,24 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         words.append(say(lang, "one final turn left") if left == 1 else
                      say(lang, "final turns left: {n}", n=left))
     if view.holder is not None and view.held is not None:
-        holds = say(lang, "{who} holds {card}", who=seat_name(view.holder, names, lang),
-                    card=card_words(view.held))
+        holds = _with_name_cut(lang, "{who} holds {card}", table[view.holder], width, table,
+                               card=card_words(view.held))
         # Where both do not fit, the final turns stay whole: the card in hand is the
         # one the last action just said was taken.
         if not words or glyphs.text_width(" · ".join(words + [holds])) <= width:
             words.append(holds)
     return " · ".join(words)
+
+
+def _with_name_cut(lang: str, words: str, who: str, width: int, table: Sequence[str],
+                   **more: str) -> str:
+    """say(lang, words, who=who, **more) in ``width`` px if it can: ``who`` cut by
+    fit_name if the whole is too wide, the other words whole."""
+    whole = say(lang, words, who=who, **more)
+    if glyphs.text_width(whole) <= width:
+        return whole
+    room = width - glyphs.text_width(say(lang, words, who="", **more)) - 1
+    return say(lang, words, who=fit_name(who, room, table), **more)
 
 
 def _draw_piles(draw: ImageDraw.ImageDraw, view: SeatView, palette: Palette,
@@ -331,10 +345,9 @@ def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int
     else:
         return say(lang, "stock ran out") if view.phase == OVER else ""
     table = table_names(view.players, names, lang)
-    who = table[seat]
-    if room is not None and glyphs.text_width(say(lang, words, who=who)) > room:
-        who = fit_name(who, room - glyphs.text_width(say(lang, words, who="")) - 1, table)
-    return say(lang, words, who=who)
+    if room is None:
+        return say(lang, words, who=table[seat])
+    return _with_name_cut(lang, words, table[seat], room, table)
 
 
 def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,
