@@ -384,3 +384,26 @@ def test_info_line_names_the_one_still_turning_up(lang):
     head = say(lang, "waiting for {who}", who="")
     assert words.startswith(head.rstrip()) and glyphs.text_width(words) <= 128, words
     assert words != _info_words(view, swapped(tuple(names), 0, 1), lang, 128)
+
+
+# ----------------------------------------------------- a seat's lobby title
+
+@pytest.mark.parametrize("lang", LONG)
+def test_lobby_seat_title_cuts_the_name_not_what_to_press(lang, sim_table):
+    """'Françoise-Xavière: press ● to j…' (133 px on 128): the name is cut, told
+    apart, and what to press stays whole; joined, '…: you play' the same."""
+    from golfbox.hal.base import Button
+    from golfbox.render.words import say
+    names = ("Françoise-Xavière Dubois", "Françoise-Xavière Dupont", "Ann", "Bob")
+    table = sim_table(seats=4, names=dict(enumerate(names)), language=lang)
+    svc = table.service
+    for joined in (False, True):
+        titles = []
+        for seat in (0, 1):
+            if joined:
+                table.press(seat, Button.OK)
+            title = svc.current.seat_frame(seat, (128, 64))[0][1]
+            words = say(lang, "{who}: you play" if joined else "{who}: press ● to join", who="")
+            assert title.endswith(words.strip()) and glyphs.text_width(title) <= 128, title
+            titles.append(title)
+        assert titles[0] != titles[1], titles

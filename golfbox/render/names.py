@@ -33,6 +33,18 @@ def fit_name(name: str, width: int, table: Sequence[str] = (), scale: int = 1) -
     return _abbreviate(name, lambda text: glyphs.text_width(text, scale) <= width, table)
 
 
+def name_words(lang: str, words: str, who: str, width: int, table: Sequence[str] = (),
+               **more: str) -> str:
+    """say(lang, words, who=who, **more) in ``width`` px if it can: ``who`` cut by
+    fit_name where the whole is too wide, the other words whole ('FRANÇOISE-X…IS:
+    PRESS ● TO JOIN', not 'FRANÇOISE-XAVIÈRE DUBOIS: PRESS ● T…')."""
+    whole = say(lang, words, who=who, **more)
+    if glyphs.text_width(whole) <= width:
+        return whole
+    room = width - glyphs.text_width(say(lang, words, who="", **more)) - 1  # the gap it joins by
+    return say(lang, words, who=fit_name(who, room, table), **more)
+
+
 def cut_name(name: str, letters: int, table: Sequence[str] = ()) -> str:
     """``name`` in at most ``letters`` characters, '…' included, as fit_name cuts it
     ('Jean-…te' beside 'Jean-Baptistine'), where a text is cut a letter count at a time."""
@@ -121,10 +133,6 @@ def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "
     else:
         waiting = [seat_name(view.to_move, names, lang)]
         words = say(lang, "wait: {who} is playing", who=waiting[0])
-    if width is not None and glyphs.text_width(words) > width:
-        words = say(lang, "wait: {who}", who=waiting[0])
-    if width is not None and glyphs.text_width(words) > width:  # the name cut, told apart
-        room = width - glyphs.text_width(say(lang, "wait: {who}", who="")) - 1
-        who = fit_name(waiting[0], room, table_names(view.players, names, lang))
-        words = say(lang, "wait: {who}", who=who)
+    if width is not None and glyphs.text_width(words) > width:  # the name cut if need be
+        words = name_words(lang, "wait: {who}", waiting[0], width, table_names(view.players, names, lang))
     return words

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import cut_name, fit_name, score_words, seat_name, table_names
+from golfbox.render.names import cut_name, fit_name, name_words, score_words, seat_name, table_names
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -119,7 +119,7 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         if glyphs.text_width(words) > width and len(waiting) > 1:
             words = say(lang, "waiting for {n} players", n=len(waiting))
         elif glyphs.text_width(words) > width:  # one long name: it is cut, not the words
-            words = _with_name_cut(lang, "waiting for {who}", waiting[0], width, table)
+            words = name_words(lang, "waiting for {who}", waiting[0], width, table)
         return words
     words = []
     if view.final_turns_left is not None:
@@ -127,24 +127,13 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         words.append(say(lang, "one final turn left") if left == 1 else
                      say(lang, "final turns left: {n}", n=left))
     if view.holder is not None and view.held is not None:
-        holds = _with_name_cut(lang, "{who} holds {card}", table[view.holder], width, table,
+        holds = name_words(lang, "{who} holds {card}", table[view.holder], width, table,
                                card=card_words(view.held))
         # Where both do not fit, the final turns stay whole: the card in hand is the
         # one the last action just said was taken.
         if not words or glyphs.text_width(" · ".join(words + [holds])) <= width:
             words.append(holds)
     return " · ".join(words)
-
-
-def _with_name_cut(lang: str, words: str, who: str, width: int, table: Sequence[str],
-                   **more: str) -> str:
-    """say(lang, words, who=who, **more) in ``width`` px if it can: ``who`` cut by
-    fit_name if the whole is too wide, the other words whole."""
-    whole = say(lang, words, who=who, **more)
-    if glyphs.text_width(whole) <= width:
-        return whole
-    room = width - glyphs.text_width(say(lang, words, who="", **more)) - 1
-    return say(lang, words, who=fit_name(who, room, table), **more)
 
 
 def _draw_piles(draw: ImageDraw.ImageDraw, view: SeatView, palette: Palette,
@@ -347,7 +336,7 @@ def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int
     table = table_names(view.players, names, lang)
     if room is None:
         return say(lang, words, who=table[seat])
-    return _with_name_cut(lang, words, table[seat], room, table)
+    return name_words(lang, words, table[seat], room, table)
 
 
 def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
+from golfbox.render.names import name_words
 from golfbox.render.words import say, say_or_keep
 from golfbox.table import screens
 from golfbox.table.input import VERB_OF_KIND, SeatInput
@@ -272,9 +273,9 @@ class Lobby(ReadsRules):
         if frame is not None:
             return frame
         lobby = self.table.lobby
-        who = self.seat_name(seat)
-        title = (say(self.lang, "{who}: you play", who=who) if seat in lobby.joined
-                 else say(self.lang, "{who}: press ● to join", who=who))
+        # A long name is cut to leave what to press whole, told apart from the others.
+        words = "{who}: you play" if seat in lobby.joined else "{who}: press ● to join"
+        title = name_words(self.lang, words, self.seat_name(seat), size[0], self.table_names())
         message = self.table.notices.seats.get(seat, "")
         return screens.lobby(size, lobby, title, message or lobby.prompt(seat))
 
