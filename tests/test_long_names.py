@@ -407,3 +407,22 @@ def test_lobby_seat_title_cuts_the_name_not_what_to_press(lang, sim_table):
             assert title.endswith(words.strip()) and glyphs.text_width(title) <= 128, title
             titles.append(title)
         assert titles[0] != titles[1], titles
+
+
+# ------------------------------------------------------- a message on a seat
+
+@pytest.mark.parametrize("lang", LONG)
+def test_a_seats_message_cuts_names_before_its_words(lang):
+    """On a seat's bar (2 lines of 124 px) 'MARIE-HÉLÈNE DUBOIS-LEFÈVRE'S SEAT IS
+    UNPLU…' lost what to expect; as on the shared display, the names in it are cut
+    shorter first (told apart), then its own words if need be."""
+    from golfbox.render.seat import message_lines
+    from golfbox.render.words import say
+    for who in XL[:2]:
+        for message in ("2/2 " + goldens.fault_words(lang, who),
+                        say(lang, "{who} is away: a bot plays for it until it is back", who=who)):
+            lines = message_lines(message, list(XL))
+            assert len(lines) <= 2 and all(glyphs.text_width(line) <= 124 for line in lines)
+            assert " ".join(lines).endswith(message[-12:]), (message, lines)
+        ends = [message_lines("2/2 " + goldens.fault_words(lang, who), list(XL)) for who in XL[:2]]
+    assert ends[0] != ends[1]

@@ -51,6 +51,25 @@ def cut_name(name: str, letters: int, table: Sequence[str] = ()) -> str:
     return _abbreviate(name, lambda text: len(text) <= letters, table)
 
 
+CUT_NAMES_TO = (12, 10, 8, 6, 4)  # letters, a step at a time, where long names would not fit
+
+
+def wrap_naming(text: str, width: int, lines: int, table: Sequence[str], sep: str = " ") -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` px (glyphs.wrap_text, broken at
+    ``sep``); if it does not fit, the names of the ``table`` in it are cut shorter
+    (cut_name, a step at a time) before any of its own words: 'MARIE-H…ÈVRE'S SEAT IS
+    UNPLUGGED · A BOT PLAYS IN 120 S', not '… IS UNPLU…'."""
+    wrapped: list[str] = []
+    for longest in (None, *CUT_NAMES_TO):
+        shown = text
+        for name in sorted(table, key=len, reverse=True) if longest else ():
+            shown = shown.replace(name, cut_name(name, longest, table))
+        wrapped = glyphs.wrap_text(shown, width, lines, sep=sep)
+        if sum(line.count("…") for line in wrapped) == shown.count("…"):  # nothing cut
+            break
+    return wrapped
+
+
 def _without_level(name: str) -> str:
     """A bot's seat's name without the bot's level: 'P2 (HARD)' → 'P2'."""
     return name[:name.rindex(" (")] if name.endswith(")") and " (" in name else name

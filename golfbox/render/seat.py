@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
-from golfbox.render.names import doubled, fit_name, seat_name, table_names, wait_words
+from golfbox.render.names import doubled, fit_name, seat_name, table_names, wait_words, wrap_naming
 from golfbox.render.words import say
 
 SIZE = (128, 64)
@@ -200,9 +200,15 @@ def draw_text_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str,
     glyphs.draw_text(draw, right - glyphs.text_width(text), y, text, fill)
 
 
-def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str) -> None:
+def message_lines(message: str, table: Sequence[str] = ()) -> list[str]:
+    """``message`` on the bottom bar: at most two lines of SIZE[0] - 4 px, the names of
+    the ``table`` in it cut shorter before its own words (wrap_naming)."""
+    return wrap_naming(message, SIZE[0] - 4, 2, table)
+
+
+def _draw_bottom(draw: ImageDraw.ImageDraw, prompt: str, message: str, table: Sequence[str]) -> None:
     if message:  # an error or a notice replaces the prompt, on an inverted bar
-        lines = glyphs.wrap_text(message, SIZE[0] - 4, 2)
+        lines = message_lines(message, table)
         if len(lines) == 1:  # the bar reaches over the line's accents
             draw.rectangle((0, PROMPT_Y - glyphs.MARK_RISE - 1, SIZE[0] - 1, SIZE[1] - 1), fill=INK)
             glyphs.draw_text(draw, 2, PROMPT_Y, lines[0], PAPER)
@@ -247,5 +253,5 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
     table = table_names(view.players, names, lang)
     _draw_side(draw, view, cursor, label if label is not None else table[view.seat], table,
                lang, match_over)
-    _draw_bottom(draw, prompt or wait_words(view, names, lang, SIZE[0]), message)
+    _draw_bottom(draw, prompt or wait_words(view, names, lang, SIZE[0]), message, table)
     return image

@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import cut_name, fit_name, name_words, score_words, seat_name, table_names
+from golfbox.render.names import (CUT_NAMES_TO, cut_name, fit_name, name_words, score_words,
+                                  seat_name, table_names, wrap_naming)
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -297,20 +298,8 @@ def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None
     """A message's lines on its inverted bar of ``width`` (2 px kept each side), broken
     between its parts ("… unplugged · a bot plays in 120 s"): at most ``lines``, one at
     least. A message too long for them has the seats' names in it cut shorter
-    ("Marie-Hélène Dub…", cut_name: told apart from the others) before any of its
-    own words."""
-    wrapped: list[str] = []
-    for longest in (None, *_CUT_NAMES_TO) if message else ():
-        shown = message
-        for name in sorted(names or (), key=len, reverse=True) if longest else ():
-            shown = shown.replace(name, cut_name(name, longest, names))
-        wrapped = glyphs.wrap_text(shown, width - 4, max(1, lines), sep=" · ")
-        if sum(line.count("…") for line in wrapped) == shown.count("…"):  # nothing cut
-            break
-    return wrapped
-
-
-_CUT_NAMES_TO = (12, 10, 8, 6, 4)  # letters, a step at a time, where long names would not fit
+    ("Marie-Hélène Dub…", told apart from the others) before any of its own words."""
+    return wrap_naming(message, width - 4, max(1, lines), names or (), sep=" · ") if message else []
 
 
 def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int, width: int,
@@ -544,7 +533,7 @@ def _players_lines(players: str, width: int, lines: int, lang: str) -> list[str]
     for that are cut shorter and shorter ("Alexand…"; told apart, "Jean-B…te" and
     "Jean-B…ne") rather than left out."""
     names = players.split(", ")
-    for longest in (None, *_CUT_NAMES_TO):
+    for longest in (None, *CUT_NAMES_TO):
         shown = names if longest is None else [cut_name(name, longest, names) for name in names]
         text = say(lang, "playing: {who}", who=", ".join(shown))
         wrapped = glyphs.wrap_text(text, width, lines, sep=", ", whole_parts=True)
