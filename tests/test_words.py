@@ -35,11 +35,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "golfbox"
 
 
 def said_in_code() -> dict[str, str]:
-    """Every literal text passed to say(lang, "…") in the package -> where it is."""
+    """Every literal text passed to say(lang, "…") in the package -> where it is; and to
+    name_words(lang, "…", who, …), which says it with a long name cut."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "say"
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("say", "name_words")
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
                 found[node.args[1].value] = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
     return found

@@ -33,13 +33,13 @@ def fit_name(name: str, width: int, table: Sequence[str] = (), scale: int = 1) -
     return _abbreviate(name, lambda text: glyphs.text_width(text, scale) <= width, table)
 
 
-def name_words(lang: str, words: str, who: str, width: int, table: Sequence[str] = (),
+def name_words(lang: str, words: str, who: str, width: int | None, table: Sequence[str] = (),
                **more: str) -> str:
-    """say(lang, words, who=who, **more) in ``width`` px if it can: ``who`` cut by
-    fit_name where the whole is too wide, the other words whole ('FRANÇOISE-X…IS:
+    """say(lang, words, who=who, **more) in ``width`` px (None: any) if it can: ``who``
+    cut by fit_name where the whole is too wide, the other words whole ('FRANÇOISE-X…IS:
     PRESS ● TO JOIN', not 'FRANÇOISE-XAVIÈRE DUBOIS: PRESS ● T…')."""
     whole = say(lang, words, who=who, **more)
-    if glyphs.text_width(whole) <= width:
+    if width is None or glyphs.text_width(whole) <= width:
         return whole
     room = width - glyphs.text_width(say(lang, words, who="", **more)) - 1  # the gap it joins by
     return say(lang, words, who=fit_name(who, room, table), **more)

@@ -316,16 +316,12 @@ def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int
 def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int | None = None) -> str:
     """How the round ended: 'P2 knocked', 'P3 went out', 'stock ran out'. Within ``room``
     px if given: a long name is cut (fit_name), never the verb."""
-    if view.knocker is not None:
-        seat, words = view.knocker, "{who} knocked"
-    elif view.ender is not None:
-        seat, words = view.ender, "{who} went out"
-    else:
-        return say(lang, "stock ran out") if view.phase == OVER else ""
     table = table_names(view.players, names, lang)
-    if room is None:
-        return say(lang, words, who=table[seat])
-    return name_words(lang, words, table[seat], room, table)
+    if view.knocker is not None:
+        return name_words(lang, "{who} knocked", table[view.knocker], room, table)
+    if view.ender is not None:
+        return name_words(lang, "{who} went out", table[view.ender], room, table)
+    return say(lang, "stock ran out") if view.phase == OVER else ""
 
 
 def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,

@@ -274,8 +274,9 @@ class Lobby(ReadsRules):
             return frame
         lobby = self.table.lobby
         # A long name is cut to leave what to press whole, told apart from the others.
-        words = "{who}: you play" if seat in lobby.joined else "{who}: press ● to join"
-        title = name_words(self.lang, words, self.seat_name(seat), size[0], self.table_names())
+        who, table = self.seat_name(seat), self.table_names()
+        title = (name_words(self.lang, "{who}: you play", who, size[0], table) if seat in lobby.joined
+                 else name_words(self.lang, "{who}: press ● to join", who, size[0], table))
         message = self.table.notices.seats.get(seat, "")
         return screens.lobby(size, lobby, title, message or lobby.prompt(seat))
 
