@@ -56,6 +56,11 @@ driver = "sim"
     # A newline split the log line that names the players; panels drew a box for it.
     ({"names": {"1": "Ann\nBob"}}, "game.names.1: 'Ann\\nBob' holds a control character"),
     ({"names": {"3": "a\x1b[31mb"}}, "game.names.3: 'a\\x1b[31mb' holds a control character"),
+    # Two seats of one name were drawn alike on every display: nobody could tell whose turn it was.
+    ({"names": {"1": "Ann", "3": "ANN"}}, "game.names.3: 'ANN' is seat 1's name too"),
+    ({"names": {"2": "p3"}}, "game.names.2: 'p3' is seat 3's name when it has none"),
+    ({"names": {"2": "J1"}}, "game.names.2: 'J1' is seat 1's name when it has none"),  # en français
+    ({"names": {"1": "P2", "2": "Bob"}}, None),
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),
     ({"variant": "4-card", "rules": {"knock_penalty": 10**400}}, "game.rules: rule knock_penalty: 1000"),
@@ -63,7 +68,7 @@ driver = "sim"
 ])
 def test_game_settings_name_the_key(game, message):
     if message is None:
-        assert settings_from_config(game, 3).seats == 2
+        assert settings_from_config(game, 3).seats == game.get("seats", 3)
         return
     with pytest.raises(ConfigError) as error:
         settings_from_config(game, 3)

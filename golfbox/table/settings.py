@@ -117,6 +117,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     settings.language = game.getchoice("language", tuple(LANGUAGES), settings.language)
     names = _by_seat(game, "names", settings.seats)
     settings.names = {seat: _name(name, names.key(str(seat + 1))) for seat, name in _seat_items(names)}
+    _check_names_differ(settings.names, settings.seats, names)
     settings.seed = game.getint("seed", None, minval=0, maxval=MAX_SEED)
     settings.screen_saver_minutes = game.getamount(
         "screen_saver_minutes", settings.screen_saver_minutes, minval=0.0,
@@ -144,6 +145,26 @@ def _name(value: Any, key: str) -> str:
     if any(unicodedata.category(c) == "Cc" for c in name):  # a newline, a tab, an escape
         raise ConfigError(f"{key}: {name!r} holds a control character; write the name alone")
     return name
+
+
+def _check_names_differ(names: dict[int, str], seats: int, section: Section) -> None:
+    """Displays draw names in capitals: two seats that read alike there could not be told apart,
+    nor could a name from an unnamed seat's own (P3, or J3 once the lobby speaks French)."""
+    def looks(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    owner: dict[str, int] = {}
+    for seat in range(seats):
+        if seat not in names:
+            for lang in LANGUAGES:
+                owner[looks(say(lang, "P{n}", n=seat + 1))] = seat
+    for seat, name in sorted(names.items()):
+        other = owner.setdefault(looks(name), seat)
+        if other != seat:
+            whose = (f"seat {other + 1}'s name too" if other in names
+                     else f"seat {other + 1}'s name when it has none")
+            raise ConfigError(f"{section.key(str(seat + 1))}: {name!r} is {whose}; "
+                              "give each seat a name of its own")
 
 
 def _bots(game: Section, seats: int) -> dict[int, str]:
