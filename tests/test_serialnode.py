@@ -508,6 +508,73 @@ def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
     assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
 
 
+def _flood(peer, blocks, seconds):
+    """The peer sends ``blocks()`` (a list of (type, payload)) over and over for ``seconds``:
+    a broken or hostile node, as fast as the line takes them."""
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        with peer.lock:
+            for msg_type, payload in blocks():
+                if msg_type & protocol.RELIABLE:
+                    peer.link.send(msg_type, payload)
+                else:
+                    peer.link.send_unreliable(msg_type, payload)
+        time.sleep(0.001)
+
+
+def test_a_node_sending_nonsense_fills_the_log_with_a_few_lines_a_second(make_peer, make_hub, caplog):
+    """Good blocks of a type the host does not know, or a BUTTON with a button 9, were each
+    logged: 77 350 warnings in 2 s from one node, the SD card's journald written for each.
+    Like corrupt blocks, ten a second are logged, the rest counted once the second is over."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        _flood(peer, lambda: [(0x7E, b"x"), (protocol.MSG_BUTTON, b"\x00\x01\x09\x00")] * 20, 1.0)
+        time.sleep(1.5)  # the last second's count is said
+        peer.press()
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)  # still played
+    lines = caplog.text.splitlines()
+    assert "seat 5: unexpected message type 0x7e dropped" in caplog.text
+    assert any("more bad messages not logged" in line for line in lines)
+    assert len(lines) <= 60  # 10 a second and a count, for the 2-3 seconds it spans
+
+
+def test_a_node_flooding_presses_gets_no_more_through_than_fingers_make(make_peer, make_hub, caplog):
+    """A node sending good BUTTONs nonstop had all of them posted: 55 690 presses in 2.5 s,
+    where the table handles about 6 000 a second, so the queue grew without end and every
+    other seat's press waited behind them. A burst a stalled line delivers at once still
+    passes whole (the node queues 32, the link window holds 16 more)."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.6)
+    for _ in range(48):  # a stalled line's backlog: every press arrives
+        peer.press()
+    assert [events.get(timeout=2) for _ in range(48)] == [ButtonEvent(SEAT, Button.OK, at=ANY)] * 48
+    time.sleep(3.0)  # the allowance fills again
+
+    def presses():
+        for _ in range(50):
+            peer.events += 1
+            yield protocol.MSG_BUTTON, protocol.pack_button(peer.events, 1, 0, peer.tick())
+
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        started = time.monotonic()
+        _flood(peer, lambda: list(presses()), 2.0)
+        time.sleep(0.3)
+        elapsed = time.monotonic() - started
+        got = []
+        while not events.empty():
+            got.append(events.get())
+    assert peer.events > 5000  # the node did flood
+    assert len(got) <= 64 + 30 * elapsed
+    assert "seat 5: more than 30 presses a second: " in caplog.text
+    time.sleep(2.5)
+    peer.press()  # a person's press after the flood gets through
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+
+
 def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_on(make_node, make_hub):
     """The node starts its session on SYNC and sends a press (BUTTON, seq 0) while its HELLO
     is lost. The host's handshake took that BUTTON, threw it away and acknowledged it; once a

@@ -43,9 +43,16 @@ MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
 NODE_HOLD_TIME = 0.7
 FRAME_TIMES_KEPT = 1000  # LinkStats keeps this many of the newest frame delivery times
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
-# A second's corrupt blocks logged one by one; the rest are counted: a noisy cable must
-# not flood the log.
+# A second's corrupt blocks (or bad messages, or dropped presses) logged one by one; the
+# rest are counted: a noisy cable or a broken node must not flood the log.
 CORRUPT_BLOCKS_LOGGED = 10
+# Presses a node may send: fingers on four buttons make far fewer than PRESS_RATE a
+# second, and a line that stalled delivers at most 48 at once (the firmware queues 32,
+# the link window holds 16). A node sending more is broken: the rest are dropped, or its
+# flood (20 000 a second) would queue faster than the table plays them, every other
+# seat's press waiting behind it.
+PRESS_RATE = 30
+PRESS_BURST = 64
 
 
 SerialNodeConfigError = ConfigError  # a [seat_nodes] setting that cannot work; names the key
@@ -474,8 +481,10 @@ class _NodeConnection:
         self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
         self._sent_contrast: int | None = None
         self._last_counter: int | None = None
-        self._error_log_second = 0
-        self._errors_this_second = 0
+        self._corrupt = _Warnings("corrupt blocks not logged")
+        self._bad = _Warnings("bad messages not logged")
+        self._flood = _Warnings(f"presses dropped (more than {PRESS_RATE} a second)")
+        self._presses = _Allowance(PRESS_RATE, PRESS_BURST)
         self._panel_failing = False  # as the node last reported in STATE
         self.node_clock = NodeClock()
 
@@ -532,7 +541,7 @@ class _NodeConnection:
             log.exception("%s: link failed", self._label())
             reason, retry = f"link failed ({err})", True
         finally:
-            self._summarise_corrupt_blocks(None)
+            self._summarise_warnings(None)
             try:
                 self.port.close()
             except (serial.SerialException, OSError):
@@ -615,7 +624,7 @@ class _NodeConnection:
             data = self.port.read(self.port.in_waiting or 1)
             now_s = time.monotonic()
             now = self._now()
-            self._summarise_corrupt_blocks(int(now_s))  # a noisy second's count, once it is over
+            self._summarise_warnings(int(now_s))  # a noisy second's count, once it is over
             if data:
                 read_at = self.hub.clock()  # the blocks this read completed came by now
                 self.stats.bytes_in += len(data)
@@ -672,10 +681,15 @@ class _NodeConnection:
                 counter, button, kind, tick = protocol.unpack_button(payload)
                 expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
                 if expected is not None and counter != expected:
-                    log.warning("%s: %d button events lost in the node (counter %d, expected %d)", self._label(), (counter - expected) & 0xFFFF, counter, expected)
+                    self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
+                                   (counter - expected) & 0xFFFF, counter, expected)
                 self._last_counter = counter
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
+                if not self._presses.take(time.monotonic()):
+                    self._flood.warn(self._label(), "more than %d presses a second: %s %s dropped",
+                                     PRESS_RATE, protocol.BUTTON_CODES[button], protocol.KIND_CODES[kind])
+                elif self.seat is not None:
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
                                         EventKind(protocol.KIND_CODES[kind]),
                                         at=self.node_clock.stamp(tick, read_at))
@@ -693,9 +707,9 @@ class _NodeConnection:
             elif msg_type == protocol.MSG_HELLO:
                 pass  # a late answer to a repeated SYNC
             else:
-                log.warning("%s: unexpected message type 0x%02x dropped", self._label(), msg_type)
+                self._bad.warn(self._label(), "unexpected message type 0x%02x dropped", msg_type)
         except ValueError as err:
-            log.warning("%s: bad message dropped: %s", self._label(), err)
+            self._bad.warn(self._label(), "bad message dropped: %s", err)
 
     def _panel_state(self, failing: bool) -> None:
         """The node says whether its OLED answers: shown like any failing display (buttons stay)."""
@@ -712,20 +726,11 @@ class _NodeConnection:
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1
-        self._summarise_corrupt_blocks(int(time.monotonic()))
-        self._errors_this_second += 1
-        if self._errors_this_second <= CORRUPT_BLOCKS_LOGGED:
-            log.warning("%s: dropped corrupt block at byte %d (%s)", self._label(), offset, reason)
+        self._corrupt.warn(self._label(), "dropped corrupt block at byte %d (%s)", offset, reason)
 
-    def _summarise_corrupt_blocks(self, second: int | None) -> None:
-        """Once a second has passed (None: now, the link is ending), say how many of its
-        corrupt blocks were not logged one by one. Called for each block and by the reader."""
-        if second == self._error_log_second:
-            return
-        if self._errors_this_second > CORRUPT_BLOCKS_LOGGED:
-            log.warning("%s: %d more corrupt blocks not logged", self._label(),
-                        self._errors_this_second - CORRUPT_BLOCKS_LOGGED)
-        self._error_log_second, self._errors_this_second = second or 0, 0
+    def _summarise_warnings(self, second: int | None) -> None:
+        for warnings in (self._corrupt, self._bad, self._flood):
+            warnings.summarise(self._label(), second)
 
     def _write(self, data: bytes) -> None:
         if data:
@@ -735,6 +740,49 @@ class _NodeConnection:
     @staticmethod
     def _now() -> int:
         return int(time.monotonic() * 1000)
+
+
+class _Warnings:
+    """One kind of warning about a node: CORRUPT_BLOCKS_LOGGED a second are logged, the
+    rest counted."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what  # the count's words: "corrupt blocks not logged"
+        self.second = 0
+        self.count = 0  # warnings in that second
+
+    def warn(self, label: str, message: str, *args: Any) -> None:
+        self.summarise(label, int(time.monotonic()))
+        self.count += 1
+        if self.count <= CORRUPT_BLOCKS_LOGGED:
+            log.warning("%s: " + message, label, *args)
+
+    def summarise(self, label: str, second: int | None) -> None:
+        """Once a second has passed (None: now, the link is ending), say how many of its
+        warnings were not logged one by one. Called for each warning and by the reader."""
+        if second == self.second:
+            return
+        if self.count > CORRUPT_BLOCKS_LOGGED:
+            log.warning("%s: %d more %s", label, self.count - CORRUPT_BLOCKS_LOGGED, self.what)
+        self.second, self.count = second or 0, 0
+
+
+class _Allowance:
+    """A token bucket: ``rate`` a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.left = float(burst)
+        self.at: float | None = None
+
+    def take(self, now: float) -> bool:
+        if self.at is not None:
+            self.left = min(self.burst, self.left + (now - self.at) * self.rate)
+        self.at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
 
 
 def _import_pyserial():
