@@ -575,6 +575,37 @@ def test_a_node_flooding_presses_gets_no_more_through_than_fingers_make(make_pee
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
 
 
+def test_a_node_flooding_states_neither_floods_the_table_nor_slows_its_clock(make_peer, make_hub, caplog):
+    """STATEs nonstop, their panel flag flipping: each flip was posted (71 800 LinkEvents
+    in 2 s, each a fault on the displays and a log line), and each STATE kept for the
+    node's clock (10 s of them: 360 000, a press's stamp then reading them all). A node
+    sends 4 a second; past 10 a second they are dropped."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    flag = iter(range(10**9))
+
+    def states():
+        return [(protocol.MSG_STATE, protocol.pack_state(0, 0, 0, next(flag) % 2, peer.tick()))
+                for _ in range(50)]
+
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
+        started = time.monotonic()
+        _flood(peer, states, 2.0)
+        time.sleep(0.3)
+        elapsed = time.monotonic() - started
+        posted = []
+        while not events.empty():
+            posted.append(events.get())
+    assert next(flag) > 5000  # the node did flood
+    assert 1 <= len(posted) <= 16 + 10 * elapsed
+    assert "seat 5: more than 10 STATEs a second: one dropped" in caplog.text
+    (connection,) = hub._connections.values()
+    assert len(connection.node_clock._samples) <= 16 + 10 * NodeClock.WINDOW
+    peer.press()
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+
+
 def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_on(make_node, make_hub):
     """The node starts its session on SYNC and sends a press (BUTTON, seq 0) while its HELLO
     is lost. The host's handshake took that BUTTON, threw it away and acknowledged it; once a

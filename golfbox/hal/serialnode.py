@@ -53,6 +53,9 @@ CORRUPT_BLOCKS_LOGGED = 10
 # seat's press waiting behind it.
 PRESS_RATE = 30
 PRESS_BURST = 64
+# A node sends 4 STATEs a second. Each may flip its panel's fault (a LinkEvent for the
+# table) and is kept 10 s for its clock: a node sending more is broken, the rest dropped.
+STATE_RATE = 10
 
 
 SerialNodeConfigError = ConfigError  # a [seat_nodes] setting that cannot work; names the key
@@ -483,8 +486,9 @@ class _NodeConnection:
         self._last_counter: int | None = None
         self._corrupt = _Warnings("corrupt blocks not logged")
         self._bad = _Warnings("bad messages not logged")
-        self._flood = _Warnings(f"presses dropped (more than {PRESS_RATE} a second)")
+        self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
         self._presses = _Allowance(PRESS_RATE, PRESS_BURST)
+        self._states = _Allowance(STATE_RATE, STATE_RATE)
         self._panel_failing = False  # as the node last reported in STATE
         self.node_clock = NodeClock()
 
@@ -695,6 +699,9 @@ class _NodeConnection:
                                         at=self.node_clock.stamp(tick, read_at))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
+                if not self._states.take(time.monotonic()):
+                    self._flood.warn(self._label(), "more than %d STATEs a second: one dropped", STATE_RATE)
+                    return
                 _counter, _down, rx_errors, flags, tick = protocol.unpack_state(payload)
                 if tick is not None:
                     self.node_clock.sample(tick, read_at)
