@@ -379,6 +379,21 @@ except ConfigError as exc:
 
 
 @pytest.mark.parametrize("name", ["config", "pin map"])
+@pytest.mark.parametrize("nesting", ["[" * 2000 + "]" * 2000, "{a=" * 2000 + "1" + "}" * 2000])
+def test_a_config_nested_too_deeply_is_one_error_naming_the_file(tmp_path, name, nesting):
+    """tomllib reads nested arrays and inline tables by recursion: 2 000 of them, well
+    under 1 MiB, were a RecursionError traceback from check-config, run and check-hardware."""
+    deep = tmp_path / "deep.toml"
+    deep.write_text(f"x = {nesting}\n")
+    config = tmp_path / "config.toml"
+    config.write_text(f'pinmap = "deep.toml"\n{SIM_SEATS}' if name == "pin map" else "")
+    target = config if name == "pin map" else deep
+    with pytest.raises(ConfigError, match=rf"^(pinmap: )?{re.escape(str(deep))}: TOML nested too deeply "
+                                          rf"to read \(arrays or inline tables"):
+        load_config(target)
+
+
+@pytest.mark.parametrize("name", ["config", "pin map"])
 def test_a_device_given_as_the_config_or_the_pin_map_is_refused_without_reading_it_all(tmp_path, name):
     """/dev/zero was read to the end of memory: a MemoryError traceback (under a limit;
     on a Pi without one, the kernel's OOM killer). A big file is refused as well."""

@@ -257,6 +257,9 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # its message carries "(at line N, column M)"
         raise ConfigError(f"{where}: TOML syntax error: {exc}") from None
+    except RecursionError:  # tomllib reads each nested array or inline table by recursion
+        raise ConfigError(f"{where}: TOML nested too deeply to read (arrays or inline tables "
+                          "within each other, hundreds deep)") from None
 
 
 TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared_display", "game",
