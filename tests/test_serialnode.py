@@ -606,6 +606,18 @@ def test_a_node_flooding_states_neither_floods_the_table_nor_slows_its_clock(mak
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
 
 
+def test_a_nodes_firmware_version_is_logged_on_one_line(make_peer, make_hub, caplog):
+    """The version in HELLO is any UTF-8 the node sends: a newline in it wrote a second,
+    made-up line into the table's log ("seat 2: ..." from nobody)."""
+    make_peer(firmware="1.2.0\nseat 2: the node's OLED does not answer\x1b[2J")
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    (line,) = [r.getMessage() for r in caplog.records if "firmware" in r.getMessage()]
+    assert line.startswith(f"seat nodes: node {OTHER_ID} (firmware 1.2.0\\nseat 2: ")
+    assert "\\x1b[2J)" in line and line.isprintable()
+
+
 def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_on(make_node, make_hub):
     """The node starts its session on SYNC and sends a press (BUTTON, seq 0) while its HELLO
     is lost. The host's handshake took that BUTTON, threw it away and acknowledged it; once a

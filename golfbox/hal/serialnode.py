@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 
 from PIL import Image
 
-from golfbox.configfile import ConfigError, Section
+from golfbox.configfile import ConfigError, Section, one_line
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
 from golfbox.hal.pages import pack_pages
@@ -600,7 +600,7 @@ class _NodeConnection:
                                    f"{protocol.OLDEST_PROTOCOL_VERSION} to {protocol.PROTOCOL_VERSION}: "
                                    f"reflash it with the host's firmware")
                 self.link.reset()  # the node did: both sides start at sequence 0
-                return unique_id.hex(), firmware
+                return unique_id.hex(), one_line(firmware)  # the node's text: a newline would forge a log line
         return None
 
     def _start_session(self) -> None:
