@@ -273,6 +273,10 @@ def test_an_empty_option_value_is_refused_not_taken_for_another(tmp_path, args, 
     (["sim", "--rounds", "100"], "--rounds 100: a match has 1 to 99 rounds"),
     (["sim", "--rounds", "0"], "--rounds 0: a match has 1 to 99 rounds"),
     (["sim", "--lobby", "--humans", "0"], "--lobby with --humans 0: nobody at this keyboard could deal"),
+    # simulate's results from -5 were those from 5, as sim's deal was
+    (["simulate", "--variant", "4-card", "--players", "2", "--matches", "1", "--bots", "random",
+      "--seed", "-5"],
+     "--seed -5: a whole number from 0 to 18446744073709551615"),
 ])
 def test_the_command_line_takes_a_match_as_the_config_does(tmp_path, args, words):
     run = golfbox(tmp_path, *args)
@@ -291,3 +295,16 @@ def test_the_command_line_takes_a_match_as_the_config_does(tmp_path, args, words
 ])
 def test_an_option_argparse_refuses_is_one_line_naming_the_command(tmp_path, args, words):
     one_line_exit_2(golfbox(tmp_path, *args), *words)
+
+
+@pytest.mark.parametrize("command", [
+    ["sim", "--players", "2", "--variant", "4-card"], ["demo", "--variant", "4-card"],
+    ["simulate", "--variant", "4-card", "--players", "2", "--matches", "1", "--bots", "random"],
+    ["score", "--variant", "4-card", "A 2 / 3 4"],
+])
+def test_a_rule_given_twice_with_two_values_is_refused_not_the_last_taken(tmp_path, command):
+    """--rule knock_penalty=10 --rule knock_penalty=0 played 0, silently: the config file
+    refuses a key given twice (TOML), the command line took the last."""
+    run = golfbox(tmp_path, *command, "--rule", "knock_penalty=10", "--rule", "knock_penalty = 0")
+    one_line_exit_2(run, "--rule knock_penalty: given twice, as 10 and 0")
+    assert not (tmp_path / "state").exists()

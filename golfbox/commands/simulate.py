@@ -13,6 +13,7 @@ from golfbox.commands import UsageError
 from golfbox.engine import (DEFAULT_ROUNDS, RuleError, VARIANTS, get_variant, make_rules,
                             parse_rule_args)
 from golfbox.bots.simulate import simulate
+from golfbox.table.settings import MAX_SEED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.matches < 1 or args.rounds < 1:
         raise UsageError("--matches and --rounds must be at least 1")
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:  # -5 gave the results of 5
+        raise UsageError(f"--seed {args.seed}: a whole number from 0 to {MAX_SEED}")
     if len(bots) == 1:
         bots *= args.players
     if len(bots) != args.players:

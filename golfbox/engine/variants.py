@@ -269,5 +269,8 @@ def parse_rule_args(pairs: list[str]) -> dict[str, str]:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise RuleError(f"--rule {pair!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if out.get(name, value) != value:  # which one was meant? (TOML refuses a key twice too)
+            raise RuleError(f"--rule {name}: given twice, as {out[name]} and {value}")
+        out[name] = value
     return out
