@@ -411,6 +411,42 @@ def test_a_device_given_as_the_config_or_the_pin_map_is_refused_without_reading_
         load_config(big)
 
 
+@pytest.mark.parametrize("name", ["config", "pin map"])
+def test_a_serial_port_given_as_the_config_or_the_pin_map_is_refused_without_waiting(tmp_path, name):
+    """A seat node's /dev/ttyACM0 given as --config (the config is full of such paths), or a
+    terminal: check-config, run and check-hardware waited for it to send a file, for ever."""
+    import os
+    import pty
+
+    master, slave = pty.openpty()  # a terminal that never sends a byte, as a node outside a session
+    try:
+        port = os.ttyname(slave)
+        config = tmp_path / "config.toml"
+        config.write_text(f'pinmap = "{port}"\n{SIM_SEATS}')
+        target = port if name == "config" else str(config)
+        out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT, target],
+                             capture_output=True, text=True, timeout=10)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert out.stderr == ""
+    assert out.stdout.strip().endswith(f"{port}: a terminal or a serial port, not a {name} file")
+
+
+def test_a_config_read_through_a_pipe_is_still_read(tmp_path):
+    """As from a shell's <(…): a pipe opens and is read to its end."""
+    import os
+
+    (tmp_path / "config.toml").write_text(SIM_SEATS)
+    read, write = os.pipe()
+    os.write(write, SIM_SEATS.encode())
+    os.close(write)
+    try:
+        assert len(load_config(f"/dev/fd/{read}").seats) == 2
+    finally:
+        os.close(read)
+
+
 def test_toml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[[seats]]\nbackend = "sim"\ndisplay = { driver = "sim" \n')

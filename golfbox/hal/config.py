@@ -19,6 +19,9 @@ Layout (see hardware/config.example.toml)::
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,12 +231,34 @@ def load_pinmap(path: str | Path) -> dict[str, Any]:
 MAX_FILE_BYTES = 1024 * 1024  # a config or pin map is a few KiB
 
 
+class _Terminal(Exception):
+    """The path is a terminal or a serial port: reading it would wait for someone to type."""
+
+
+def _open_to_read(path: Path):
+    """``path`` opened for reading; a terminal or a serial port (a seat node's /dev/ttyACM0
+    given by mistake) is refused before a read waits on it for ever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a port waiting for its carrier opens at once
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder")
+        if os.isatty(fd):
+            raise _Terminal()
+        os.set_blocking(fd, True)  # a pipe (a shell's <(…)) is read to its end
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
     """A TOML file's document; ConfigError names the file (after ``key``) whatever goes wrong."""
     where = f"{key}{path}"
     try:
-        with path.open("rb") as f:
+        with _open_to_read(path) as f:
             raw = f.read(MAX_FILE_BYTES + 1)  # /dev/zero or a log file given by mistake: not all of it
+    except _Terminal:
+        raise ConfigError(f"{where}: a terminal or a serial port, not a {what} file") from None
     except FileNotFoundError:
         raise ConfigError(f"{where} does not exist" if key else f"{where}: no such {what} file") from None
     except IsADirectoryError:
