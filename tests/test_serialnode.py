@@ -190,6 +190,21 @@ def test_a_port_that_is_not_a_node_is_left_alone(caplog):
     assert caplog.text.count("no answer like") == 1  # not probed again at once
 
 
+def test_a_port_that_is_not_a_node_is_logged_once_not_at_every_probe(caplog):
+    """It is probed again now and then (a node may still be starting), and each probe
+    logged a warning: with the default timings one every 6 s, all evening, for a
+    USB-serial gadget that matches the configured ports. Once, as a refused node is."""
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("loop://",),
+                                         handshake_timeout=0.2, scan_interval=0.05, quiet_before_sync=0.05))
+    with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+        hub.start(queue.Queue().put)
+        time.sleep(2.0)
+        hub.close()
+    probes = [r for r in caplog.records if "no answer like a seat node's from loop://" in r.getMessage()]
+    assert len(probes) >= 3  # probed again and again
+    assert [r.levelno for r in probes].count(logging.WARNING) == 1
+
+
 def test_show_while_the_node_is_absent_raises_but_keeps_the_frame():
     hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}))
     display = hub.display(SEAT)

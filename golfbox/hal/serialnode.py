@@ -290,6 +290,8 @@ class SerialNodeHub:
         self._retry_after: dict[str, float] = {}  # ports that did not answer like a node
         self._duplicates: set[str] = set()  # ports whose node's id another port already serves
         self._refused: set[str] = set()  # ports whose node speaks a protocol we do not
+        # What a port that is no node (yet) was said to do, by port: said once, not at every probe.
+        self._said: dict[str, set[str]] = {}
         self._sink: EventSink | None = None
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
@@ -507,7 +509,7 @@ class _NodeConnection:
         try:
             self.port = serial.serial_for_url(self.path, baudrate=115200, timeout=self.READ_TIMEOUT, write_timeout=1.0, exclusive=True)
         except (serial.SerialException, OSError) as err:
-            log.warning("seat nodes: cannot open %s: %s", self.path, err)
+            self._say_once(f"seat nodes: cannot open {self.path}: {err}")
             self.hub._release(self, None, retry=True)
             return
         try:
@@ -515,11 +517,13 @@ class _NodeConnection:
             hello = self._handshake()
             if hello is None:
                 reason, retry = None, True
-                log.warning("seat nodes: no answer like a seat node's from %s within %.0f s", self.path, self.hub.config.handshake_timeout)
+                self._say_once(f"seat nodes: no answer like a seat node's from {self.path} within "
+                               f"{self.hub.config.handshake_timeout:g} s")
                 return
             self.node_id, firmware = hello
             with self.hub._lock:
                 self.hub._refused.discard(self.real_path)
+                self.hub._said.pop(self.real_path, None)  # a node now: say it again if it goes
             log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
             self.seat = self.hub._claim(self, self.node_id)
             if self.seat is not None:
@@ -551,6 +555,15 @@ class _NodeConnection:
             except (serial.SerialException, OSError):
                 pass
             self.hub._release(self, reason, retry=retry)
+
+    def _say_once(self, message: str) -> None:
+        """A warning about a port that is no node: it is probed again every few seconds
+        all evening (a node may still be starting), logged once (then at DEBUG)."""
+        with self.hub._lock:
+            said = self.hub._said.setdefault(self.real_path, set())
+            level = logging.DEBUG if message in said else logging.WARNING
+            said.add(message)
+        log.log(level, "%s", message)
 
     def _wait_until_quiet(self) -> None:
         quiet = self.hub.config.quiet_before_sync
