@@ -151,6 +151,8 @@ def test_config_from_toml_table_uses_seat_numbers_players_see():
         ({"usb_ids": ["2e8a: 5"]}, r"seat_nodes\.usb_ids\[0\]: expected \"vid:pid\""),
         ({"seats": {"5": "-ab"}}, r"seat_nodes\.seats\.5: expected the node id in hex"),
         ({"ports": "/dev/ttyACM0"}, r"seat_nodes\.ports: expected a list"),
+        # an empty pattern (a path left out) was taken, and matched no port: no node came
+        ({"ports": ["/dev/ttyACM0", " "]}, r"seat_nodes\.ports\[1\]: an empty path names no port"),
         ({"seat": {}}, r"seat_nodes\.seat: unknown key"),
     ],
 )

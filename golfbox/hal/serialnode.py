@@ -123,6 +123,9 @@ class SerialNodeConfig:
                                   f"got {text!r}")
             usb_ids.append((int(vid, 16), int(pid, 16)))
         ports = section.getlist("ports", [], example='["/dev/ttyACM*"] (device paths or glob patterns)')
+        for index, pattern in enumerate(ports):
+            if not pattern.strip():
+                raise ConfigError(f"{section.key('ports')}[{index}]: an empty path names no port")
         return cls(seats=seats, usb_ids=tuple(usb_ids), ports=tuple(ports))
 
 
