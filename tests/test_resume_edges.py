@@ -73,3 +73,27 @@ def test_the_simulator_names_the_seats_in_french_after_a_french_match_it_resumed
         assert fit_to_journal(settings, journal, [0], 2) == [0]
         lobby = Lobby(settings)
         assert [lobby.name(seat) for seat in range(2)] == ["J1", "J2 (FORT)"]
+
+
+def test_a_resumed_match_whose_seat_the_config_dropped_is_played_by_a_bot(sim_table, caplog):
+    """A match of three resumed on a table whose config now has two seats: P3 has no pad
+    and no screen, and its turn waited for a press that could never come, for ever, with
+    nothing on the displays saying why. A bot plays for it, as for a seat gone away."""
+    table = sim_table(variant="6-card", seats=3, auto_start=True, seed=3)
+    for seat in range(3):  # everyone turns up two cards
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    table.service.close("power cut")
+    table = sim_table(variant="6-card", seats=2, auto_start=True)  # seat 3 left the config
+    service = table.service
+    assert service.state == "playing" and len(service.session.players) == 3
+    played = service.session.actions_played
+    for _ in range(30):  # P2 moves first; the people at seats 1 and 2 play whenever they may
+        for seat in (0, 1):
+            if service.match.round.legal_actions(seat):
+                table.press(seat, Button.OK)
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.session.actions_played > played + 6  # P3's turns were played, and more
+    assert "P3 is away: a bot plays for it until it is back" in service.notices.faults.values()
+    assert "seat 3 of the resumed match is not in the config (2 seats): a bot plays for it" \
+        in caplog.text

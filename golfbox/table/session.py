@@ -104,6 +104,9 @@ class Session:
         # plays for a person there, until the node is back.
         self.away: dict[int, float] = {}
         self._stand_ins: set[int] = set()  # engine seats a bot plays for now
+        # Physical seats of a resumed match that the config no longer has (no pad, no
+        # screen): a bot plays for them from the resume on (when), whatever takeover_after.
+        self.missing: dict[int, float] = {}
         self._failed_thoughts: dict[tuple, int] = {}  # thought key -> the worker's failures
         self._seed_used = False
         self._scores_unsaved = False  # a round's scores the journal could not take (_save_scores)
@@ -209,6 +212,8 @@ class Session:
         self.engine_seat = {p.seat: i for i, p in enumerate(players)}
         self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
         self._stand_ins = set()
+        self.missing = {p.seat: self._clock() for p in players
+                        if p.bot is None and p.seat >= self.settings.seats}
         self._failed_thoughts = {}  # keys carry the match id, which is None with no journal
 
     def play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
@@ -379,7 +384,10 @@ class Session:
 
     def _stand_in_from(self, seat: int) -> float | None:
         """When a bot starts playing for the person at physical ``seat``: takeover_after
-        after its node went away (None: it is here, or takeover_after is 0)."""
+        after its node went away (None: it is here, or takeover_after is 0); at once for a
+        seat the config dropped."""
+        if seat in self.missing:
+            return self.missing[seat]
         since, after = self.away.get(seat), self.settings.takeover_after
         return since + after if since is not None and after else None
 
@@ -434,8 +442,12 @@ class Session:
                 self.notices.faults[part_key(seat, buttons=True)] = say(
                     self.language, "{who} is away: a bot plays for it until it is back",
                     who=self.name(seat))
-                log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
-                            self._clock() - self.away[seat])
+                if seat in self.missing:
+                    log.warning("seat %d of the resumed match is not in the config (%d seats): "
+                                "a bot plays for it", seat + 1, self.settings.seats)
+                else:
+                    log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
+                                self._clock() - self.away[seat])
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self.move_seed(engine_seat, self.actions_played)
         try:
