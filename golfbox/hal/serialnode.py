@@ -84,6 +84,9 @@ class SerialNodeConfig:
     # run kbd_intr(-1) a 0x03 in a SYNC token or CRC is Ctrl-C: say nothing to a new port
     # until it has been quiet this long (or already speaks the protocol: a running node).
     quiet_before_sync: float = 1.5
+    # Presses taken from one node a second (PRESS_RATE); None: all of them, for
+    # bench/serial_link.py, which measures what the link carries.
+    press_rate: float | None = PRESS_RATE
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -492,7 +495,7 @@ class _NodeConnection:
         self._corrupt = _Warnings("corrupt blocks not logged")
         self._bad = _Warnings("bad messages not logged")
         self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
-        self._presses = _Allowance(PRESS_RATE, PRESS_BURST)
+        self._presses = _Allowance(hub.config.press_rate, PRESS_BURST)
         self._states = _Allowance(STATE_RATE, STATE_RATE)
         self._panel_failing = False  # as the node last reported in STATE
         self.node_clock = NodeClock()
@@ -707,8 +710,9 @@ class _NodeConnection:
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
                 if not self._presses.take(time.monotonic()):
-                    self._flood.warn(self._label(), "more than %d presses a second: %s %s dropped",
-                                     PRESS_RATE, protocol.BUTTON_CODES[button], protocol.KIND_CODES[kind])
+                    self._flood.warn(self._label(), "more than %g presses a second: %s %s dropped",
+                                     self._presses.rate, protocol.BUTTON_CODES[button],
+                                     protocol.KIND_CODES[kind])
                 elif self.seat is not None:
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
                                         EventKind(protocol.KIND_CODES[kind]),
@@ -791,14 +795,16 @@ class _Warnings:
 
 
 class _Allowance:
-    """A token bucket: ``rate`` a second on average, ``burst`` at once."""
+    """A token bucket: ``rate`` a second on average (None: no limit), ``burst`` at once."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float | None, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self.left = float(burst)
         self.at: float | None = None
 
     def take(self, now: float) -> bool:
+        if self.rate is None:
+            return True
         if self.at is not None:
             self.left = min(self.burst, self.left + (now - self.at) * self.rate)
         self.at = now
