@@ -97,3 +97,32 @@ def test_a_resumed_match_whose_seat_the_config_dropped_is_played_by_a_bot(sim_ta
     assert "P3 is away: a bot plays for it until it is back" in service.notices.faults.values()
     assert "seat 3 of the resumed match is not in the config (2 seats): a bot plays for it" \
         in caplog.text
+
+
+def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_configs(sim_table):
+    """● at its result dealt a rematch with the same players: the seat the config dropped
+    again, a bot playing it all evening, and its 'away' fault on the displays for good,
+    the lobby's too. ● and ✕ now open the lobby, with the people who played at the
+    config's seats, and the fault goes with the match."""
+    table = sim_table(variant="6-card", seats=3, auto_start=True, seed=3, rounds=1)
+    for seat in range(3):
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    table.service.close("power cut")
+    table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
+    service = table.service
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        for seat in (0, 1):
+            if service.state == "round_over" or service.match.round.legal_actions(seat):
+                table.press(seat, Button.OK)
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.state == "match_over"
+    table.press(0, Button.OK)
+    assert service.state == "lobby"
+    assert service.lobby.joined == {0, 1}
+    assert service.notices.faults == {}
+    table.hold(0, Button.OK)  # the next match: the config's two seats
+    assert service.state == "playing"
+    assert [p.seat for p in service.session.players] == [0, 1]

@@ -155,6 +155,7 @@ class Session:
 
     def close_result(self) -> None:
         """The finished match's result is left: a restart starts afresh, not on it."""
+        self._forget_missing()
         if self.journal is not None and self.match_id is not None:
             try:
                 self.journal.close_result(self.match_id)
@@ -212,6 +213,7 @@ class Session:
         self.engine_seat = {p.seat: i for i, p in enumerate(players)}
         self._bots = {i: p.bot for i, p in enumerate(players) if p.bot is not None}
         self._stand_ins = set()
+        self._forget_missing()
         self.missing = {p.seat: self._clock() for p in players
                         if p.bot is None and p.seat >= self.settings.seats}
         self._failed_thoughts = {}  # keys carry the match id, which is None with no journal
@@ -381,6 +383,12 @@ class Session:
         key = part_key(event.seat, event.buttons)
         self.notices.faults[key] = words
         self.notices.details[key] = event.reason or f"{where}: failed"
+
+    def _forget_missing(self) -> None:
+        """The match with seats the config dropped is left: so are their faults."""
+        for seat in self.missing:
+            self.notices.mended(part_key(seat, buttons=True))
+        self.missing = {}
 
     def _stand_in_from(self, seat: int) -> float | None:
         """When a bot starts playing for the person at physical ``seat``: takeover_after

@@ -586,11 +586,15 @@ class MatchOver(ReadsRules, InMatch):
     def on_player_button(self, seat, engine_seat, button, kind):
         if kind is not EventKind.PRESSED:
             return None
-        if button is Button.OK:
+        # A resumed match with a seat the config dropped: a rematch would have a bot play
+        # it all evening. ● opens the lobby then, as ✕ does, with the config's seats.
+        if button is Button.OK and not self.session.missing:
             return Playing(self.table) if self.session.rematch(seat) else None
-        if button is Button.BACK:
+        if button in (Button.BACK, Button.OK):
+            seats = self.table.settings.seats
             self.session.close_result()
-            self.table.lobby.joined = {p.seat for p in self.session.players if p.bot is None}
+            self.table.lobby.joined = {p.seat for p in self.session.players
+                                       if p.bot is None and p.seat < seats}
             return Lobby(self.table)
         return None
 
