@@ -119,6 +119,7 @@ def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_co
         table.clock.advance(5.0)
         service.run_until_idle()
     assert service.state == "match_over"
+    assert service.current.idle_prompt() == "● lobby · ◀▶ rules"  # not "● new match"
     table.press(0, Button.OK)
     assert service.state == "lobby"
     assert service.lobby.joined == {0, 1}

@@ -70,6 +70,7 @@ FRENCH: dict[str, str] = {
     "● next round · ◀▶ rules": "● manche suivante · ◀▶ règles",
     "● result · ◀▶ rules": "● résultat · ◀▶ règles",
     "● new match · ✕ lobby · ◀▶ rules": "● rejouer · ✕ accueil · ◀▶ règles",
+    "● lobby · ◀▶ rules": "● accueil · ◀▶ règles",
     "✕ back to the game": "✕ retour au jeu",
     "✕ back to the lobby": "✕ retour à l'accueil",
     # the shared display

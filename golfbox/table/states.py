@@ -619,6 +619,8 @@ class MatchOver(ReadsRules, InMatch):
         return Lobby(self.table)
 
     def idle_prompt(self):
+        if self.session.missing:  # ● opens the lobby (on_player_button)
+            return say(self.lang, "● lobby · ◀▶ rules")
         return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
 
     def shared_frame(self, size):
