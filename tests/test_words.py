@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import string
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,40 @@ def test_an_accented_capital_is_its_letter_at_full_size_with_a_mark(accented, pl
         assert {y for _, y in extra} == {3 - glyphs.MARK_RISE}
     else:  # a stroke or a roof from MARK_RISE rows above down onto the letter
         assert {y for _, y in extra} == set(range(3 - glyphs.MARK_RISE, 3))
+
+
+# Letters of Latin-1 and Latin Extended-A a family's names hold (Müller, Núñez, Bjørn,
+# Łukasz, Dvořák): the font drew every one it lacked as '?' ("M?LLER").
+NAME_LETTERS = "".join(chr(c) for c in range(0xC0, 0x180)
+                       if unicodedata.category(chr(c)) in ("Lu", "Ll") and chr(c) not in "ŉĸ")
+
+
+@pytest.mark.parametrize("letter", NAME_LETTERS)
+def test_a_letter_of_a_name_is_drawn_as_itself_or_its_plain_letter_never_as_a_question_mark(letter):
+    def drawn(text: str) -> bytes:
+        image = Image.new("1", (30, 12), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 1, 3, text, 1)
+        return image.tobytes()
+
+    assert drawn(letter) != drawn("?")
+    base = "".join(unicodedata.normalize("NFD", ch)[0] for ch in letter.upper())  # ß: SS
+    if glyphs.has_glyph(letter):
+        return
+    # Without a glyph of its own, a marked letter is drawn as its plain letter.
+    assert drawn(letter) == drawn(base), letter
+
+
+def test_german_spanish_and_nordic_capitals_have_their_own_marks():
+    def drawn(text: str) -> bytes:
+        image = Image.new("1", (30, 12), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 1, 3, text, 1)
+        return image.tobytes()
+
+    for letter in "ÄÖÜÁÍÓÚÑÆŒØ":
+        assert glyphs.has_glyph(letter), letter
+    for letter, plain in zip("ÄÖÜÁÍÓÚÑØ", "AOUAIOUNO"):
+        assert drawn(letter) != drawn(plain), letter
+    assert glyphs.text_width("Ñ") == glyphs.text_width("N")
 
 
 def test_marks_tell_the_accents_apart():

@@ -10,6 +10,8 @@ Every glyph is turned once, at import, into a mode "1" mask that
 
 from __future__ import annotations
 
+import unicodedata
+
 from PIL import Image, ImageDraw
 
 # The text font: capitals, digits, a little punctuation and the button and
@@ -77,13 +79,21 @@ _ACCENTED = {
     "À": ("A", "grave"), "Â": ("A", "circumflex"), "Ô": ("O", "circumflex"),
     "Î": ("I", "circumflex"), "Ï": ("I", "diaeresis"), "Ù": ("U", "grave"),
     "Û": ("U", "circumflex"),
+    # Names at the table are not all French: Müller, Núñez, Ólafur.
+    "Ä": ("A", "diaeresis"), "Ö": ("O", "diaeresis"), "Ü": ("U", "diaeresis"),
+    "Á": ("A", "acute"), "Í": ("I", "acute"), "Ó": ("O", "acute"), "Ú": ("U", "acute"),
+    "Ì": ("I", "grave"), "Ò": ("O", "grave"), "Ÿ": ("Y", "diaeresis"),
 }
 MARK_RISE = 2  # a mark's rows above the line's top: lines need that room
 for _letter, (_base, _mark) in _ACCENTED.items():
     _letter_rows = _FLAT_TOP.get(_base, _SMALL[_base]) if _mark == "circumflex" else _SMALL[_base]
     _SMALL[_letter] = f"{_MARKS[_mark]}|{_letter_rows}"
+_SMALL["Ñ"] = ".#.#|#.#.|" + _SMALL["N"]  # N is four wide: its tilde too
 _SMALL["Ç"] = _SMALL["C"] + "|.#."
-_RISE = {letter: MARK_RISE for letter in _ACCENTED}  # rows a glyph starts above the line's top
+_SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#.#..|.####",
+               "Ø": ".###|#.##|##.#|##.#|###."})
+# rows a glyph starts above the line's top
+_RISE = {letter: MARK_RISE for letter in [*_ACCENTED, "Ñ"]}
 
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
@@ -107,13 +117,24 @@ _SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
 _UNKNOWN = "?"
 
 
+def _plain(char: str) -> str:
+    """A letter the font has no glyph for, as its plain letter (Ř as R, Ł as L), else '?'."""
+    base = unicodedata.normalize("NFD", char)[0]
+    base = _UNMARKED.get(base, base)
+    return base if base in _SMALL else _UNKNOWN
+
+
+_UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "Ŋ": "N", "Þ": "P",
+             "Ĳ": "J", "ʼ": "'"}  # letters with a stroke or a hook, which Unicode does not split
+
+
 def _glyphs(text: str, scale: int) -> list[Image.Image]:
     masks = _SMALL_MASKS[scale]
-    return [masks.get(ch) or masks[_UNKNOWN] for ch in text.upper()]
+    return [masks.get(ch) or masks[_plain(ch)] for ch in text.upper()]
 
 
 def has_glyph(char: str) -> bool:
-    """Does the small font draw ``char`` (lower case as capitals), not as '?'?"""
+    """Does the small font draw ``char`` with a glyph of its own (lower case as capitals)?"""
     return char.upper() in _SMALL
 
 
