@@ -56,6 +56,9 @@ driver = "sim"
     # A newline split the log line that names the players; panels drew a box for it.
     ({"names": {"1": "Ann\nBob"}}, "game.names.1: 'Ann\\nBob' holds a control character"),
     ({"names": {"3": "a\x1b[31mb"}}, "game.names.3: 'a\\x1b[31mb' holds a control character"),
+    # A zero-width space or a right-to-left override was drawn as '?' or turned the log around.
+    ({"names": {"2": "Ann\u200b"}}, "game.names.2: 'Ann\\u200b' holds an invisible character (U+200B)"),
+    ({"names": {"2": "\u202eBob"}}, "game.names.2: '\\u202eBob' holds an invisible character (U+202E)"),
     # Two seats of one name were drawn alike on every display: nobody could tell whose turn it was.
     ({"names": {"1": "Ann", "3": "ANN"}}, "game.names.3: 'ANN' is seat 1's name too"),
     ({"names": {"2": "p3"}}, "game.names.2: 'p3' is seat 3's name when it has none"),

@@ -144,6 +144,13 @@ def _name(value: Any, key: str) -> str:
     name = check_str(value, key, nonempty=True)
     if any(unicodedata.category(c) == "Cc" for c in name):  # a newline, a tab, an escape
         raise ConfigError(f"{key}: {name!r} holds a control character; write the name alone")
+    # A zero-width space, a right-to-left override: '?' on a panel, a log line turned round.
+    # Joiners stay: they belong to the emoji and scripts a name may hold.
+    invisible = next((c for c in name if unicodedata.category(c) == "Cf"
+                      and c not in "\u200c\u200d"), None)
+    if invisible:
+        raise ConfigError(f"{key}: {name!r} holds an invisible character "
+                          f"(U+{ord(invisible):04X}); write the name alone")
     return name
 
 
