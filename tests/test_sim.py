@@ -202,6 +202,18 @@ def test_every_seat_has_all_four_buttons_pressed_and_held_on_keys_of_its_own():
     assert SEAT_KEYS[1].lookup("D") == (Button.RIGHT, EventKind.HELD)
 
 
+def test_an_escape_sequence_is_read_to_its_end_and_no_further():
+    def reader(sent: str):
+        chars = iter(sent)
+        return lambda: next(chars, None)
+
+    assert terminal.escape_sequence(reader("[1;2Bs")) == "[1;2B"  # CSI: to its final letter
+    assert terminal.escape_sequence(reader("OBs")) == "OB"  # SS3: one character
+    assert terminal.escape_sequence(reader("s")) == "s"  # Alt+s: not seat 2's ●
+    assert terminal.escape_sequence(reader("")) == ""  # Esc alone
+    assert SEAT_KEYS[0].lookup(terminal.SHIFTED_ARROWS["[1;2B"]) == (Button.OK, EventKind.HELD)
+
+
 def test_cells_takes_only_the_known_drawings(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["sim", "--cells", "ascii"])
@@ -592,3 +604,30 @@ def test_no_color_draws_in_the_terminals_own_colours(open_terminal):
     plain = open_terminal(["sim", "--new"], env={"NO_COLOR": "1"})
     plain.wait_for_text("seat 1 · you", 20)
     assert plain.quit() == 0 and b"\x1b[38;5;" not in plain.output and b"\x1b[48;5;" not in plain.output
+
+
+@pytest.mark.parametrize("term_name", ["screen", "linux"])
+def test_shift_arrows_hold_seat_1s_buttons_where_terminfo_does_not_name_them(open_terminal,
+                                                                              tmp_path, term_name):
+    """GNU screen, an older tmux (TERM=screen) and the Linux console have no Shift+arrow
+    keys in their terminfo: curses handed the terminal's \\e[1;2D over as four
+    characters, and the last was a letter of another seat's, 'D' seat 2's held ▶. Seat
+    1 could not hold (start from the lobby, ask a hint, knock at once) and moved seat
+    2's game instead."""
+    dumps = tmp_path / "frames"
+    term = open_terminal(["sim", "--lobby", "--players", "3", "--humans", "2", "--new",
+                          "--dump-frames", str(dumps)], env={"TERM": term_name})
+    pictures = Pictures(dumps, term)
+    after = pictures.wait({"seat1", "seat2", "shared"})
+    for key in [ENTER, b"s", b"a"]:  # both join; seat 2's ◀: the game before 6-card
+        term.send(key)
+        after = pictures.wait_change(after, "shared", 20)
+    four_card = after["shared"]
+    term.send(b"d")  # back to 6-card
+    after = pictures.wait_change(after, "shared")
+    term.send(b"\x1b[1;2D")  # seat 1's held ◀ (a press, then a hold): 4-card again
+    after = pictures.wait_change(after, "shared")
+    assert after["shared"] == four_card  # not seat 2's held ▶ (polish-poker)
+    term.send(SHIFT_DOWN)  # seat 1's held ●: deal
+    term.wait_for_text("round 1/9")
+    assert term.quit() == 0

@@ -127,11 +127,28 @@ class TerminalUI:
                 key = self.screen.get_wch()
             except curses.error:  # no key within the timeout
                 key = None
+            if key == "\x1b":  # a sequence curses did not know: ours if it is a Shift+arrow
+                key = self._escape()
             if key is not None and not self.handle(key):
                 return
             if key is not None or self.changed.is_set():
                 self.changed.clear()
                 self.draw()
+
+    def _escape(self) -> int:
+        """The key an ESC curses left undecoded begins: a Shift+arrow's key code, else
+        UNKNOWN_KEY. The rest of the sequence has arrived (curses waited ESCDELAY)."""
+        def next_char() -> str | int | None:
+            try:
+                return self.screen.get_wch()
+            except curses.error:  # nothing more was sent
+                return None
+        self.screen.timeout(0)
+        try:
+            rest = terminal.escape_sequence(next_char)
+        finally:
+            self.screen.timeout(50)
+        return terminal.SHIFTED_ARROWS.get(rest, terminal.UNKNOWN_KEY)
 
     def handle(self, key: str | int) -> bool:
         """Act on one key; False means quit."""

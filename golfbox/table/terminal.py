@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import curses
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from PIL import Image
 
@@ -213,6 +213,28 @@ SEAT_KEYS: tuple[SeatKeys, ...] = (
     _letters("j", "l", "k", "m"),
 )
 MAX_HUMANS = len(SEAT_KEYS)
+
+# Shift+arrows as xterm and its kin send them, for a TERM whose terminfo does not name them
+# (screen, linux): curses then hands the sequence over a character at a time, and its last
+# letter would press another seat's button ('D': seat 2's held ▶).
+SHIFTED_ARROWS = {"[1;2A": curses.KEY_SR, "[1;2B": curses.KEY_SF,
+                  "[1;2C": curses.KEY_SRIGHT, "[1;2D": curses.KEY_SLEFT}
+UNKNOWN_KEY = -1  # an escape sequence that is no key of ours (Alt+letter, F13 …)
+
+
+def escape_sequence(next_char: Callable[[], str | int | None]) -> str:
+    """The rest of an escape sequence curses left undecoded, after its ESC ('[1;2B').
+    ``next_char()`` gives the characters already sent, None when there are no more."""
+    rest = ""
+    while isinstance(char := next_char(), str):
+        rest += char
+        if rest in ("[", "O"):
+            continue  # CSI or SS3: what follows belongs to it
+        if rest[0] == "[" and not "@" <= char <= "~":
+            continue  # CSI parameters: it ends with a character from @ to ~
+        break  # SS3's one character, CSI's last, or the key after an Alt
+    return rest
+
 
 QUIT_KEYS = ("q", "Q", "\x03")
 HELP_KEYS = ("?",)
