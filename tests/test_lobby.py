@@ -205,7 +205,7 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
     lobby = table.service.lobby
     chosen = choose_an_evening(table, joins=(0,), fill=Button.LEFT, fewer_rounds=3)
     assert chosen == ["jeu : 9 cartes", "2 places : robots faciles", "manches : 1",
-                      "lignes : rangées+colonnes", "conseils : oui", "langue : français",
+                      "lignes : rangées+colonnes", "conseils : oui (garde ●)", "langue : français",
                       "règles : ◀▶ lire"]
     players = lobby.players()
     table.hold(0, Button.OK)
@@ -245,7 +245,7 @@ def test_a_power_cut_in_the_lobby_keeps_its_choices_and_who_joined(sim_table):
     table = sim_table(variant="6-card", seats=4)
     chosen = choose_an_evening(table)
     assert chosen == ["jeu : 9 cartes", "2 places : robots forts", "manches : 3",
-                      "lignes : rangées+colonnes", "conseils : oui", "langue : français",
+                      "lignes : rangées+colonnes", "conseils : oui (garde ●)", "langue : français",
                       "règles : ◀▶ lire"]
     players = table.service.lobby.players()
     shared = table.shared.image.tobytes()
@@ -420,3 +420,14 @@ def test_the_menu_says_each_house_rule_value_as_the_rules_pages_do(lang, off, on
     assert shown("6-card", final_turn=True, peek_row=True)["final_turn"] == on
     assert shown("9-card", lines="rows+columns")["lines"] == ("rows+columns" if lang == "en"
                                                               else "rangées+colonnes")
+
+def test_hints_on_says_how_to_ask_for_one():
+    """The lobby's "hints: on" was all a table ever said of them: nothing told a learner
+    that holding ● on their turn asks (the prompt at the table has no room for it)."""
+    menu = lobby()
+    go_to(menu, "hints")
+    assert str(menu.selected) == "hints: off"
+    menu.press(0, Button.RIGHT, PRESSED)
+    assert str(menu.selected) == "hints: on (hold ●)"
+    menu.language = "fr"
+    assert str(menu.selected) == "conseils : oui (garde ●)"

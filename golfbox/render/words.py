@@ -117,6 +117,7 @@ FRENCH: dict[str, str] = {
     "{game} needs {n} players: join, or bots in empty seats":
         "{game} se joue à {n} au moins : rejoignez, ou des robots",
     "{game} is for at most {n} players": "{game} se joue à {n} au plus",
+    "on (hold ●)": "oui (garde ●)",
     "game": "jeu", "rounds": "manches", "hints": "conseils", "language": "langue", "rules": "règles",
     "◀▶ read": "◀▶ lire", "empty seats": "places vides", "none": "aucune",
     "1 empty seat": "1 place", "{n} empty seats": "{n} places",  # ": reste vide" says it

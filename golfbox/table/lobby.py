@@ -100,8 +100,9 @@ class Lobby:
         for spec in get_variant(self.variant).rule_specs:
             lines.append(SettingLine(spec.name, rule_words(spec.name, lang),
                                      value_words(spec.describe(values[spec.name]), lang), lang))
-        lines.append(SettingLine("hints", say(lang, "hints"), say(lang, "on" if self.hints else "off"),
-                                 lang))
+        # "on" says how to ask: at the table a turn's prompt has no room for it.
+        lines.append(SettingLine("hints", say(lang, "hints"),
+                                 say(lang, "on (hold ●)") if self.hints else say(lang, "off"), lang))
         lines.append(SettingLine("language", say(lang, "language"), LANGUAGES[lang], lang))
         lines.append(SettingLine("rules", say(lang, "rules"), say(lang, "◀▶ read"), lang))
         return lines
