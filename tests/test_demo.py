@@ -70,3 +70,16 @@ def test_demo_refuses_more_players_than_seats(tmp_path, capsys):
     """4-card allows 10 players, the table 8 seats: one line and exit 2, not a traceback."""
     assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "10"]) == 2
     assert "--players 10: the table has at most 8 seats" in capsys.readouterr().err
+
+
+def test_the_summary_counts_what_it_played_and_drew(tmp_path, capsys):
+    """'1 rounds' and 'rounds.png (2 round ends)' for a match of one round: the sheet
+    holds that round's end and the match result."""
+    assert main(["demo", "--out", str(tmp_path), "--seed", "11", "--players", "2",
+                 "--rounds", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "seat 1 on autopilot and 1 bot, 1 round, seed 11; wrote:" in printed
+    assert f"{tmp_path / 'rounds.png'} (1 round end and the match result)" in printed
+    play_demo(tmp_path)  # 2 rounds
+    printed = capsys.readouterr().out
+    assert "2 rounds, seed 11" in printed and "(2 round ends and the match result)" in printed

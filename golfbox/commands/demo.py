@@ -139,12 +139,19 @@ def run(args: argparse.Namespace) -> int:
         contact_sheet(recorder.round_ends, table.service.match, args.scale).save(sheet, optimize=True)
     except OSError as exc:
         raise UsageError(f"--out {out}: cannot write {path}: {exc.strerror or exc}") from None
-    written.append(f"{sheet} ({len(recorder.round_ends)} round ends)")
-    print(f"demo: {settings.variant}, seat 1 on autopilot and {settings.seats - 1} bots, "
-          f"{settings.rounds} rounds, seed {table.service.match.seed}; wrote:")
+    rounds = sum(title.startswith("round ") for title in recorder.round_ends)
+    result = " and the match result" if "match result" in recorder.round_ends else ""
+    written.append(f"{sheet} ({counted(rounds, 'round end')}{result})")
+    print(f"demo: {settings.variant}, seat 1 on autopilot and {counted(settings.seats - 1, 'bot')}, "
+          f"{counted(settings.rounds, 'round')}, seed {table.service.match.seed}; wrote:")
     for line in written:
         print(f"  {line}")
     return 0
+
+
+def counted(n: int, thing: str) -> str:
+    """'1 round', '2 rounds'."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def play_match(table: SimTable, clock: ManualClock, autopilot: Autopilot) -> None:
