@@ -57,7 +57,13 @@ def test_score_house_rules(capsys):
     # bots failed in a loop); any number past what a round can score is refused.
     (["--variant", "4-card", "--rule", "knock_penalty=" + "9" * 400, "A 2 / 3 4"], "out of range (0..1000)"),
     (["--variant", "6-card", "--rule", "four_of_a_kind=-1001", "A 2 3 / 4 5 6"], "out of range (-1000..1000)"),
-    (["--variant", "6-card", "--ender", "2", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6"], "seat out of range"),
+    (["--variant", "6-card", "--ender", "2", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6"],
+     "--ender 2: seat out of range (0 to 1: the first grid is seat 0)"),
+    # It said "(seats 0-0)" of one grid.
+    (["--variant", "6-card", "--ender", "1", "A 2 3 / 4 5 6"],
+     "--ender 1: seat out of range (one grid: seat 0)"),
+    (["--variant", "6-card", "--ender", "-1", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6", "A 2 3 / 4 5 6"],
+     "--ender -1: seat out of range (0 to 2: the first grid is seat 0)"),
     (["--variant", "7-card", "A 2 3 / 4 5 6"], "unknown variant '7-card'"),
     (["--variant", "6-card", "A A A / 4 5 6", "A A 3 / 4 5 6"], "rank A"),
 ])

@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     except (RuleError, NotationError) as exc:
         raise UsageError(str(exc)) from None
     if args.ender is not None and not 0 <= args.ender < len(grids):
-        raise UsageError(f"--ender {args.ender}: seat out of range (seats 0-{len(grids) - 1})")
+        last = len(grids) - 1
+        seats = "one grid: seat 0" if last == 0 else f"0 to {last}: the first grid is seat 0"
+        raise UsageError(f"--ender {args.ender}: seat out of range ({seats})")
     ranks = [[card >> 2 for card in grid] for grid in grids]
     for score in round_scores(variant, rules, ranks, ender=args.ender):
         print(score)
