@@ -429,6 +429,26 @@ def test_a_key_that_plays_no_seat_says_why(tmp_path):
         table.close()
 
 
+def test_enter_and_backspace_that_play_no_seat_say_so_too(tmp_path):
+    """With bots in every seat (--humans 0, or a bots' match resumed), seat 1's ↓ said
+    "that key plays no seat: bots play them all", but its Enter and Backspace, README's
+    other keys for ● and ✕, did nothing and said nothing."""
+    table = sim_table(tmp_path)
+    pressed = []
+    table.press = lambda *press: pressed.append(press)
+    try:
+        ui = terminal_ui(table, 36, 128)
+        ui.humans, ui.keys_of = [], {}  # --humans 0
+        for key, name in (("\n", "Enter"), ("\r", "Enter"), ("\x7f", "Backspace"),
+                          ("\b", "Backspace")):
+            assert ui.handle(key)
+            ui.draw()
+            assert f"{name} plays no seat: bots play them all (--humans)" in ui.screen.line(0)
+        assert pressed == []
+    finally:
+        table.close()
+
+
 SHARED_WINS = [  # (names, totals): the lowest totals share the win
     (["P1", "P2 (HARD)", "P3 (HARD)"], (20, 12, 12)),
     (["P1", "P2 (MEDIUM)", "P3 (MEDIUM)", "P4 (MEDIUM)"], (5, 5, 5, 5)),

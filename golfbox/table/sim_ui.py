@@ -19,6 +19,10 @@ from golfbox.table.sim import SHARED, SimTable, seat_key
 from golfbox.table.terminal import SEAT_KEYS, TooSmall
 
 
+# Seat 1's keys that are characters but print nothing: named when they play no seat.
+CONTROL_KEY_NAMES = {"\n": "Enter", "\r": "Enter", "\x7f": "Backspace", "\b": "Backspace"}
+
+
 class WindowUnavailable(Exception):
     """--window cannot open: pygame or luma.emulator missing, or no display."""
 
@@ -170,13 +174,16 @@ class TerminalUI:
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
         elif not press_key(self.table, self.keys_of, key) and (
-                isinstance(key, int) or key.isprintable()):
+                isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES):
             self.note = self._why_no_seat(key)
         return True
 
     def _why_no_seat(self, key: str | int) -> str:
         """A key that pressed nothing: another person's keys (--humans), or no key at all."""
-        name = f"'{key}'" if isinstance(key, str) else "that key"  # an arrow, F1 …
+        if key in CONTROL_KEY_NAMES:
+            name = CONTROL_KEY_NAMES[key]
+        else:
+            name = f"'{key}'" if isinstance(key, str) else "that key"  # an arrow, F1 …
         if any(keys.lookup(key) for keys in SEAT_KEYS):
             if not self.humans:
                 return f"{name} plays no seat: bots play them all (--humans)"
