@@ -8,6 +8,7 @@ would have been sent.
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import random
@@ -631,3 +632,19 @@ def test_shift_arrows_hold_seat_1s_buttons_where_terminfo_does_not_name_them(ope
     term.send(SHIFT_DOWN)  # seat 1's held ●: deal
     term.wait_for_text("round 1/9")
     assert term.quit() == 0
+
+
+def test_sim_help_says_which_seats_the_bot_plays(capsys):
+    """--help said --bot is "the bot in the seats nobody plays", but a seat of --humans
+    that nobody joins in the lobby stays empty: --bot plays the seats past --humans."""
+    from golfbox.commands.sim import add_arguments, table_settings
+
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    assert "--bot NAME the bots in the seats past --humans: easy, medium or hard" in \
+        " ".join(capsys.readouterr().out.split())
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--lobby", "--humans", "2", "--bot", "easy"])
+    settings = table_settings(args, humans=2, bot_delay=0.0, auto_start=False)
+    assert settings.bots == {2: "easy", 3: "easy"}

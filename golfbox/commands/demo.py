@@ -98,7 +98,8 @@ class Autopilot:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_match_arguments(parser, players=4, rounds=3)
+    add_match_arguments(parser, players=4, rounds=3,
+                        bot_seats="the other seats, and seat 1's autopilot")
     parser.add_argument("--out", default="golfbox-demo", metavar="DIR",
                         help="where the pictures go (default ./golfbox-demo)")
     parser.add_argument("--scale", type=int, default=2, choices=(1, 2, 3, 4),

@@ -30,8 +30,10 @@ from golfbox.table.terminal import MAX_HUMANS
 # ---------------------------------------------------------------- arguments
 
 
-def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds: int) -> None:
-    """Options shared by ``sim`` and ``demo``: what match to play."""
+def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds: int,
+                        bot_seats: str) -> None:
+    """Options shared by ``sim`` and ``demo``: what match to play (``bot_seats``: which
+    seats --bot plays, in words)."""
     parser.add_argument("--players", type=int, default=players, metavar="N",
                         help=f"seats at the table (default {players})")
     parser.add_argument("--variant", default="6-card", metavar="V",
@@ -45,15 +47,15 @@ def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds
     from golfbox.bots import DEFAULT_BOT
 
     parser.add_argument("--bot", default=None, metavar="NAME",
-                        help=f"the bot in the seats nobody plays: easy, medium or hard "
-                             f"(default {DEFAULT_BOT})")
+                        help=f"the bots in {bot_seats}: easy, medium or hard (default {DEFAULT_BOT})")
     parser.add_argument("--lang", default="en", metavar="LANG",
                         help="what the displays say: en or fr (default en; the terminal's "
                              "own lines stay English)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_match_arguments(parser, players=4, rounds=9)
+    # Past --humans, not every seat nobody plays: one nobody joins in the lobby stays empty.
+    add_match_arguments(parser, players=4, rounds=9, bot_seats="the seats past --humans")
     parser.add_argument("--humans", type=int, default=1, metavar="H",
                         help=f"seats played from this keyboard, seats 1..H (0-{MAX_HUMANS}, default 1)")
     parser.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
