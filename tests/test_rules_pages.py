@@ -75,6 +75,23 @@ def test_a_seat_pages_the_rules_from_the_lobby_and_leaves_with_back(sim_table):
     assert svc.current.reading == {} and 0 in svc.lobby.joined
 
 
+def test_a_reader_whose_game_is_changed_in_the_lobby_starts_again_at_its_first_page(sim_table):
+    """Seat 2 read 9-card's "each turn" (3/6) when seat 1 chose 4-card: its screen and the
+    shared display went on to 4-card's "each turn 3/5", no word of which game it was."""
+    table = sim_table(variant="9-card", seats=3)
+    svc = table.service
+    table.press(0, Button.OK)  # seat 1 joins; the cursor is on the game
+    table.press(1, Button.RIGHT, Button.RIGHT, Button.RIGHT)  # seat 2 reads, page 3
+    assert svc.current.reading == {1: 2}
+    table.press(0, Button.LEFT)  # seat 1: the game before 9-card
+    assert svc.lobby.variant == "polish-poker"
+    assert svc.current.reading == {1: 0}  # whose title names the game
+    table.press(0, Button.OK, Button.RIGHT)  # another setting: the page stays
+    table.press(1, Button.RIGHT)
+    table.press(0, Button.RIGHT)
+    assert svc.current.reading == {1: 1}
+
+
 def test_the_rules_of_the_game_played_can_be_read_after_a_round(sim_table, clock):
     table = sim_table(variant="6-card", rounds=2, seats=2, bots={1: "random"}, auto_start=True,
                       rules={"final_turn": True}, seed=3)

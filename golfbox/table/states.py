@@ -259,8 +259,11 @@ class Lobby(ReadsRules):
             return None
         if self.read(seat, button, kind):
             return None
+        game = lobby.variant
         start, message = lobby.press(seat, button, kind)
         self.table.notices.say(seat, message)
+        if lobby.variant != game:  # readers start again on the page that names the new game
+            self.reading = dict.fromkeys(self.reading, 0)
         if not start:
             return None
         if not self.session.start_match(lobby.players(), lobby.variant, lobby.rules(),
