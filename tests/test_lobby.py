@@ -421,6 +421,7 @@ def test_the_menu_says_each_house_rule_value_as_the_rules_pages_do(lang, off, on
     assert shown("9-card", lines="rows+columns")["lines"] == ("rows+columns" if lang == "en"
                                                               else "rangées+colonnes")
 
+
 def test_hints_on_says_how_to_ask_for_one():
     """The lobby's "hints: on" was all a table ever said of them: nothing told a learner
     that holding ● on their turn asks (the prompt at the table has no room for it)."""
