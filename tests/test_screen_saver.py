@@ -173,34 +173,49 @@ def test_a_result_left_on_the_table_sleeps_and_the_waking_ok_deals_no_rematch(si
     assert svc.state == "match_over" and svc.match_id == match and pictures(table) == before
 
 
-def test_a_table_of_bots_only_never_sleeps_through_its_matches_and_results(sim_table):
-    """It plays on with nobody there: a move every bot_delay, a rematch 30 s after each
-    result. Its screens change all the time: nothing to save them from."""
+def test_a_table_of_bots_only_sleeps_finishes_its_match_and_deals_no_other(sim_table):
+    """Nobody need be watching bots play: match after match all night kept the screens'
+    names and frames lit, the bots thinking and the journal writing (bench/soak.py: a
+    bots-only table never slept). Its moves do not keep it awake; the match in play ends
+    under the saver and the next waits for a press."""
     table = sim_table(variant="4-card", seats=2, bots={0: "medium", 1: "medium"},
                       auto_start=True, rounds=1, seed=3, bot_delay=1.0, screen_saver_minutes=1)
     svc = table.service
-    first, states = svc.match_id, set()
-    for _ in range(30 * 60 // 5):  # half an hour, in steps of 5 s
-        wait(table, 5.0)
-        assert not svc.saver.asleep
-        states.add(svc.state)
-    assert svc.match_id > first + 2 and "match_over" in states
+    first = svc.match_id
+    wait(table, 60.0, step=1.0)
+    assert svc.saver.asleep  # a minute with no press, bots moving all the while
+    wait(table, 12 * 3600, step=60.0)  # a night
+    assert svc.saver.asleep and svc.state == "match_over"
+    assert svc.match_id <= first + 1  # the match in play, and at most the one dealt before
+    played = svc.actions_played
+    assert pictures(table) == saver_pictures(table, svc.saver.spot)
+    table.press(0, Button.OK)  # wakes: the result, and a rematch 30 s later as before
+    assert not svc.saver.asleep and svc.state == "match_over"
+    wait(table, 29.0, step=1.0)
+    assert svc.state == "match_over" and svc.actions_played == played
+    wait(table, 1.0, step=1.0)
+    assert svc.state == "playing" and svc.match_id > first
 
 
 def test_the_game_moving_wakes_the_displays(sim_table):
-    """A bot slower than the saver's minutes (a long bot_delay here): its move shows at once."""
-    table = sim_table(variant="6-card", seats=2, bots={0: "medium", 1: "medium"},
-                      auto_start=True, seed=5, bot_delay=300.0, screen_saver_minutes=1)
+    """A bot slower than the saver's minutes (a long bot_delay here): its move shows at
+    once to the person waiting for it."""
+    table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      seed=5, bot_delay=300.0, screen_saver_minutes=1)
     svc = table.service
-    wait(table, 150.0, step=1.0)  # two bots turning up cards: a move every 150 s
-    assert svc.actions_played == 1 and not svc.saver.asleep
+    for _ in range(10):  # the person turns up their cards; the bot's come after 300 s
+        if not svc.match.round.legal_actions(0):
+            break
+        table.press(0, Button.OK)
+    assert not svc.match.round.legal_actions(0) and svc.saver.asleep is False
+    played = svc.actions_played
     wait(table, 60.0, step=1.0)
     assert svc.saver.asleep
-    wait(table, 89.0, step=1.0)
-    assert svc.actions_played == 1 and svc.saver.asleep
+    wait(table, 239.0, step=1.0)
+    assert svc.actions_played == played and svc.saver.asleep
     wait(table, 1.0, step=1.0)
-    assert svc.actions_played == 2 and not svc.saver.asleep
-    assert pictures(table) != saver_pictures(table, 1)
+    assert svc.actions_played == played + 1 and not svc.saver.asleep
+    assert pictures(table) != saver_pictures(table, svc.saver.spot)
 
 
 def test_a_reveal_turning_its_pages_still_sleeps(sim_table):

@@ -6,8 +6,9 @@ match's count of actions changed), every display shows a black frame with a
 small "golfbox / press a button", moved to another place every minute so that
 no pixel stays lit. Only the saver's own timer redraws then: once a minute.
 Any press wakes the table (the service consumes it) and the real frames come
-back at once. A table of bots only never sleeps while it plays: a move changes
-the game every few seconds, and its result deals a rematch after 30 s.
+back at once. A match of bots only is no use of the table (nobody need be
+watching): it sleeps as a lobby would, plays its match out under the saver
+and deals no rematch until a press wakes it.
 """
 
 from __future__ import annotations

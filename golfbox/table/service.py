@@ -239,8 +239,11 @@ class TableService:
         self._keep_faults_turning()
         # The game moved (a bot's move, a timer's, a new round or match): the table is in
         # use. Not a reveal's page turning, nor the faults taking turns: they change on
-        # their own and would keep a deserted table's screens lit all night.
-        self.saver.seen((self.current, self.session.actions_played))
+        # their own and would keep a deserted table's screens lit all night. Nor a match
+        # of bots only: nobody need be watching, and match after match would keep the
+        # names and frames lit, the bots thinking and the journal writing until morning.
+        bots_only = isinstance(self.current, states.InMatch) and self.session.bots_only()
+        self.saver.seen("bots only" if bots_only else (self.current, self.session.actions_played))
         if self.saver.asleep:
             self.painter.draw(self.saver.frames(self.current.lang))
         else:

@@ -604,7 +604,10 @@ class MatchOver(ReadsRules, InMatch):
     def sync_timers(self):
         now, session = self.table.clock(), self.session
         bots_only = session.bots_only()
-        self.keep_timer("rematch", bots_only, lambda: now + BOTS_ONLY_RESULT_SECONDS,
+        # Not under the screen saver: a bots-only table asleep rests on its result (its
+        # next match is dealt 30 s after a press wakes it).
+        self.keep_timer("rematch", bots_only and not self.table.saver.asleep,
+                        lambda: now + BOTS_ONLY_RESULT_SECONDS,
                         lambda: Playing(self.table) if session.rematch() else None)
         # Everybody who played pulled their seat's cable and bots stood in: nobody will
         # press ● or ✕ on those pads, and a newcomer's pad cannot leave the result. The
