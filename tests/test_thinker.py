@@ -234,3 +234,29 @@ def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bo
         assert "a bot's thinking failed" not in caplog.text
     finally:
         thinker.close()
+
+
+def wakeups(pid: int) -> int:
+    """How often the process's threads slept and were woken (voluntary context switches)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/status") as status:
+            total += sum(int(line.split()[1]) for line in status
+                         if line.startswith("voluntary_ctxt_switches:"))
+    return total
+
+
+def test_the_idle_worker_sleeps_until_asked():
+    """It stays all night beside an idle table: it looked whether the table was still
+    there once a second (bench/soak.py: a wakeup a second with nothing to do). It waits
+    on its parent's end of the pipe instead, and wakes only when asked or orphaned."""
+    table = subprocess.Popen([sys.executable, "-c", TABLE], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(table.stdout.readline())
+        time.sleep(0.5)  # its answer sent, it is back to waiting
+        before = wakeups(worker)
+        time.sleep(3.0)
+        assert wakeups(worker) - before <= 1
+    finally:
+        table.kill()
