@@ -782,3 +782,34 @@ def test_link_stats_keep_only_the_newest_frame_times():
     for i in range(FRAME_TIMES_KEPT + 500):
         stats.frame_times.append(i / 1000)
     assert len(stats.frame_times) == FRAME_TIMES_KEPT and stats.frame_times[-1] == (FRAME_TIMES_KEPT + 499) / 1000
+
+
+def reader_wakeups(hub) -> int:
+    """How often the seat's reader thread slept and was woken (voluntary context switches)."""
+    (connection,) = [c for c in hub._connections.values() if c.seat == SEAT]
+    with open(f"/proc/self/task/{connection.thread.native_id}/status") as status:
+        return sum(int(line.split()[1]) for line in status if line.startswith("voluntary_ctxt_switches:"))
+
+
+@needs_micropython
+def test_an_idle_node_does_not_wake_its_reader_a_hundred_times_a_second(make_node, make_hub):
+    """A seat node's reader woke every 10 ms (its read timeout, the retransmit timer's
+    resolution) all night with nothing to resend: 105 wakeups a second, 0.9 % of a core
+    here for each node, several times that on a Pi. With nothing awaiting an ack it
+    sleeps until a byte comes (the node reports 4 times a second), a frame is shown
+    (wake()) or its next ping is due."""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    display = hub.display(SEAT)
+    image = Image.new("1", (128, 64))
+    image.paste(1, (10, 10, 60, 30))
+    display.show(image)
+    assert display.wait_shown(3)
+    before = reader_wakeups(hub)
+    time.sleep(2.0)
+    assert reader_wakeups(hub) - before < 2 * 40  # 4 STATEs, 4 PONGs, 4 pings a second
+    image.paste(0, (10, 10, 20, 20))
+    display.show(image)  # a new frame goes out at once, not after a sleep
+    assert display.wait_shown(0.2)
+    assert node.wait_oled(image_to_pages(image), 2)

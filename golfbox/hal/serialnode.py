@@ -593,6 +593,7 @@ class _NodeConnection:
         """SYNC until the node answers HELLO. Outside any session: no message of the last
         session is resent, and nothing the node sends is taken or acknowledged (SYNC says
         ack 0), so a press it sends before its HELLO gets through is resent in the session."""
+        self._read_timeout(self.READ_TIMEOUT)  # a SYNC every 30 ms (a resync comes from _serve)
         token = random.randrange(1, 0x10000)
         sync = protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
         self._write(b"\x00")  # end whatever half block the node was holding
@@ -668,6 +669,15 @@ class _NodeConnection:
                 self._feed_link()
             self._write(self.link.poll(now))
             self.stats.retransmits = self.link.retransmits
+            # The retransmit timer needs the short reads only while a message awaits its
+            # ack. Else the reader sleeps until a byte comes (the node reports 4 times a
+            # second), a frame is shown (wake()) or the next ping: reading every 10 ms
+            # woke it 100 times a second all night.
+            self._read_timeout(self.READ_TIMEOUT if self.link.unacked else config.ping_interval)
+
+    def _read_timeout(self, seconds: float) -> None:
+        if self.port.timeout != seconds:  # pyserial reconfigures the port at each change
+            self.port.timeout = seconds
 
     def _feed_link(self) -> None:
         """Queue what the seat wants shown: contrast, then the changes of the newest frame."""
