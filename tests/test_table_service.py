@@ -7,7 +7,7 @@ import random
 import pytest
 
 from golfbox.engine import Action, ActionKind, Match, START, TURN
-from golfbox.hal.base import Button, LinkEvent
+from golfbox.hal.base import Button, EventKind, LinkEvent
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
@@ -993,3 +993,36 @@ def test_each_seat_says_the_match_is_over_at_its_result(sim_table, clock, lang):
     assert _line_reads(seat, SIDE_X, STATUS_Y, say(lang, "MATCH OVER"))
     assert _line_reads(seat, SIDE_X + 2, 34, say(lang, "TOTAL {n}", n=svc.match.totals[0]))
     assert _line_reads(seat, 0, 58, say(lang, "● new match · ✕ lobby · ◀▶ rules"))
+
+
+def test_an_idle_table_sleeps_until_its_next_timer():
+    """The loop looked at its stop event once a second: an idle table was woken every
+    second all night for nothing (bench/soak.py: 1.0 wakeups a second in the lobby and
+    under the saver). It blocks until a press, its next timer or wake()."""
+    import time
+
+    from golfbox.table.sim import SimTable
+
+    table = SimTable(TableSettings(variant="6-card", seats=2, screen_saver_minutes=0))
+    table.start()
+    try:
+        time.sleep(0.5)  # drawn the lobby: nothing is due now
+        status = f"/proc/self/task/{table._thread.native_id}/status"
+
+        def wakeups() -> int:
+            with open(status) as lines:
+                return sum(int(line.split()[1]) for line in lines
+                           if line.startswith("voluntary_ctxt_switches:"))
+
+        before = wakeups()
+        time.sleep(3.0)
+        assert wakeups() - before <= 1
+        table.press(0, Button.OK, EventKind.PRESSED)  # a press is served at once as ever
+        deadline = time.monotonic() + 5
+        while table.service.lobby.joined != {0} and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.service.lobby.joined == {0}
+    finally:
+        started = time.monotonic()
+        table.close()  # wake() makes the loop see its stop event at once
+        assert time.monotonic() - started < 1.0

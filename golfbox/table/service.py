@@ -35,7 +35,6 @@ __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 
 log = logging.getLogger(__name__)
 
-IDLE_WAKE = 1.0  # run() looks at its stop event at least this often
 FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's one bar
 _WAKE = object()  # posted to make a blocked loop look at its stop event
 
@@ -111,15 +110,17 @@ class TableService:
         """Make a blocked run() look at its stop event now (safe in a signal handler)."""
         self._inbox.put(_WAKE)
 
-    def step(self, timeout: float = 0.0) -> bool:
+    def step(self, timeout: float | None = 0.0) -> bool:
         """Handle one queued event or one due timer, waiting up to ``timeout`` seconds
-        (less if a timer falls due sooner). True if something was handled."""
+        (None: for ever), less if a timer falls due sooner. True if something was handled."""
         if self._fire_due():
             return True
         due = self.timers.next_due()
-        wait = timeout if due is None else min(timeout, due.when - self.clock())
+        wait = timeout
+        if due is not None:
+            wait = due.when - self.clock() if timeout is None else min(timeout, due.when - self.clock())
         try:
-            event = self._inbox.get(timeout=wait) if wait > 0 else self._inbox.get_nowait()
+            event = self._inbox.get(timeout=wait) if wait is None or wait > 0 else self._inbox.get_nowait()
         except queue.Empty:
             return self._fire_due()
         if event is not _WAKE:
@@ -141,14 +142,16 @@ class TableService:
             pass
 
     def run(self, stop: threading.Event | None = None) -> None:
-        """Serve the table until ``stop`` is set (call wake() after setting it to be quick)."""
+        """Serve the table until ``stop`` is set; call wake() after setting it. Between
+        events and timers it sleeps: it looked at ``stop`` once a second, which woke an
+        idle table every second all night."""
         stop = stop or threading.Event()
         if self.notifier is not None:
             if self.notifier.watchdog_interval:
                 self._ping_watchdog(self.clock())
             self.notifier.ready(self._status)
         while not stop.is_set():
-            self.step(IDLE_WAKE)
+            self.step(None)
 
     def _ping_watchdog(self, when: float) -> None:
         def ping():

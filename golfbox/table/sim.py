@@ -130,7 +130,7 @@ class SimTable:
 
     def close(self) -> None:
         self._stop.set()
-        self.service.wake()  # now, not at its next idle look (up to a second)
+        self.service.wake()  # the loop sleeps until its next timer: it must look now
         if self._thread is not None:
             self._thread.join(timeout=5)
         try:
