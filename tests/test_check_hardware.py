@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from golfbox.cli import main
+from golfbox.commands.run import DEFAULT_CONFIG
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,13 +26,23 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+@pytest.mark.skipif(Path(DEFAULT_CONFIG).exists(), reason="this machine has a table's config")
 def test_without_config_every_simulated_display_gets_its_pattern(capsys):
     assert main(["check-hardware", "--seconds", "0.1"]) == 0
     out = capsys.readouterr().out
-    assert "no --config given: checking the simulated backend" in out
+    assert f"no config at {DEFAULT_CONFIG}: checking the simulated backend" in out
     for name in ("seat 1 display (sim)", "seat 4 display (sim)", "shared display (sim)"):
         assert f"{name}: OK, test pattern shown" in out
     assert "press buttons for 0.1 s" in out
+
+
+def test_the_tables_own_config_is_checked_by_default_as_run_uses_it():
+    """WIRING's bare `golfbox check-hardware` on a wired Pi checked simulated displays and
+    said 'OK, test pattern shown' while the real panels stayed dark."""
+    from golfbox.cli import build_parser
+
+    parser, _ = build_parser(["check-hardware"])
+    assert parser.parse_args(["check-hardware"]).config == DEFAULT_CONFIG
 
 
 class WatchedOutput(io.StringIO):

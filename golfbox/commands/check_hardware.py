@@ -5,13 +5,15 @@ display that does not answer (by name and bus), then prints every button
 event ("seat 2 ▶ pressed") and echoes it on that seat's display, until Ctrl-C
 or ``--seconds``. At the end it lists the buttons never pressed. Exit status:
 0 when every display answered, 1 when one did not, 2 for a bad config.
-With no ``--config`` everything is simulated (useful to see the output).
+The config is the table's own (/etc/golfbox/config.toml), as for ``golfbox run``;
+where there is none (a laptop) everything is simulated, to see the output.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import queue
 import sys
 import time
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from golfbox.commands.run import DEFAULT_CONFIG
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
 from golfbox.hal.resilient import ResilientDisplay
@@ -26,8 +29,9 @@ from golfbox.table.timers import Timers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE",  # a str: Path("") would be "."
-                        help="hardware config (TOML); default: every seat simulated")
+    parser.add_argument("--config", default=DEFAULT_CONFIG, metavar="FILE",  # a str: not "."
+                        help=f"hardware config (TOML); default {DEFAULT_CONFIG} as for run, "
+                             "and without it every seat simulated")
     parser.add_argument("--seconds", type=float, metavar="N",
                         help="stop after N seconds (default: run until Ctrl-C)")
 
@@ -39,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seconds: {args.seconds:g} is not a number of seconds")
     if args.seconds is not None and args.seconds < 0:
         raise UsageError(f"--seconds: {args.seconds:g} is negative")
-    if args.config is None:
+    if args.config == DEFAULT_CONFIG and not os.path.exists(DEFAULT_CONFIG):  # a laptop
         config = sim_config()
-        print("no --config given: checking the simulated backend (4 seats, shared display)")
+        print(f"no config at {DEFAULT_CONFIG}: checking the simulated backend "
+              "(4 seats, shared display)")
     else:
         try:
             config = load_config(args.config)
