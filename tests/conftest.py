@@ -71,7 +71,9 @@ class SimTestTable:
         self.pad = SimPad(seats, self.clock)
         self.displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in seats}
         self.shared = SimDisplay("shared", shared_size, "L" if shared_size[0] > 128 else "1")
-        self.journal = RecordingJournal(tmp_path / "journal.sqlite3") if journal else None
+        if journal is True:
+            journal = RecordingJournal(tmp_path / "journal.sqlite3")
+        self.journal = journal or None  # or a journal the test made (on tmp_path)
         self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
                                     self.journal, clock=self.clock)
 

@@ -294,6 +294,18 @@ def test_only_the_newest_match_finished_and_not_left_is_shown_again(journal):
         journal.close_result(second)
 
 
+def test_a_result_left_for_the_lobby_is_closed_with_that_lobby_in_one_write(journal):
+    match = journal.start_match({"variant": "4-card"}, seed=1)
+    journal.finish_match(match, [3, 9], winners=[0])
+    journal.save_lobby({"joined": [0, 1]})
+    with pytest.raises(ValueError, match="lobby cannot be stored as JSON"):
+        journal.close_result(match, {"joined": float("nan")})
+    # Nothing written: the result is still shown, the lobby kept before is still kept.
+    assert journal.result_shown().id == match and journal.saved_lobby() == {"joined": [0, 1]}
+    journal.close_result(match, {"joined": []})
+    assert journal.result_shown() is None and journal.saved_lobby() == {"joined": []}
+
+
 def test_a_journal_from_a_newer_golfbox_is_refused(journal, path):
     journal.close()
     db = sqlite3.connect(path)

@@ -8,6 +8,7 @@ import pytest
 
 from golfbox.engine import VARIANTS, make_rules
 from golfbox.hal.base import Button, EventKind
+from golfbox.table.journal import Journal
 from golfbox.table.lobby import Lobby
 from golfbox.table.settings import TableSettings
 
@@ -432,3 +433,64 @@ def test_hints_on_says_how_to_ask_for_one():
     assert str(menu.selected) == "hints: on (hold ●)"
     menu.language = "fr"
     assert str(menu.selected) == "conseils : oui (garde ●)"
+
+class PowerCut(BaseException):
+    """The power goes: nothing after it runs (not an error the table could catch)."""
+
+
+class CutAfterTheResultCloses(Journal):
+    """The real journal, whose power goes at the first write after a result was left."""
+
+    result_closed = False
+
+    def close_result(self, *args, **kwargs):
+        super().close_result(*args, **kwargs)
+        self.result_closed = True
+
+    def save_lobby(self, *args, **kwargs):
+        if self.result_closed:
+            raise PowerCut
+        super().save_lobby(*args, **kwargs)
+
+
+@pytest.mark.parametrize("leave", ["deserted", "✕"])
+def test_a_power_cut_as_the_result_goes_to_the_lobby_keeps_that_lobby(sim_table, tmp_path,
+                                                                       clock, leave):
+    """Leaving a result for the lobby closed the result, then wrote the lobby: two
+    transactions. A power cut between them restored the lobby kept before the match:
+    after the people had left (bots stood in, the result went back to the lobby with
+    nobody joined), it showed them joined again. Now one transaction writes both."""
+    from golfbox.hal.base import LinkEvent
+    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
+
+    settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
+                    takeover_after=10.0, bot_delay=1.0)
+    table = sim_table(journal=CutAfterTheResultCloses(tmp_path / "journal.sqlite3"), **settings)
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    table.hold(0, Button.OK)
+    svc = table.service
+    if leave == "deserted":  # both people leave: bots stand in, the result goes to the lobby
+        for seat in (0, 1):
+            svc.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged", buttons=True))
+        for _ in range(500):
+            if svc.state == "match_over":
+                break
+            clock.advance(1.0)
+            svc.run_until_idle()
+        clock.advance(BOTS_ONLY_RESULT_SECONDS)
+        shown = set()
+    else:  # one person leaves (a bot stands in), the other plays to the result and ✕
+        svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+        table.play_to_the_result()
+        table.pad.press(0, Button.BACK)
+        shown = {0, 1}
+    try:
+        svc.run_until_idle()
+        assert svc.state == "lobby" and svc.lobby.joined == shown
+    except PowerCut:  # between the result closed and the lobby written
+        pass
+
+    again = sim_table(**settings)  # the table that starts after the power cut
+    assert again.service.state == "lobby"
+    assert again.service.lobby.joined == shown

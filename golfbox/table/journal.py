@@ -269,10 +269,15 @@ class Journal:
                 (_now(), json.dumps(totals), json.dumps(winners), match_id),
             )
 
-    def close_result(self, match_id: int) -> None:
-        """The finished match's result was left: a restart no longer shows it. Harmless twice."""
+    def close_result(self, match_id: int, lobby: Mapping[str, Any] | None = None) -> None:
+        """The finished match's result was left: a restart no longer shows it. Harmless twice.
+        ``lobby``: the lobby it was left for (see save_lobby), in the same transaction: a
+        power cut between the two would restore the lobby kept before the match."""
+        data = None if lobby is None else _to_json("lobby", dict(lobby))
         with self._writing() as db:
             self._close_result(db, match_id)
+            if data is not None:
+                self._save_lobby(db, data)
 
     def _close_result(self, db: sqlite3.Connection, match_id: int) -> None:
         status = self._status(db, match_id)
@@ -293,7 +298,10 @@ class Journal:
         """Keep the lobby's choices (JSON-serialisable), replacing those kept before."""
         data = _to_json("lobby", dict(lobby))
         with self._writing() as db:
-            db.execute("INSERT OR REPLACE INTO lobby (id, at, data) VALUES (1, ?, ?)", (_now(), data))
+            self._save_lobby(db, data)
+
+    def _save_lobby(self, db: sqlite3.Connection, data: str) -> None:
+        db.execute("INSERT OR REPLACE INTO lobby (id, at, data) VALUES (1, ?, ?)", (_now(), data))
 
     # -- reading ----------------------------------------------------------
 

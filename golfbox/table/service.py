@@ -258,6 +258,16 @@ class TableService:
         self._report_status()
         self._keep_lobby()
 
+    def back_to_lobby(self, joined: set[int]) -> states.State:
+        """Leave a match's result for the lobby, ``joined`` in it. The result is closed and
+        that lobby kept in one transaction: a power cut between two would restore the
+        lobby kept before the match (the people who left it joined again)."""
+        self.lobby.joined = joined
+        kept = self.lobby.to_json()
+        if self.session.close_result(kept):
+            self._lobby_saved(kept)
+        return states.Lobby(self)  # (if not: _keep_lobby tries the lobby alone)
+
     def _keep_lobby(self) -> None:
         """Journal the lobby's choices and who joined when they changed (not the cursor),
         after the screens show them, so a press is drawn as fast as ever: a power cut in
@@ -276,6 +286,9 @@ class TableService:
             if self._lobby_failures == 1:
                 log.error("journal: the lobby not kept: %s (said once, tried at each change)", exc)
             return
+        self._lobby_saved(kept)
+
+    def _lobby_saved(self, kept: dict) -> None:
         if self._lobby_failures:
             log.info("journal: the lobby kept again after %d failed tries", self._lobby_failures)
         self._lobby_kept, self._lobby_tried, self._lobby_failures = kept, None, 0

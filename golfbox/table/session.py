@@ -153,14 +153,18 @@ class Session:
         self.actions_played = 0
         return True
 
-    def close_result(self) -> None:
-        """The finished match's result is left: a restart starts afresh, not on it."""
+    def close_result(self, lobby: dict | None = None) -> bool:
+        """The finished match's result is left (for ``lobby``, kept with it): a restart
+        starts afresh, not on it. True if the journal took it."""
         self._forget_missing()
-        if self.journal is not None and self.match_id is not None:
-            try:
-                self.journal.close_result(self.match_id)
-            except (JournalError, ValueError) as exc:  # at worst a restart shows it once more
-                log.error("journal: %s", exc)
+        if self.journal is None or self.match_id is None:
+            return False
+        try:
+            self.journal.close_result(self.match_id, lobby)
+        except (JournalError, ValueError) as exc:  # at worst a restart shows it once more
+            log.error("journal: %s", exc)
+            return False
+        return True
 
     def rematch(self, physical: int | None = None) -> bool:
         """A new match with the same players and settings; False if it could not be saved."""

@@ -595,10 +595,8 @@ class MatchOver(ReadsRules, InMatch):
             return Playing(self.table) if self.session.rematch(seat) else None
         if button in (Button.BACK, Button.OK):
             seats = self.table.settings.seats
-            self.session.close_result()
-            self.table.lobby.joined = {p.seat for p in self.session.players
-                                       if p.bot is None and p.seat < seats}
-            return Lobby(self.table)
+            return self.table.back_to_lobby({p.seat for p in self.session.players
+                                             if p.bot is None and p.seat < seats})
         return None
 
     def sync_timers(self):
@@ -620,9 +618,7 @@ class MatchOver(ReadsRules, InMatch):
                        lambda: None)
 
     def _deserted(self) -> State:
-        self.session.close_result()
-        self.table.lobby.joined = set()  # who played has gone
-        return Lobby(self.table)
+        return self.table.back_to_lobby(set())  # who played has gone
 
     def idle_prompt(self):
         if self.session.missing:  # ● opens the lobby (on_player_button)
