@@ -494,3 +494,32 @@ def test_a_power_cut_as_the_result_goes_to_the_lobby_keeps_that_lobby(sim_table,
     again = sim_table(**settings)  # the table that starts after the power cut
     assert again.service.state == "lobby"
     assert again.service.lobby.joined == shown
+
+
+class CountingReads(Journal):
+    """The real journal, counting how often the table reads the lobby it kept."""
+
+    reads = 0
+
+    def saved_lobby(self):
+        self.reads += 1
+        return super().saved_lobby()
+
+
+@pytest.mark.parametrize("stopped_in", ["lobby", "playing", "round_over", "auto_start"])
+def test_a_start_reads_the_lobby_kept_once(sim_table, tmp_path, stopped_in):
+    """It was read twice: to open the lobby (restore_lobby), and as what the journal
+    holds (TableService._lobby_kept)."""
+    settings = dict(variant="6-card", seats=2, seed=3)
+    table = sim_table(**settings)
+    choose_an_evening(table, joins=(0,), fill=Button.LEFT, fewer_rounds=3)  # (easy bots)
+    if stopped_in in ("playing", "round_over"):
+        table.hold(0, Button.OK)
+    if stopped_in == "round_over":  # at the result: a restart shows the last reveal first
+        table.play_to_the_result()
+    journal = CountingReads(tmp_path / "journal.sqlite3")
+    if stopped_in == "auto_start":
+        settings.update(auto_start=True)
+    again = sim_table(journal=journal, **settings)
+    assert again.service.state == {"auto_start": "playing"}.get(stopped_in, stopped_in)
+    assert journal.reads == 1

@@ -69,8 +69,12 @@ class TableService:
         self._last_press: dict[int, tuple[Button, float]] = {}
         self.current: states.State = states.Lobby(self)
 
-        self.go(states.opening(self))  # a resumed match, an auto-started one, or the lobby
-        self._lobby_kept = self._lobby_in_journal()  # what a restart into the lobby would show
+        # What a restart into the lobby would show. Not the lobby opened: after a resumed
+        # match (Lobby.resume) or auto_start they differ, and the lobby that follows the
+        # match must be written even if it is the one opened.
+        self._lobby_kept = states.kept_lobby(journal)
+        # A resumed match, an auto-started one, or the lobby:
+        self.go(states.opening(self, self._lobby_kept))
         self._lobby_tried, self._lobby_failures = None, 0  # a change the journal refused
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
@@ -292,15 +296,6 @@ class TableService:
         if self._lobby_failures:
             log.info("journal: the lobby kept again after %d failed tries", self._lobby_failures)
         self._lobby_kept, self._lobby_tried, self._lobby_failures = kept, None, 0
-
-    def _lobby_in_journal(self) -> object:
-        """The lobby the journal holds now. Not the lobby opened: after a resumed match
-        (Lobby.resume) or auto_start they differ, and the lobby that follows the match
-        must be written even if it is the one opened."""
-        try:
-            return self.journal.saved_lobby() if self.journal is not None else None
-        except (JournalError, ValueError):  # unreadable: the lobby is written over it
-            return None
 
     def _keep_faults_turning(self) -> None:
         """With several faults, the shared display shows the next one every few seconds."""

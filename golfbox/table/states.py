@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from golfbox.engine import START, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
@@ -29,6 +29,7 @@ from golfbox.table.thinker import Thought, bot_choice
 from golfbox.table.timers import Timer
 
 if TYPE_CHECKING:
+    from golfbox.table.journal import Journal
     from golfbox.table.service import TableService
 
 log = logging.getLogger(__name__)
@@ -48,16 +49,17 @@ class TableState(StrEnum):
     PAUSED = "paused"
 
 
-def opening(table: "TableService") -> "State":
+def opening(table: "TableService", kept: Any) -> "State":
     """The first state: an unfinished match resumed from the journal, else the result of
     a finished one that was still shown (its last reveal, then who won), else a match
-    started at once (``auto_start``), else the lobby as the journal kept it."""
+    started at once (``auto_start``), else the lobby as the journal ``kept`` it
+    (kept_lobby)."""
     session, settings = table.session, table.settings
     unfinished = table.journal.unfinished() if table.journal is not None else None
     if unfinished is not None and session.resume(unfinished):
         # The lobby after it: the match's game and choices, over the lobby kept before the
         # deal (each game keeps the house rules chosen for it).
-        restore_lobby(table)
+        restore_lobby(table, kept)
         table.lobby.resume(session.match_config, session.players)
         if not session.match.round.over:
             return Playing(table)
@@ -65,7 +67,7 @@ def opening(table: "TableService") -> "State":
         return RoundOver(table)
     shown = table.journal.result_shown() if table.journal is not None else None
     if shown is not None and session.resume(shown, finished=True):
-        restore_lobby(table)
+        restore_lobby(table, kept)
         table.lobby.resume(session.match_config, session.players)
         return RoundOver(table)
     if settings.auto_start:
@@ -75,25 +77,36 @@ def opening(table: "TableService") -> "State":
                                settings.rounds, settings.hints, settings.language):
             return Playing(table)
     else:
-        restore_lobby(table)
+        restore_lobby(table, kept)
     return Lobby(table)  # (with auto_start: the journal failed, shown; holding ● tries again)
 
 
-def restore_lobby(table: "TableService") -> None:
-    """The lobby's choices and who joined, as the journal kept them before the restart (the
-    service saves them as they change), unless the config they came from was edited since;
-    before a resumed match, the lobby it was dealt from (Lobby.resume then sets its game).
-    Anything wrong in them: the config's, and a log line saying what."""
-    if table.journal is None:
+def kept_lobby(journal: "Journal | None") -> Any:
+    """What the journal kept of the lobby (see restore_lobby), read once at start; None if
+    nothing, or nothing readable (a log line says why: the config's lobby then)."""
+    if journal is None:
+        return None
+    try:
+        return journal.saved_lobby()
+    except (JournalError, ValueError) as exc:
+        log.warning("the lobby kept in the journal is not used (%s): the config's instead", exc)
+        return None
+
+
+def restore_lobby(table: "TableService", saved: Any) -> None:
+    """The lobby's choices and who joined, as the journal kept them before the restart
+    (``saved``: the service saves them as they change), unless the config they came from
+    was edited since; before a resumed match, the lobby it was dealt from (Lobby.resume
+    then sets its game). Anything wrong in them: the config's, and a log line saying what."""
+    if saved is None:
+        return
+    config = table.lobby.config_key()
+    if isinstance(saved, dict) and saved.get("config", config) != config:
+        log.info("the lobby kept in the journal is not used: the config changed since")
         return
     try:
-        saved, config = table.journal.saved_lobby(), table.lobby.config_key()
-        if isinstance(saved, dict) and saved.get("config", config) != config:
-            log.info("the lobby kept in the journal is not used: the config changed since")
-            return
-        if saved is not None:
-            table.lobby.restore(saved)
-    except (JournalError, ValueError) as exc:
+        table.lobby.restore(saved)
+    except ValueError as exc:
         log.warning("the lobby kept in the journal is not used (%s): the config's instead", exc)
 
 
