@@ -12,9 +12,9 @@ bots (``--hard``: hard bots thinking in the worker process, in real time).
 Printed every ``--every`` matches, then as growth per match and per hour of
 the clock the table saw, from the end of the first match: traced Python
 memory and RSS, open files, threads, child processes, timers pending, journal
-bytes (pages in use, and the -wal file), journal writes (transactions, each
-one fsync of the WAL), bytes handed to write calls (the journal's: nothing
-else writes) and log lines at the service's level (INFO).
+bytes (pages in use, the main file on disk and the -wal file), journal writes
+(transactions, each one fsync of the WAL), bytes handed to write calls (the
+journal's: nothing else writes) and log lines at the service's level (INFO).
 
 fsyncs themselves happen in SQLite's C code; count them with strace:
 
@@ -99,14 +99,15 @@ def written_kib() -> float:
         return next(int(line.split()[1]) for line in io if line.startswith("wchar")) / 1024
 
 
-def journal_bytes(path: Path) -> tuple[int, int]:
+def journal_bytes(path: Path) -> tuple[int, int, int]:
     """Bytes of the journal's pages in use (through its WAL: what the file holds once
-    checkpointed), and of its -wal file."""
+    checkpointed), of the main file on disk (the pages freed by pruning are in it, and
+    reused), and of its -wal file."""
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
         pages, free, size = (db.execute(f"PRAGMA {name}").fetchone()[0]
                              for name in ("page_count", "freelist_count", "page_size"))
     wal = Path(f"{path}-wal")
-    return (pages - free) * size, wal.stat().st_size if wal.exists() else 0
+    return (pages - free) * size, path.stat().st_size, wal.stat().st_size if wal.exists() else 0
 
 
 class Evening:
@@ -189,10 +190,10 @@ class Evening:
 
 def figures(evening: Evening, lines: LineCounter) -> dict[str, float]:
     traced, _ = tracemalloc.get_traced_memory()
-    main, wal = journal_bytes(evening.path)
+    main, file, wal = journal_bytes(evening.path)
     return {"traced KiB": traced / 1024, "RSS KiB": rss_kib(), "fds": open_files(),
             "threads": threading.active_count(), "children": children(),
-            "timers": len(evening.service.timers._pending), "journal B": main, "wal B": wal,
+            "timers": len(evening.service.timers._pending), "journal B": main, "file B": file, "wal B": wal,
             "writes": CountingJournal.writes, "written KiB": written_kib(), "log lines": lines.lines,
             "hours": evening.clock.now / 3600}
 
@@ -231,7 +232,7 @@ def main() -> None:
     played, hours = args.matches - 1, last["hours"] - first["hours"]
     print(f"\nover matches 2-{args.matches} ({hours:.1f} h of the table's clock, "
           f"{time.perf_counter() - started:.0f} s of wall time), growth per match:")
-    for key in ("traced KiB", "RSS KiB", "fds", "threads", "children", "journal B", "writes",
+    for key in ("traced KiB", "RSS KiB", "fds", "threads", "children", "journal B", "file B", "writes",
                 "written KiB", "log lines"):
         grown = (last[key] - first[key]) / played
         print(f"  {key:<11} {grown:+10.1f}  ({grown * played / hours:+.1f} an hour)")
