@@ -301,6 +301,10 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     # A seat node unplugged in the lobby: the shared display's footer says so first, whole.
     screens["lobby_fault_mono"] = lambda: _lobby((128, 64), title, None, lang,
                                                  fault=fault_words(lang, names[2]))
+    # The journal refuses the lobby's choices (a full or read-only SD card): the owner reads it.
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"lobby_not_saved{tag}"] = lambda size=size: _lobby(
+            size, title, None, lang, fault=say(lang, "cannot save the lobby: see the log"))
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, title, None, lang)
     screens["lobby_8_seat"] = lambda: _lobby_of_eight(

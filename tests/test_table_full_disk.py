@@ -7,7 +7,11 @@ The journal here is the real one, over a disk that can be filled at will: while
 
 from __future__ import annotations
 
+import os
 import random
+import resource
+import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -230,3 +234,48 @@ def test_a_full_disk_in_the_lobby_is_logged_once_and_not_tried_at_every_press(
     lines = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.service"]
     assert len([line for line in lines if "the lobby not kept" in line]) == 1, lines
     assert any("the lobby kept again after 4 failed tries" in line for line in lines), lines
+
+
+@contextmanager
+def journal_cannot_grow(path):
+    """A real write failure, as on a full disk: while inside, no file of this process may
+    grow past the journal's -wal as it is now (RLIMIT_FSIZE), so SQLite's next commit
+    fails in write() (EFBIG; SIGXFSZ ignored, or it would end the process)."""
+    wal = os.path.getsize(f"{path}-wal")
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    signal_was = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (wal, limit[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+        signal.signal(signal.SIGXFSZ, signal_was)
+
+
+def test_a_lobby_the_journal_refuses_says_so_on_the_shared_display_until_it_is_kept(
+        sim_table, caplog, tmp_path):
+    """The lobby's choices could not be kept: a log line, and nothing on the displays,
+    so the café's owner never learned that a power cut would lose them (and that the
+    SD card is full or read-only). Now the shared display says so, in the lobby's
+    language, until a change is kept again."""
+    table = sim_table(variant="6-card", seats=4)
+    svc, path = table.service, table.journal.path
+    table.press(0, Button.OK)  # join: kept
+    assert svc.notices.faults == {}
+    with caplog.at_level("INFO", logger="golfbox.table.service"):
+        with journal_cannot_grow(path):
+            table.press(0, Button.RIGHT)  # the game: 9-card, not kept
+            assert svc.table_message == "cannot save the lobby: see the log"
+            table.press(0, Button.RIGHT)  # another change, not kept either
+            while svc.lobby.selected.key != "language":
+                table.press(0, Button.OK)
+            table.press(0, Button.RIGHT)  # français
+            assert svc.table_message == "impossible d'enregistrer l'accueil : voir le journal"
+            table.shared.image.save(tmp_path / "lobby_not_kept.png")
+            assert svc.journal.saved_lobby()["variant"] == "6-card"
+        assert [r.getMessage()[:35] for r in caplog.records if r.levelname == "ERROR"] == [
+            "journal: the lobby not kept: journa"]  # once
+        table.press(0, Button.LEFT)  # english: there is room again, so it is kept
+    assert svc.notices.faults == {} and svc.table_message == ""
+    assert svc.journal.saved_lobby()["language"] == "en"
+    assert "journal: the lobby kept again after 3 failed tries" in caplog.text

@@ -100,6 +100,7 @@ FRENCH: dict[str, str] = {
     "{who}'s seat is unplugged": "{who} : débranché",
     "{who}'s screen is not answering": "l'écran de {who} ne répond pas",
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
+    "cannot save the lobby: see the log": "impossible d'enregistrer l'accueil : voir le journal",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
     "a bot plays in {n} s": "un robot joue dans {n} s",

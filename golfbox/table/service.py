@@ -21,12 +21,13 @@ import time
 from typing import Callable
 
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
+from golfbox.render.words import say
 from golfbox.table import screens, states
 from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError
 from golfbox.table.lobby import Lobby
 from golfbox.table.saver import ScreenSaver
-from golfbox.table.session import NEXT_ROUND, Notices, Session
+from golfbox.table.session import JOURNAL_FAULT, NEXT_ROUND, Notices, Session
 from golfbox.table.settings import TableSettings
 from golfbox.table.thinker import Thinker, Thought
 from golfbox.table.timers import Timers
@@ -289,13 +290,31 @@ class TableService:
             self._lobby_tried, self._lobby_failures = kept, self._lobby_failures + 1
             if self._lobby_failures == 1:
                 log.error("journal: the lobby not kept: %s (said once, tried at each change)", exc)
+            # The café's owner must learn it (a full or read-only SD card): the shared
+            # display says so, as for a game not saved, until a change is kept again.
+            words = say(self.lobby.language, "cannot save the lobby: see the log")
+            if self.notices.faults.get(JOURNAL_FAULT) != words:
+                self.notices.faults[JOURNAL_FAULT] = words
+                self._redraw_faults()
             return
+        had_fault = JOURNAL_FAULT in self.notices.faults
         self._lobby_saved(kept)
+        if had_fault:
+            self._redraw_faults()
 
     def _lobby_saved(self, kept: dict) -> None:
         if self._lobby_failures:
             log.info("journal: the lobby kept again after %d failed tries", self._lobby_failures)
+            self.notices.mended(JOURNAL_FAULT)  # the journal takes writes again
         self._lobby_kept, self._lobby_tried, self._lobby_failures = kept, None, 0
+
+    def _redraw_faults(self) -> None:
+        """A fault found or mended after the frames were drawn (the lobby's save comes
+        after them): the shared display shows it now, not at the next change."""
+        self._keep_faults_turning()
+        if not self.saver.asleep:
+            self.painter.draw(self.current)
+        self._report_status()
 
     def _keep_faults_turning(self) -> None:
         """With several faults, the shared display shows the next one every few seconds."""
