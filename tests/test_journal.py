@@ -270,9 +270,40 @@ def test_a_version_2_journal_is_migrated_and_keeps_no_lobby_until_one_is_saved(p
         journal.save_lobby({"variant": "9-card", "joined": [0, 2]})  # replaces it
         assert journal.saved_lobby() == {"variant": "9-card", "joined": [0, 2]}
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert db.execute("SELECT count(*) FROM lobby").fetchone()[0] == 1
     db.close()
+
+
+def test_a_version_3_journal_is_migrated_with_no_seat_away_and_keeps_its_lobby_and_match(path):
+    """Version 4 keeps the seats whose node is away (a bot plays on for them after a
+    restart); a version 3 journal kept none, and its lobby and match in play stay."""
+    from golfbox.table.journal import MIGRATIONS, APPLICATION_ID
+
+    db = sqlite3.connect(path)
+    for migration in MIGRATIONS[:3]:
+        db.executescript(migration)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.execute("INSERT INTO match (id, started_at, config, seed, players, variant) VALUES "
+               "(1, '2026-11-20T20:00:00+00:00', '{\"variant\": \"4-card\"}', '7', '[]', '4-card')")
+    db.execute("INSERT INTO lobby (id, at, data) VALUES (1, '2026-11-20T19:59:00+00:00', "
+               "'{\"joined\": [0]}')")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        assert journal.seats_away() == {}
+        assert journal.unfinished().id == 1 and journal.saved_lobby() == {"joined": [0]}
+        journal.save_away({2: True, 0: False})
+        assert journal.seats_away() == {0: False, 2: True}
+        journal.save_away({2: True})  # seat 1's node is back: replaces them
+    with Journal(path) as journal:
+        assert journal.seats_away() == {2: True}
+        journal.save_away({})
+        assert journal.seats_away() == {}
+        with pytest.raises(ValueError, match="seat must be at least 0"):
+            journal.save_away({-1: True})
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
 
 
 def test_a_lobby_that_is_no_json_is_refused_by_value(journal):

@@ -127,3 +127,56 @@ def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_co
     table.hold(0, Button.OK)  # the next match: the config's two seats
     assert service.state == "playing"
     assert [p.seat for p in service.session.players] == [0, 1]
+
+
+def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_table, clock):
+    """A café runs unattended. After a power cut, a seat whose node was still unplugged
+    was learnt to be away anew (its node not found after a while) and waited for the
+    whole takeover_after again, even if a bot had long taken it over. The journal now
+    keeps the seats away: one a bot had taken over is the bot's at once after the
+    restart, while its node stays away; one still waited for is waited for from the
+    restart (the clock before it is lost); a node that comes back is its person's."""
+    from golfbox.hal.base import LinkEvent
+
+    settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
+                    takeover_after=10.0, bot_delay=1.0)
+    table = sim_table(**settings)
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)
+    table.hold(0, Button.OK)
+    svc = table.service
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    clock.advance(11.0)
+    svc.run_until_idle()
+    assert svc.session.stands_in(1)
+    svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))  # 2 s before the cut
+    svc.run_until_idle()
+    clock.advance(2.0)
+    svc.run_until_idle()
+    assert svc.journal.seats_away() == {0: False, 1: True}
+
+    again = sim_table(**settings)  # the power cut
+    session = again.service.session
+    assert again.service.state == "playing"
+    assert session.stands_in(1) and not session.stands_in(0)
+    assert "P2 is away: a bot plays for it until it is back" in again.service.table_message
+    assert "P1's seat is unplugged · a bot plays in 10 s" in again.service.table_message
+    # The nodes' hub reports the nodes it did not find: seat 2 stays the bot's.
+    for seat in (0, 1):
+        again.service.post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found",
+                                     buttons=True))
+    again.service.run_until_idle()
+    clock.advance(9.0)
+    again.service.run_until_idle()
+    assert session.stands_in(1) and not session.stands_in(0)
+    assert "P2 is away: a bot plays" in again.service.table_message
+    clock.advance(1.0)  # takeover_after from the restart
+    again.service.run_until_idle()
+    assert session.stands_in(0)
+    again.service.post(LinkEvent(1, True, buttons=True))  # seat 2's node is back
+    again.service.run_until_idle()
+    assert not session.stands_in(1) and again.journal.seats_away() == {0: True}
+    # Pads that never say they are back (GPIO, the simulator): a press says it.
+    again.press(0, Button.LEFT)
+    assert not session.stands_in(0) and again.journal.seats_away() == {}

@@ -27,7 +27,9 @@ Typical use::
         journal.finish_match(match_id, [12, 30, 7], winners=[2])
 
 Beside the matches, one row keeps the lobby's choices (``save_lobby``, replaced
-at each change), so a power cut in the lobby loses nothing chosen there.
+at each change), so a power cut in the lobby loses nothing chosen there, and one
+row a seat whose node is away (``save_away``), so a bot that had taken a seat
+over plays on after a restart.
 
 The journal keeps the newest ``keep_matches`` matches (KEEP_MATCHES): a table
 that plays every evening for a year must not fill its SD card, nor open a
@@ -62,7 +64,7 @@ log = logging.getLogger(__name__)
 
 # "GOLF" in ASCII: tells a golfbox journal from any other SQLite file.
 APPLICATION_ID = 0x474F4C46
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_ACTION_LENGTH = 200
 # About 35 kB a 4-player 6-card match with people (bench/evening.py): some 7 MB in all,
 # a few weeks of a café's evenings.
@@ -123,8 +125,18 @@ CREATE TABLE lobby (
 );
 """
 
+# Version 4: the seats whose node is away (save_away), and whether a bot had taken each
+# over, so a restart (a power cut) goes on playing them with the bot at once. No time:
+# the clock the wait was counted on does not survive a restart.
+_SCHEMA_V4 = """
+CREATE TABLE seat_away (
+    seat        INTEGER PRIMARY KEY,        -- the physical seat, 0-based
+    taken_over  INTEGER NOT NULL CHECK (taken_over IN (0, 1))
+);
+"""
+
 # MIGRATIONS[n] takes a journal from schema version n to n + 1.
-MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3]
+MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -303,7 +315,24 @@ class Journal:
     def _save_lobby(self, db: sqlite3.Connection, data: str) -> None:
         db.execute("INSERT OR REPLACE INTO lobby (id, at, data) VALUES (1, ?, ?)", (_now(), data))
 
+    def save_away(self, seats: Mapping[int, bool]) -> None:
+        """The seats whose node is away (seat -> a bot had taken it over), replacing those
+        kept before."""
+        rows = []
+        for seat, taken_over in sorted(dict(seats).items()):
+            _check_int("seat", seat, minimum=0)
+            rows.append((seat, int(bool(taken_over))))
+        with self._writing() as db:
+            db.execute("DELETE FROM seat_away")
+            db.executemany("INSERT INTO seat_away (seat, taken_over) VALUES (?, ?)", rows)
+
     # -- reading ----------------------------------------------------------
+
+    def seats_away(self) -> dict[int, bool]:
+        """What save_away kept last: seat -> a bot had taken it over."""
+        with self._reading() as db:
+            return {seat: bool(taken_over) for seat, taken_over in
+                    db.execute("SELECT seat, taken_over FROM seat_away ORDER BY seat")}
 
     def saved_lobby(self) -> Any:
         """What save_lobby kept last, or None; ValueError if it is not JSON."""

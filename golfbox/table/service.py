@@ -76,6 +76,9 @@ class TableService:
         self._lobby_kept = states.kept_lobby(journal)
         # A resumed match, an auto-started one, or the lobby:
         self.go(states.opening(self, self._lobby_kept))
+        self._away_kept = self._seats_away()  # as for the lobby: what the journal holds
+        self.session.restore_away(self._away_kept, self.current.seat_name)
+        self._away_tried = None  # a change the journal refused: tried again at the next
         self._lobby_tried, self._lobby_failures = None, 0  # a change the journal refused
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
@@ -184,6 +187,11 @@ class TableService:
         elif isinstance(event, LinkEvent):
             self._on_link(event)
         elif isinstance(event, ButtonEvent):
+            if event.seat in self.session.away:
+                # Its pad is there: a node plugged back in, or pads that never report a
+                # link (GPIO, the simulator) after a restart restored the seat as away.
+                self._on_link(LinkEvent(event.seat, True, f"seat {event.seat + 1}: pressed",
+                                        buttons=True))
             if event.seat not in self.inputs:
                 log.warning("ignored a press from seat %d: the table has %d seats",
                             event.seat + 1, self.settings.seats)
@@ -262,6 +270,32 @@ class TableService:
             self.painter.draw(self.current, first)
         self._report_status()
         self._keep_lobby()
+        self._keep_away()
+
+    def _seats_away(self) -> dict[int, bool]:
+        try:
+            return self.journal.seats_away() if self.journal is not None else {}
+        except JournalError as exc:  # unreadable: as if none, written over at the next change
+            log.warning("journal: the seats away before the restart are not known (%s)", exc)
+            return {}
+
+    def _keep_away(self) -> None:
+        """Journal which seats' nodes are away and which a bot took over, when that changes
+        (a node unplugged or back, a takeover due), so that a restart plays on as before it
+        (Session.restore_away). Rare: a write only at such a change."""
+        if self.journal is None:
+            return
+        away = self.session.away_kept()
+        if away == self._away_kept or away == self._away_tried:
+            return
+        try:
+            self.journal.save_away(away)
+        except JournalError as exc:  # the table goes on; a restart would wait for them again
+            if self._away_tried is None:
+                log.error("journal: the seats away not kept: %s", exc)
+            self._away_tried = away
+            return
+        self._away_kept, self._away_tried = away, None
 
     def back_to_lobby(self, joined: set[int]) -> states.State:
         """Leave a match's result for the lobby, ``joined`` in it. The result is closed and

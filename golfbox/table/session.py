@@ -379,12 +379,17 @@ class Session:
             words = say(self.language, "{who}'s seat is unplugged", who=where)
         else:
             words = say(self.language, "{who}'s screen is not answering", who=where)
+        key = part_key(event.seat, event.buttons)
+        if event.buttons and event.seat in self.away:
+            # Known away already: the node a restart did not find (restore_away). Its wait
+            # and its words stand ("… is away: a bot plays for it" once taken over).
+            self.notices.details[key] = event.reason or f"{where}: failed"
+            return
         if event.buttons:  # a seat node: its person can no longer play
-            self.away.setdefault(event.seat, self._clock())
+            self.away[event.seat] = self._clock()
             if self.settings.takeover_after:
                 words += " · " + say(self.language, "a bot plays in {n} s",
                                      n=f"{self.settings.takeover_after:g}")
-        key = part_key(event.seat, event.buttons)
         self.notices.faults[key] = words
         self.notices.details[key] = event.reason or f"{where}: failed"
 
@@ -393,6 +398,37 @@ class Session:
         for seat in self.missing:
             self.notices.mended(part_key(seat, buttons=True))
         self.missing = {}
+
+    def away_kept(self) -> dict[int, bool]:
+        """The seats whose node is away, and whether a bot has taken each over, as the
+        journal keeps them (Journal.save_away)."""
+        return {seat: self._stand_in_from(seat) is not None and
+                self._clock() >= self._stand_in_from(seat) for seat in self.away}
+
+    def restore_away(self, kept: dict[int, bool], name: Callable[[int], str]) -> None:
+        """The seats away before a restart, as the journal ``kept`` them (``name``: a seat's,
+        as the displays show it). The clock they were waited on is lost with the restart:
+        a seat a bot had taken over is the bot's at once, the others are waited for from
+        now. Each is the person's again when its node comes back (link_changed), as
+        before; the hub's report that it did not find the node changes nothing."""
+        now, after = self._clock(), self.settings.takeover_after
+        for seat, taken_over in sorted(kept.items()):
+            key = part_key(seat, True)
+            if taken_over and after:
+                self.away[seat] = now - after
+                words = say(self.language, "{who} is away: a bot plays for it until it is back",
+                            who=name(seat))
+                if seat in self.engine_seat:
+                    self._stand_ins.add(self.engine_seat[seat])
+            else:
+                self.away[seat] = now
+                words = say(self.language, "{who}'s seat is unplugged", who=name(seat))
+                if after:
+                    words += " · " + say(self.language, "a bot plays in {n} s", n=f"{after:g}")
+            self.notices.faults[key] = words
+            self.notices.details[key] = f"seat {seat + 1}: away before the restart"
+            log.warning("seat %d was away before the restart: %s", seat + 1,
+                        "a bot plays for it" if taken_over and after else "waited for from now")
 
     def _stand_in_from(self, seat: int) -> float | None:
         """When a bot starts playing for the person at physical ``seat``: takeover_after
