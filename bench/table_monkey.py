@@ -60,6 +60,7 @@ from golfbox.table.timers import ManualClock  # noqa: E402
 EXPECTED_WARNINGS = re.compile(
     r"failed: .* \(the game goes on\)"  # a seat node or display went away
     r"|away for .* a bot plays for it"  # its stand-in starts
+    r"|was away before the restart"  # a power cut with a seat unplugged (restore_away)
     r"|retrying in the background"  # a display failed (ResilientDisplay)
 )
 BUTTONS = list(Button)
@@ -190,6 +191,7 @@ class Monkey:
             # A loose cable: the node's link said it went, yet a press still gets through.
             seat, button = rng.choice(sorted(self.unplugged)), rng.choice(BUTTONS)
             self._did("press unplugged", seat, button.value)
+            self.unplugged.discard(seat)  # the table takes the press as its pad back
             table.press(seat, button)
         elif roll < 0.94:
             seat = rng.randrange(seats)
