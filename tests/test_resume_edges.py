@@ -180,3 +180,7 @@ def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_ta
     # Pads that never say they are back (GPIO, the simulator): a press says it.
     again.press(0, Button.LEFT)
     assert not session.stands_in(0) and again.journal.seats_away() == {}
+
+    again.journal.save_away({5: True})  # as a config with more seats left it
+    fewer = sim_table(**settings)  # 3 seats: seat 6 is in neither the config nor the match
+    assert fewer.service.session.away == {} and fewer.service.notices.faults == {}

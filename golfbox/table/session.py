@@ -413,6 +413,8 @@ class Session:
         before; the hub's report that it did not find the node changes nothing."""
         now, after = self._clock(), self.settings.takeover_after
         for seat, taken_over in sorted(kept.items()):
+            if seat >= self.settings.seats and seat not in self.engine_seat:
+                continue  # a seat the config dropped since (and no resumed match's)
             key = part_key(seat, True)
             if taken_over and after:
                 self.away[seat] = now - after
