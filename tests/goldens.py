@@ -337,7 +337,7 @@ def _eight_players_fault(lang: str) -> Image.Image:
 
 
 def _lobby_of_eight(size: tuple[int, int], title: str, seat: int | None, lang: str) -> Image.Image:
-    """Eight seats, seven of them bots (golfbox sim --players 8 --lobby): every name shows."""
+    """Eight seats, seven of them bots (a config's bots = 7): every name shows."""
     lobby = Lobby(TableSettings(variant="9-card", seats=8, bots={s: "hard" for s in range(1, 8)},
                                 language=lang))
     lobby.press(0, Button.OK, EventKind.PRESSED)  # P1 joins

@@ -54,7 +54,8 @@ def add_match_arguments(parser: argparse.ArgumentParser, *, players: int, rounds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    # Past --humans, not every seat nobody plays: one nobody joins in the lobby stays empty.
+    # Past --humans, where nobody can join: the lobby's empty seats, their bots at --bot's
+    # level until the lobby chooses another (with any seat of --humans nobody joins).
     add_match_arguments(parser, players=4, rounds=9, bot_seats="the seats past --humans")
     parser.add_argument("--humans", type=int, default=1, metavar="H",
                         help=f"seats played from this keyboard, seats 1..H (0-{MAX_HUMANS}, default 1)")
@@ -126,7 +127,7 @@ def table_settings(args: argparse.Namespace, *, humans: int, bot_delay: float, a
         raise UsageError(f"--bot {bot}: unknown bot (one of: {', '.join(sorted(BOTS))})")
     return TableSettings(
         variant=variant.name, rules=rules, rounds=rounds, seats=players,
-        bots={seat: bot for seat in range(humans, players)},
+        bots={seat: bot for seat in range(humans, players)}, lobby_fills_bots=True,
         bot_delay=bot_delay, auto_start=auto_start, seed=seed,
         language=language,
     )

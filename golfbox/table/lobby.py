@@ -20,6 +20,8 @@ journal kept of the lobby (to_json, restore); if the restart resumed a match,
 that match's game, rounds, rules, hints and language over them (Lobby.resume).
 
 Seats named in the config's ``bots`` play as bots unless someone joins there.
+``golfbox sim``'s bots (past --humans: no keys there to join) are empty seats
+instead, filled at their own level at first (TableSettings.lobby_fills_bots).
 """
 
 from __future__ import annotations
@@ -73,7 +75,10 @@ class Lobby:
         self.settings = settings
         self.joined: set[int] = set()
         self.variant = settings.variant
-        self.fill: str | None = None  # the level of the bots in empty seats, or None
+        # The level of the bots in empty seats, or None: a config's start empty, the sim's
+        # at its bots' level (--bot), kept among the choices as the config's rounds are.
+        self.fill = self.first_fill()
+        self.fill_choices = FILL_CHOICES + (() if self.fill in FILL_CHOICES else (self.fill,))
         self.rounds = settings.rounds
         self.round_choices = tuple(sorted(set(ROUND_CHOICES) | {settings.rounds}))
         # Each variant keeps its own house rules while the lobby steps through the games.
@@ -85,6 +90,16 @@ class Lobby:
         self.language = settings.language  # the displays' language, from the lobby on
         self.cursor = 0  # which line ◀▶ changes
         self._cursor_moved_by: int | None = None  # the seat whose last press moved the cursor
+
+    def configured(self, seat: int) -> bool:
+        """A bot the config put in ``seat`` plays it unless someone joins (not the sim's:
+        its seats are empty seats)."""
+        return seat in self.settings.bots and not self.settings.lobby_fills_bots
+
+    def first_fill(self) -> str | None:
+        """The level empty seats start at: none (they stay empty), the sim's bots' own."""
+        s = self.settings
+        return next(iter(s.bots.values()), None) if s.lobby_fills_bots else None
 
     # ---- what the displays show
 
@@ -111,7 +126,7 @@ class Lobby:
         """'2 empty seats: hard bots' / '… stay empty'; 'empty seats: none' when every seat
         is joined or has a configured bot (then the setting changes nothing)."""
         empty = [s for s in range(self.settings.seats)
-                 if s not in self.joined and s not in self.settings.bots]
+                 if s not in self.joined and not self.configured(s)]
         if not empty:
             return SettingLine("fill", say(lang, "empty seats"), say(lang, "none"), lang)
         if len(empty) == 1:  # one seat, one bot
@@ -144,7 +159,7 @@ class Lobby:
         for seat in range(self.settings.seats):
             if seat in self.joined:
                 bot = None
-            elif seat in self.settings.bots:
+            elif self.configured(seat):
                 bot = self.settings.bots[seat]
             elif self.fill:
                 bot = self.fill
@@ -220,7 +235,7 @@ class Lobby:
         if key == "variant":
             self.variant = _next(tuple(VARIANTS), self.variant, direction)
         elif key == "fill":
-            self.fill = _next(FILL_CHOICES, self.fill, direction)
+            self.fill = _next(self.fill_choices, self.fill, direction)
         elif key == "rounds":
             self.rounds = _next(self.round_choices, self.rounds, direction)
         else:
@@ -237,8 +252,8 @@ class Lobby:
         self.rule_values[self.variant] = dict(make_rules(self.variant, config.get("rules", {})))
         self.hints, self.language = bool(config.get("hints")), config.get("language", "en")
         # Bots in seats the config gives none came from "empty seats": their level.
-        fill = [p.bot for p in players if p.bot is not None and p.seat not in self.settings.bots]
-        if fill and fill[0] in FILL_CHOICES:
+        fill = [p.bot for p in players if p.bot is not None and not self.configured(p.seat)]
+        if fill and fill[0] in self.fill_choices:
             self.fill = fill[0]
 
     def to_json(self) -> dict:
@@ -271,7 +286,7 @@ class Lobby:
 
         variant = value("variant", lambda v: isinstance(v, str))
         get_variant(variant)  # RuleError (a ValueError) names an unknown one
-        fill = value("fill", lambda v: v in FILL_CHOICES)
+        fill = value("fill", lambda v: v in self.fill_choices)
         rounds = value("rounds", lambda v: type(v) is int and 1 <= v <= MAX_ROUNDS)
         hints = value("hints", lambda v: isinstance(v, bool))
         language = value("language", lambda v: v in LANGUAGES)

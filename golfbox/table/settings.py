@@ -50,6 +50,9 @@ class TableSettings:
     rounds: int = DEFAULT_ROUNDS
     seats: int = 4  # physical seats (pads and displays) at the table
     bots: dict[int, str] = field(default_factory=dict)  # 0-based seat -> bot name
+    # golfbox sim: nobody can join the seats in ``bots`` (no keys there). They are the
+    # lobby's empty seats, its bots of their level at first; a config's bots stay its own.
+    lobby_fills_bots: bool = False
     bot_delay: float = 1.0
     peek_timeout: float = 10.0
     takeover_after: float = 120.0  # 0: a seat that went away is waited for, for ever

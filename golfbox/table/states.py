@@ -71,10 +71,16 @@ def opening(table: "TableService", kept: Any) -> "State":
         table.lobby.resume(session.match_config, session.players)
         return RoundOver(table)
     if settings.auto_start:
+        lobby = table.lobby
+        if settings.lobby_fills_bots:  # the sim: its bots at the level its lobby kept
+            restore_lobby(table, kept)
+            lobby.fill = lobby.fill or lobby.first_fill()  # bots, even if it kept "empty"
         # Every seat plays: the configured bots, and people in all the others.
-        table.lobby.joined = set(range(settings.seats)) - set(settings.bots)
-        if session.start_match(table.lobby.players(), settings.variant, dict(settings.rules),
+        lobby.joined = set(range(settings.seats)) - set(settings.bots)
+        if session.start_match(lobby.players(), settings.variant, dict(settings.rules),
                                settings.rounds, settings.hints, settings.language):
+            if settings.lobby_fills_bots:  # the lobby after it is the one it was dealt from
+                lobby.resume(session.match_config, session.players)
             return Playing(table)
     else:
         restore_lobby(table, kept)
