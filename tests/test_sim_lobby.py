@@ -116,3 +116,25 @@ def test_make_run_deals_at_once_with_the_level_the_lobby_kept(sim_table):
     assert third.service.state == "playing"
     assert bots(third) == [(1, "hard"), (2, "hard")]
 
+
+def test_the_terminal_names_the_level_that_plays_a_bots_seat(tmp_path):
+    """A seat's label said the level --bot gave it ("seat 2 · bot (hard)") while the
+    lobby dealt easy bots there."""
+    from test_wording import sim_table as terminal_table, terminal_ui
+
+    table = terminal_table(tmp_path, argv=["--lobby"])
+    svc = table.service
+    try:
+        ui = terminal_ui(table, 70, 260)
+        ui.draw()
+        assert "seat 2 · bot (hard)" in ui.screen.all()
+        for button in (Button.OK, Button.OK, Button.LEFT, Button.LEFT):  # join; easy bots
+            table.press(0, button, EventKind.PRESSED)
+            svc.run_until_idle()
+        table.press(0, Button.OK, EventKind.HELD)  # deal
+        svc.run_until_idle()
+        assert svc.state == "playing"
+        ui.draw()
+        assert "seat 2 · bot (easy)" in ui.screen.all()
+    finally:
+        table.close()

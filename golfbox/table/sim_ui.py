@@ -245,7 +245,7 @@ class TerminalUI:
             label = f"table · shared display {sim.size[0]}×{sim.size[1]}"
         else:
             seat = int(key.split("-")[1])
-            who = "you" if seat in self.keys_of else f"bot ({self.table.settings.bots.get(seat, '?')})"
+            who = "you" if seat in self.keys_of else self._bot_words(seat)
             label = f"seat {seat + 1} · {who}"
         self._put(panel.top, panel.left, label[:width], curses.A_BOLD)
         top = panel.top + terminal.LABEL_ROWS
@@ -260,6 +260,12 @@ class TerminalUI:
         if panel.hint_row:  # cut to the panel's width (a Braille seat is 64 columns) like the label
             seat = int(key.split("-")[1])
             self._put(top + height, panel.left, self.keys_of[seat].hint[:width], curses.A_DIM)
+
+    def _bot_words(self, seat: int) -> str:
+        """'bot (easy)': the level of the match dealt (the lobby chooses it), else --bot's."""
+        players = self.table.service.players  # a deal replaces the list: read from here
+        level = next((p.bot for p in players if p.seat == seat), None)
+        return f"bot ({level or self.table.settings.bots.get(seat, '?')})"
 
     def _colour(self, fg: int, bg: int) -> int:
         if (fg, bg) in self.pairs:
