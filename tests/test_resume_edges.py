@@ -184,3 +184,29 @@ def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_ta
     again.journal.save_away({5: True})  # as a config with more seats left it
     fewer = sim_table(**settings)  # 3 seats: seat 6 is in neither the config nor the match
     assert fewer.service.session.away == {} and fewer.service.notices.faults == {}
+
+
+def test_a_press_on_the_saver_from_a_seat_away_before_the_restart_only_wakes_the_table(
+        sim_table, clock):
+    """Pads that never report a link (GPIO, the simulator): after a restart a seat kept
+    away is its person's again at their first press. Under the screen saver that press
+    said 'plugged in' first, which woke the saver, and the press then acted on a screen
+    its player had not seen: ● joined the lobby from the saver."""
+    from golfbox.hal.base import LinkEvent
+
+    settings = dict(variant="6-card", seats=2, takeover_after=10.0, screen_saver_minutes=1)
+    table = sim_table(**settings)
+    table.service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    table.service.run_until_idle()
+    assert table.journal.seats_away() == {1: False}
+    again = sim_table(**settings)  # the power cut
+    svc = again.service
+    assert 1 in svc.session.away
+    clock.advance(61.0)
+    svc.run_until_idle()
+    assert svc.saver.asleep
+    again.press(1, Button.OK)
+    assert not svc.saver.asleep and 1 not in svc.session.away  # awake, and the seat is back
+    assert svc.lobby.joined == set()  # the ● on the saver only woke the table
+    again.press(1, Button.OK)
+    assert svc.lobby.joined == {1}

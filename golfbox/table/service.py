@@ -191,7 +191,7 @@ class TableService:
                 # Its pad is there: a node plugged back in, or pads that never report a
                 # link (GPIO, the simulator) after a restart restored the seat as away.
                 self._on_link(LinkEvent(event.seat, True, f"seat {event.seat + 1}: pressed",
-                                        buttons=True))
+                                        buttons=True), pressed=True)
             if event.seat not in self.inputs:
                 log.warning("ignored a press from seat %d: the table has %d seats",
                             event.seat + 1, self.settings.seats)
@@ -240,13 +240,16 @@ class TableService:
         woke_with = self._waking.pop(event.seat)
         return event.kind is EventKind.HELD and event.button is woke_with
 
-    def _on_link(self, event: LinkEvent) -> None:
+    def _on_link(self, event: LinkEvent, pressed: bool = False) -> None:
+        """``pressed``: learnt from a press, which wakes the saver itself (_only_wakes)."""
         where = "shared display" if event.seat is None else self.current.seat_name(event.seat)
         self.session.link_changed(event, where)
         if event.connected:  # a node or panel that was away may have lost its picture
             self.painter.forget(event.seat)
-            if event.buttons:  # someone plugged a seat in: they are here to play, and
-                self.saver.stir()  # their first press must not only wake the table
+            # Someone plugged a seat in: they are here to play, and their first press must
+            # not only wake the table. Not a press: it was made on the saver if it is on.
+            if event.buttons and not pressed:
+                self.saver.stir()
 
     # ------------------------------------------------------------------ frames
 
