@@ -210,3 +210,35 @@ def test_a_press_on_the_saver_from_a_seat_away_before_the_restart_only_wakes_the
     assert svc.lobby.joined == set()  # the ● on the saver only woke the table
     again.press(1, Button.OK)
     assert svc.lobby.joined == {1}
+
+
+def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_missing(sim_table):
+    """P3's node was unplugged when the power went, and the config has two seats after.
+    restore_away kept P3 away as well as missing: its fault said 'a bot plays in 10 s'
+    while a bot played it at once, and once the match was left the seat stayed away,
+    kept in the journal, for a seat the table no longer has."""
+    from golfbox.hal.base import LinkEvent
+
+    table = sim_table(variant="6-card", seats=3, auto_start=True, seed=3, rounds=1,
+                      takeover_after=10.0)
+    for seat in range(3):
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    table.service.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
+    table.service.run_until_idle()
+    assert table.journal.seats_away() == {2: False}
+    table.service.close("power cut")
+    table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1, takeover_after=10.0)
+    service = table.service
+    assert service.session.missing and service.session.stands_in(2)
+    assert not any("a bot plays in" in words for words in service.notices.faults.values())
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        for seat in (0, 1):
+            if service.state == "round_over" or service.match.round.legal_actions(seat):
+                table.press(seat, Button.OK)
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    table.press(0, Button.OK)  # ● lobby
+    assert service.state == "lobby" and service.notices.faults == {}
+    assert service.session.away == {} and table.journal.seats_away() == {}

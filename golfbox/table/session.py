@@ -413,8 +413,10 @@ class Session:
         before; the hub's report that it did not find the node changes nothing."""
         now, after = self._clock(), self.settings.takeover_after
         for seat, taken_over in sorted(kept.items()):
-            if seat >= self.settings.seats and seat not in self.engine_seat:
-                continue  # a seat the config dropped since (and no resumed match's)
+            if seat >= self.settings.seats:
+                # A seat the config dropped since: no node of it can come back. A resumed
+                # match's is missing (a bot plays it at once, and it goes with the match).
+                continue
             key = part_key(seat, True)
             if taken_over and after:
                 self.away[seat] = now - after
