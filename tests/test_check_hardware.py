@@ -185,3 +185,17 @@ def test_a_gpio_config_off_a_pi_is_one_line_and_exit_2(tmp_path):
     assert result.stderr.splitlines() == [  # as golfbox run says it (hal/gpio.py)
         "golfbox check-hardware: seats[0].buttons.left GPIO 17: gpiozero found no pin driver here "
         "(this needs a Raspberry Pi; to try it with mock pins: GPIOZERO_PIN_FACTORY=mock)"]
+
+
+def test_a_dangling_link_at_the_tables_config_is_an_error_as_for_run(tmp_path, monkeypatch, capsys):
+    """/etc/golfbox/config.toml a link to a file that is not there (a partition not
+    mounted): run says so, but check-hardware took it for a laptop's missing config and
+    said 'OK, test pattern shown' of simulated displays, the real panels dark."""
+    from golfbox.commands import check_hardware
+
+    link = tmp_path / "config.toml"
+    link.symlink_to(tmp_path / "gone.toml")
+    monkeypatch.setattr(check_hardware, "DEFAULT_CONFIG", str(link))
+    assert main(["check-hardware", "--config", str(link), "--seconds", "0.1"]) == 2
+    captured = capsys.readouterr()
+    assert "simulated" not in captured.out and "config.toml" in captured.err

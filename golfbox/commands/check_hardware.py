@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seconds: {args.seconds:g} is not a number of seconds")
     if args.seconds is not None and args.seconds < 0:
         raise UsageError(f"--seconds: {args.seconds:g} is negative")
-    if args.config == DEFAULT_CONFIG and not os.path.exists(DEFAULT_CONFIG):  # a laptop
+    # A laptop; not a dangling link (a partition not mounted), which run refuses too.
+    if args.config == DEFAULT_CONFIG and not os.path.lexists(DEFAULT_CONFIG):
         config = sim_config()
         print(f"no config at {DEFAULT_CONFIG}: checking the simulated backend "
               "(4 seats, shared display)")
