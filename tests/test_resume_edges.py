@@ -242,3 +242,31 @@ def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_miss
     table.press(0, Button.OK)  # ● lobby
     assert service.state == "lobby" and service.notices.faults == {}
     assert service.session.away == {} and table.journal.seats_away() == {}
+
+
+def test_after_a_resumed_match_whose_dropped_seat_was_a_bot_the_next_match_is_only_the_configs(
+        sim_table):
+    """The seat the config dropped was a bot's (the config named it): it is not missing,
+    since a bot needs no pad, and ● at the result dealt a rematch of three on a table of
+    two, the dropped seat's bot in every match after. ● opens the lobby, as for a
+    person's seat the config dropped."""
+    table = sim_table(variant="6-card", seats=3, bots={2: "medium"}, auto_start=True, seed=3,
+                      rounds=1)
+    for seat in range(2):
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    table.service.close("power cut")
+    table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
+    service = table.service
+    assert [p.seat for p in service.session.players] == [0, 1, 2]
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        for seat in (0, 1):
+            if service.state == "round_over" or service.match.round.legal_actions(seat):
+                table.press(seat, Button.OK)
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.state == "match_over"
+    assert service.current.idle_prompt() == "● lobby · ◀▶ rules"
+    table.press(0, Button.OK)
+    assert service.state == "lobby" and service.lobby.joined == {0, 1}

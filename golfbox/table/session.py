@@ -352,6 +352,11 @@ class Session:
         """Every seat of the match is a bot's: no person played it (not people away)."""
         return all(p.bot is not None for p in self.players)
 
+    def dropped(self) -> bool:
+        """Has the match a seat the config no longer has (resumed after an edit)? A
+        person's is missing; a bot's needs no pad, but the next match is the config's."""
+        return any(p.seat >= self.settings.seats for p in self.players)
+
     def all_bots(self) -> bool:
         """Nobody at the table to press ● (every seat a bot or a stand-in)."""
         return all(p.bot is not None or self.stands_in(i) for i, p in enumerate(self.players))

@@ -610,7 +610,7 @@ class MatchOver(ReadsRules, InMatch):
             return None
         # A resumed match with a seat the config dropped: a rematch would have a bot play
         # it all evening. ● opens the lobby then, as ✕ does, with the config's seats.
-        if button is Button.OK and not self.session.missing:
+        if button is Button.OK and not self.session.dropped():
             return Playing(self.table) if self.session.rematch(seat) else None
         if button in (Button.BACK, Button.OK):
             seats = self.table.settings.seats
@@ -640,7 +640,7 @@ class MatchOver(ReadsRules, InMatch):
         return self.table.back_to_lobby(set())  # who played has gone
 
     def idle_prompt(self):
-        if self.session.missing:  # ● opens the lobby (on_player_button)
+        if self.session.dropped():  # ● opens the lobby (on_player_button)
             return say(self.lang, "● lobby · ◀▶ rules")
         return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
 
