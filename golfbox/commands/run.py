@@ -163,9 +163,9 @@ def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
     return config.gpio.hold_time, nodes
 
 
-def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event | None = None,
+def serve(config: HardwareConfig, journal_file: Path, *,
           started: float | None = None, note: str = "", new: bool = False) -> int:
-    """Build the hardware, run the table until SIGTERM/SIGINT (or ``stop``), pause it.
+    """Build the hardware, run the table until SIGTERM/SIGINT, pause it.
     ``note`` is logged once the journal is open (a refused journal is the only line)."""
     from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
@@ -194,7 +194,7 @@ def serve(config: HardwareConfig, journal_file: Path, *, stop: threading.Event |
         raise
     for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
         log.warning("%s", warning)
-    stop = stop or threading.Event()
+    stop = threading.Event()  # set only with service.wake(): the loop sleeps until woken
     service = None
     try:
         service = assemble_table(settings, hardware.pads, hardware.seat_displays,
