@@ -155,6 +155,23 @@ def test_german_spanish_and_nordic_capitals_have_their_own_marks():
     assert glyphs.text_width("Ñ") == glyphs.text_width("N")
 
 
+@pytest.mark.parametrize("name", ("Müller", "Núñez", "Dvořák", "Zoë", "François"))
+def test_a_name_written_with_separate_marks_is_drawn_as_its_letters(name):
+    """A name may come with its marks as characters of their own ('u' then U+0308, as
+    macOS writes them): each mark was drawn as a '?' after its letter ('MU?LLER'), and
+    the reveal's ink measured by rise() and hang() missed its accents."""
+    def drawn(text: str) -> bytes:
+        image = Image.new("1", (60, 14), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 1, 4, text, 1)
+        return image.tobytes()
+
+    apart = unicodedata.normalize("NFD", name)
+    assert apart != name
+    assert drawn(apart) == drawn(name)
+    assert glyphs.text_width(apart) == glyphs.text_width(name)
+    assert (glyphs.rise(apart), glyphs.hang(apart)) == (glyphs.rise(name), glyphs.hang(name))
+
+
 def test_marks_tell_the_accents_apart():
     def mark(letter: str) -> bytes:
         image = Image.new("1", (6, 6), 0)

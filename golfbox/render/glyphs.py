@@ -128,9 +128,15 @@ _UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "
              "Ĳ": "J", "ʼ": "'"}  # letters with a stroke or a hook, which Unicode does not split
 
 
+def _letters(text: str) -> str:
+    """``text`` in capitals, each mark joined to its letter: a name may come with its
+    marks as characters of their own ('u' then U+0308, as macOS writes them)."""
+    return unicodedata.normalize("NFC", text).upper()
+
+
 def _glyphs(text: str, scale: int) -> list[Image.Image]:
     masks = _SMALL_MASKS[scale]
-    return [masks.get(ch) or masks[_plain(ch)] for ch in text.upper()]
+    return [masks.get(ch) or masks[_plain(ch)] for ch in _letters(text)]
 
 
 def has_glyph(char: str) -> bool:
@@ -148,20 +154,20 @@ def text_width(text: str, scale: int = 1) -> int:
 
 def rise(text: str, scale: int = 1) -> int:
     """Rows ``text``'s accents reach above its top (times ``scale``): 0 if it has none."""
-    return max((_RISE.get(char, 0) for char in text.upper()), default=0) * scale
+    return max((_RISE.get(char, 0) for char in _letters(text)), default=0) * scale
 
 
 def hang(text: str, scale: int = 1) -> int:
     """Rows ``text``'s ink hangs below its letters (a cedilla's, times ``scale``)."""
     return max((glyph.height - rise(char, scale) - SMALL_HEIGHT * scale
-                for char, glyph in zip(text.upper(), _glyphs(text, scale))), default=0)
+                for char, glyph in zip(_letters(text), _glyphs(text, scale))), default=0)
 
 
 def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
               scale: int = 1) -> int:
     """Stamp ``text`` with its top-left at (x, y); returns the x after it.
     Accents rise MARK_RISE rows above y (times ``scale``); a cedilla hangs below."""
-    for char, glyph in zip(text.upper(), _glyphs(text, scale)):
+    for char, glyph in zip(_letters(text), _glyphs(text, scale)):
         draw.bitmap((x, y - _RISE.get(char, 0) * scale), glyph, fill=fill)
         x += glyph.width + scale
     return x
