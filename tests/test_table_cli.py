@@ -64,6 +64,12 @@ driver = "sim"
     ({"names": {"2": "p3"}}, "game.names.2: 'p3' is seat 3's name when it has none"),
     ({"names": {"2": "J1"}}, "game.names.2: 'J1' is seat 1's name when it has none"),  # en français
     ({"names": {"1": "P2", "2": "Bob"}}, None),
+    # The font draws a letter it has no glyph for as its plain letter (Ř as R), and a
+    # name's marks as characters of their own as the composed letter: drawn alike too.
+    ({"names": {"1": "Ondřej", "2": "Ondrej"}}, "game.names.2: 'Ondrej' is seat 1's name too"),
+    ({"names": {"1": "Zoë", "2": "Zoe\u0308"}}, "game.names.2: 'Zoe\u0308' is seat 1's name too"),
+    ({"names": {"1": "Müller", "2": "Muller"}}, None),  # Ü has a glyph of its own
+    ({"names": {"1": "Иван", "2": "Олег"}}, None),  # not drawn, but not one name either
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),
     ({"variant": "4-card", "rules": {"knock_penalty": 10**400}}, "game.rules: rule knock_penalty: 1000"),

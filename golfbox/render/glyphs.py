@@ -139,6 +139,14 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
     return [masks.get(ch) or masks[_plain(ch)] for ch in _letters(text)]
 
 
+def drawn_letters(text: str) -> str:
+    """``text`` as the small font draws its letters: in capitals, a letter it has no glyph
+    for as its plain letter ('Dvořák' → 'DVORÁK'). A character it cannot draw at all
+    stays itself: two names both drawn '????' are still two names."""
+    return "".join(ch if ch in _SMALL or _plain(ch) == _UNKNOWN else _plain(ch)
+                   for ch in _letters(text))
+
+
 def has_glyph(char: str) -> bool:
     """Does the small font draw ``char`` with a glyph of its own (lower case as capitals)?"""
     return char.upper() in _SMALL

@@ -32,6 +32,7 @@ from golfbox.bots import BOTS, DEFAULT_BOT
 from golfbox.configfile import ConfigError, Section, check_str
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
 from golfbox.hal.config import MAX_SEATS
+from golfbox.render import glyphs
 from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
 
 SEAT_NUMBER = re.compile(r"[1-9][0-9]*")  # a seat as the config writes it, from 1
@@ -158,10 +159,11 @@ def _name(value: Any, key: str) -> str:
 
 
 def _check_names_differ(names: dict[int, str], seats: int, section: Section) -> None:
-    """Displays draw names in capitals: two seats that read alike there could not be told apart,
-    nor could a name from an unnamed seat's own (P3, or J3 once the lobby speaks French)."""
+    """Displays draw names in capitals, a letter the font lacks as its plain letter: two seats
+    that read alike there could not be told apart, nor could a name from an unnamed seat's
+    own (P3, or J3 once the lobby speaks French)."""
     def looks(name: str) -> str:
-        return " ".join(name.split()).casefold()
+        return " ".join(glyphs.drawn_letters(name).split()).casefold()
 
     owner: dict[str, int] = {}
     for seat in range(seats):
