@@ -94,7 +94,8 @@ def test_a_resumed_match_whose_seat_the_config_dropped_is_played_by_a_bot(sim_ta
         table.clock.advance(5.0)
         service.run_until_idle()
     assert service.session.actions_played > played + 6  # P3's turns were played, and more
-    assert "P3 is away: a bot plays for it until it is back" in service.notices.faults.values()
+    # Not 'until it is back': with no seat in the config it cannot come back to this match.
+    assert "P3 is not in the config: a bot plays for it" in service.notices.faults.values()
     assert "seat 3 of the resumed match is not in the config (2 seats): a bot plays for it" \
         in caplog.text
 

@@ -103,6 +103,8 @@ FRENCH: dict[str, str] = {
     "cannot save the lobby: see the log": "impossible d'enregistrer l'accueil : voir le journal",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
+    "{who} is not in the config: a bot plays for it":
+        "{who} : poste retiré, un robot joue à sa place",
     "a bot plays in {n} s": "un robot joue dans {n} s",
     "paused": "en pause", "stopped by an error: restarting": "arrêt sur erreur : redémarrage",
     # the lobby

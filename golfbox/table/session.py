@@ -496,9 +496,12 @@ class Session:
             if engine_seat not in self._stand_ins:
                 self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
-                self.notices.faults[part_key(seat, buttons=True)] = say(
-                    self.language, "{who} is away: a bot plays for it until it is back",
-                    who=self.name(seat))
+                who, lang = self.name(seat), self.language
+                self.notices.faults[part_key(seat, buttons=True)] = (
+                    # A seat the config dropped has no pad to come back on.
+                    say(lang, "{who} is not in the config: a bot plays for it", who=who)
+                    if seat in self.missing else
+                    say(lang, "{who} is away: a bot plays for it until it is back", who=who))
                 if seat in self.missing:
                     log.warning("seat %d of the resumed match is not in the config (%d seats): "
                                 "a bot plays for it", seat + 1, self.settings.seats)
