@@ -76,8 +76,8 @@ def test_a_seat_pages_the_rules_from_the_lobby_and_leaves_with_back(sim_table):
 
 
 def test_a_reader_whose_game_is_changed_in_the_lobby_starts_again_at_its_first_page(sim_table):
-    """Seat 2 read 9-card's "each turn" (3/6) when seat 1 chose 4-card: its screen and the
-    shared display went on to 4-card's "each turn 3/5", no word of which game it was."""
+    """Seat 2 read 9-card's "each turn" (3/6) when seat 1 chose polish-poker: its screen
+    and the shared display went on to polish-poker's "each turn" 3/6, no word of which game."""
     table = sim_table(variant="9-card", seats=3)
     svc = table.service
     table.press(0, Button.OK)  # seat 1 joins; the cursor is on the game
