@@ -271,3 +271,28 @@ def test_after_a_resumed_match_whose_dropped_seat_was_a_bot_the_next_match_is_on
     assert service.current.idle_prompt() == "● lobby · ◀▶ rules"
     table.press(0, Button.OK)
     assert service.state == "lobby" and service.lobby.joined == {0, 1}
+
+def test_a_bots_match_resumed_with_a_seat_the_config_dropped_deals_next_only_the_configs(sim_table):
+    """With bots alone at the table, the result deals the next match by itself after 30 s,
+    with the same players: a seat the config dropped came back in every match after, all
+    night and across restarts (each resumes the last), never the config's table."""
+    table = sim_table(variant="6-card", seats=3, bots={0: "random", 1: "random", 2: "random"},
+                      auto_start=True, seed=3, rounds=1)
+    table.service.run_until_idle()
+    assert len(table.service.session.players) == 3  # (its result shows: bots play at once)
+    table.service.close("power cut")
+    table = sim_table(variant="6-card", seats=2, bots={0: "random", 1: "random"},
+                      auto_start=True, rounds=1)
+    service = table.service
+    assert len(service.session.players) == 3
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.state == "match_over"
+    resumed = service.session.match_id
+    table.clock.advance(31.0)  # the next match is dealt (bots play it out at once)
+    service.run_until_idle()
+    assert service.session.match_id != resumed
+    assert [p.seat for p in service.session.players] == [0, 1]

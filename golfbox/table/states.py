@@ -71,20 +71,29 @@ def opening(table: "TableService", kept: Any) -> "State":
         table.lobby.resume(session.match_config, session.players)
         return RoundOver(table)
     if settings.auto_start:
-        lobby = table.lobby
-        if settings.lobby_fills_bots:  # the sim: its bots at the level its lobby kept
-            restore_lobby(table, kept)
-            lobby.fill = lobby.fill or lobby.first_fill()  # bots, even if it kept "empty"
-        # Every seat plays: the configured bots, and people in all the others.
-        lobby.joined = set(range(settings.seats)) - set(settings.bots)
-        if session.start_match(lobby.players(), settings.variant, dict(settings.rules),
-                               settings.rounds, settings.hints, settings.language):
-            if settings.lobby_fills_bots:  # the lobby after it is the one it was dealt from
-                lobby.resume(session.match_config, session.players)
-            return Playing(table)
+        started = auto_started(table, kept)
+        if started is not None:
+            return started
     else:
         restore_lobby(table, kept)
     return Lobby(table)  # (with auto_start: the journal failed, shown; holding ● tries again)
+
+
+def auto_started(table: "TableService", kept: Any = None) -> "State | None":
+    """``auto_start``'s match: every seat plays, the configured bots and people in all the
+    others; in the sim, its bots at the level its lobby ``kept`` (None: the journal could
+    not take the match)."""
+    settings, lobby, session = table.settings, table.lobby, table.session
+    if settings.lobby_fills_bots:  # the sim: its bots at the level its lobby kept
+        restore_lobby(table, kept)
+        lobby.fill = lobby.fill or lobby.first_fill()  # bots, even if it kept "empty"
+    lobby.joined = set(range(settings.seats)) - set(settings.bots)
+    if session.start_match(lobby.players(), settings.variant, dict(settings.rules),
+                           settings.rounds, settings.hints, settings.language):
+        if settings.lobby_fills_bots:  # the lobby after it is the one it was dealt from
+            lobby.resume(session.match_config, session.players)
+        return Playing(table)
+    return None
 
 
 def kept_lobby(journal: "Journal | None") -> Any:
@@ -624,8 +633,7 @@ class MatchOver(ReadsRules, InMatch):
         # Not under the screen saver: a bots-only table asleep rests on its result (its
         # next match is dealt 30 s after a press wakes it).
         self.keep_timer("rematch", bots_only and not self.table.saver.asleep,
-                        lambda: now + BOTS_ONLY_RESULT_SECONDS,
-                        lambda: Playing(self.table) if session.rematch() else None)
+                        lambda: now + BOTS_ONLY_RESULT_SECONDS, self._next_bots_match)
         # Everybody who played pulled their seat's cable and bots stood in: nobody will
         # press ● or ✕ on those pads, and a newcomer's pad cannot leave the result. The
         # lobby takes newcomers (a rematch would play for people who left, all night).
@@ -635,6 +643,18 @@ class MatchOver(ReadsRules, InMatch):
         # Wake up when the last person away has been away long enough: then nobody is.
         self.set_timer("takeover", None if bots_only or deserted else session.all_bots_due(),
                        lambda: None)
+
+    def _next_bots_match(self) -> State | None:
+        """Bots alone deal themselves the next match: the same players, unless one sat at
+        a seat the config dropped (a match resumed after the config was edited), who would
+        come back in every match after, all night and across restarts. Then the config's
+        table, as a start deals it (auto_start), or the lobby."""
+        table, session = self.table, self.session
+        if not session.dropped():
+            return Playing(table) if session.rematch() else None
+        lobby = table.back_to_lobby(set())
+        started = auto_started(table) if table.settings.auto_start else None
+        return started or lobby
 
     def _deserted(self) -> State:
         return self.table.back_to_lobby(set())  # who played has gone
