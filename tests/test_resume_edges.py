@@ -100,6 +100,20 @@ def test_a_resumed_match_whose_seat_the_config_dropped_is_played_by_a_bot(sim_ta
         in caplog.text
 
 
+def play_to_the_result(table):
+    """The people at seats 1 and 2 press ● whenever it plays, until the match's result."""
+    service = table.service
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        for seat in (0, 1):
+            if service.state == "round_over" or service.match.round.legal_actions(seat):
+                table.press(seat, Button.OK)
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.state == "match_over"
+
+
 def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_configs(sim_table):
     """● at its result dealt a rematch with the same players: the seat the config dropped
     again, a bot playing it all evening, and its 'away' fault on the displays for good,
@@ -111,15 +125,7 @@ def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_co
     table.service.close("power cut")
     table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
     service = table.service
-    for _ in range(300):
-        if service.state == "match_over":
-            break
-        for seat in (0, 1):
-            if service.state == "round_over" or service.match.round.legal_actions(seat):
-                table.press(seat, Button.OK)
-        table.clock.advance(5.0)
-        service.run_until_idle()
-    assert service.state == "match_over"
+    play_to_the_result(table)
     assert service.current.idle_prompt() == "● lobby · ◀▶ rules"  # not "● new match"
     table.press(0, Button.OK)
     assert service.state == "lobby"
@@ -259,18 +265,11 @@ def test_after_a_resumed_match_whose_dropped_seat_was_a_bot_the_next_match_is_on
     table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
     service = table.service
     assert [p.seat for p in service.session.players] == [0, 1, 2]
-    for _ in range(300):
-        if service.state == "match_over":
-            break
-        for seat in (0, 1):
-            if service.state == "round_over" or service.match.round.legal_actions(seat):
-                table.press(seat, Button.OK)
-        table.clock.advance(5.0)
-        service.run_until_idle()
-    assert service.state == "match_over"
+    play_to_the_result(table)
     assert service.current.idle_prompt() == "● lobby · ◀▶ rules"
     table.press(0, Button.OK)
     assert service.state == "lobby" and service.lobby.joined == {0, 1}
+
 
 def test_a_bots_match_resumed_with_a_seat_the_config_dropped_deals_next_only_the_configs(sim_table):
     """With bots alone at the table, the result deals the next match by itself after 30 s,
