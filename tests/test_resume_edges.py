@@ -238,14 +238,7 @@ def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_miss
     service = table.service
     assert service.session.missing and service.session.stands_in(2)
     assert not any("a bot plays in" in words for words in service.notices.faults.values())
-    for _ in range(300):
-        if service.state == "match_over":
-            break
-        for seat in (0, 1):
-            if service.state == "round_over" or service.match.round.legal_actions(seat):
-                table.press(seat, Button.OK)
-        table.clock.advance(5.0)
-        service.run_until_idle()
+    play_to_the_result(table)
     table.press(0, Button.OK)  # ● lobby
     assert service.state == "lobby" and service.notices.faults == {}
     assert service.session.away == {} and table.journal.seats_away() == {}
