@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 
 import pytest
@@ -1026,3 +1027,27 @@ def test_an_idle_table_sleeps_until_its_next_timer():
         started = time.monotonic()
         table.close()  # wake() makes the loop see its stop event at once
         assert time.monotonic() - started < 1.0
+
+
+def test_a_flickering_panel_is_logged_a_few_lines_a_minute_not_a_line_per_flip(clock, sim_table,
+                                                                                caplog):
+    """A loose cable flips a seat's panel between failing and answering up to 10 times a
+    second (the node's STATEs): each flip was a log line, 72,000 an hour on the SD card
+    the journal shares. A part's changes are logged a few a minute; the next line logged
+    says how many were not."""
+    table = sim_table(clock=clock, variant="6-card", seats=2)
+    svc = table.service
+    caplog.set_level(logging.INFO, logger="golfbox.table.session")
+    for _ in range(600):  # a minute of flicker
+        svc.post(LinkEvent(1, False, "seat 2: panel not answering"))
+        svc.post(LinkEvent(1, True, "seat 2: panel answers"))
+        svc.run_until_idle()
+        clock.now += 0.1
+    lines = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.session"]
+    assert 2 <= len(lines) <= 12, lines
+    clock.now += 60.0  # a minute later it fails once more: said, with the count before it
+    svc.post(LinkEvent(1, False, "seat 2: panel not answering"))
+    svc.run_until_idle()
+    last = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.session"][-1]
+    assert "failed" in last and "changes not logged" in last, last
+    assert svc.notices.faults  # the fault itself is shown as ever

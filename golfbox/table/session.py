@@ -34,6 +34,7 @@ STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well a
 # stand the game still: the first of these that can plays that one move for it.
 FALLBACK_BOTS = ("medium", "random")
 THINK_TRIES = 2  # a move thought off the loop is asked this often before a fallback plays it
+LINK_LINES_A_MINUTE = 6  # a part's comings and goings logged a minute (Session._log_link)
 
 
 @dataclass
@@ -90,6 +91,7 @@ class Session:
     def __init__(self, settings: TableSettings, journal: Journal | None, notices: Notices,
                  clock: Callable[[], float], thinker: Thinker | None = None):
         self.settings, self.journal, self.notices, self._clock = settings, journal, notices, clock
+        self._link_log: dict[tuple, tuple[float, int, int]] = {}  # part -> (since, logged, not)
         self.thinker = thinker
         self.match: Match | None = None
         self.match_id: int | None = None
@@ -367,15 +369,33 @@ class Session:
         due = [self._stand_in_from(p.seat) for p in self.players if p.bot is None]
         return None if not due or None in due else max(due)
 
+    def _log_link(self, key: tuple, level: int, message: str, *args) -> None:
+        """A part's change, logged LINK_LINES_A_MINUTE a minute: a loose cable flips a
+        panel ten times a second, a line each on the SD card the journal shares. The next
+        line logged says how many were not."""
+        now = self._clock()
+        start, logged, unlogged = self._link_log.get(key, (now, 0, 0))
+        if now - start >= 60.0:
+            start, logged = now, 0
+        if logged >= LINK_LINES_A_MINUTE:
+            self._link_log[key] = (start, logged, unlogged + 1)
+            return
+        if unlogged:
+            message += f" ({unlogged} changes not logged before it: it comes and goes)"
+        log.log(level, message, *args)
+        self._link_log[key] = (start, logged + 1, 0)
+
     def link_changed(self, event: LinkEvent, where: str) -> None:
         """A seat node or a display went away or came back (``where`` names it)."""
         if event.connected:
-            log.info("%s is back: %s", where, event.reason)
+            self._log_link(part_key(event.seat, event.buttons), logging.INFO,
+                           "%s is back: %s", where, event.reason)
             self.notices.mended(part_key(event.seat, event.buttons))
             if event.buttons and self.away.pop(event.seat, None) is not None:
                 self._stand_ins.discard(self.engine_seat.get(event.seat))
             return
-        log.warning("%s failed: %s (the game goes on)", where, event.reason)
+        self._log_link(part_key(event.seat, event.buttons), logging.WARNING,
+                       "%s failed: %s (the game goes on)", where, event.reason)
         # The players read which part of whose seat, in their language; the log has the
         # technical reason (a device path, an errno) for whoever mends it.
         if event.seat is None:
