@@ -138,3 +138,26 @@ def test_the_terminal_names_the_level_that_plays_a_bots_seat(tmp_path):
         assert "seat 2 · bot (easy)" in ui.screen.all()
     finally:
         table.close()
+
+
+def test_bots_alone_after_a_resumed_match_with_a_dropped_seat_deal_the_sims_seats_at_its_level(
+        sim_table):
+    """Where the sim's lobby level meets a bots' match resumed with a seat fewer: the next
+    match, 30 s after the result, is the command line's seats, its bots at --bot's level."""
+    table = sim_table(**sim_settings("--humans", "0", "--players", "3", "--rounds", "1",
+                                     "--seed", "3", "--bot", "easy"))
+    table.service.run_until_idle()
+    assert len(table.service.session.players) == 3
+    table.service.close("power cut")
+    table = sim_table(**sim_settings("--humans", "0", "--players", "2", "--rounds", "1",
+                                     "--bot", "easy"))
+    service = table.service
+    for _ in range(300):
+        if service.state == "match_over":
+            break
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.state == "match_over" and len(service.session.players) == 3
+    table.clock.advance(31.0)
+    service.run_until_idle()
+    assert bots(table) == [(0, "easy"), (1, "easy")] and service.lobby.fill == "easy"
