@@ -86,16 +86,17 @@ class SimTestTable:
         self.pad.hold(seat, button)
         self.service.run_until_idle()
 
-    def play_to_the_result(self, seat=0, step=1.0, tries=2000):
-        """The person at ``seat`` presses ● whenever it may act and on each reveal (the
-        choice under the cursor), ``step`` seconds passing between; bots play on their
-        timers. Returns the service, at the match's result."""
+    def play_to_the_result(self, *seats, step=1.0, tries=2000):
+        """The people at ``seats`` (seat 0 if none) press ● whenever they may act and on
+        each reveal (the choice under the cursor), ``step`` seconds passing between; bots
+        play on their timers. Returns the service, at the match's result."""
         svc = self.service
         for _ in range(tries):
             if svc.state == "match_over":
                 return svc
-            if svc.state == "round_over" or svc.match.round.legal_actions(seat):
-                self.press(seat, Button.OK)
+            for seat in seats or (0,):
+                if svc.state == "round_over" or svc.match.round.legal_actions(seat):
+                    self.press(seat, Button.OK)
             self.clock.advance(step)
             svc.run_until_idle()
         raise AssertionError(f"no result: {svc.state}")

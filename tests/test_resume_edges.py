@@ -100,20 +100,6 @@ def test_a_resumed_match_whose_seat_the_config_dropped_is_played_by_a_bot(sim_ta
         in caplog.text
 
 
-def play_to_the_result(table):
-    """The people at seats 1 and 2 press ● whenever it plays, until the match's result."""
-    service = table.service
-    for _ in range(300):
-        if service.state == "match_over":
-            break
-        for seat in (0, 1):
-            if service.state == "round_over" or service.match.round.legal_actions(seat):
-                table.press(seat, Button.OK)
-        table.clock.advance(5.0)
-        service.run_until_idle()
-    assert service.state == "match_over"
-
-
 def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_configs(sim_table):
     """● at its result dealt a rematch with the same players: the seat the config dropped
     again, a bot playing it all evening, and its 'away' fault on the displays for good,
@@ -125,7 +111,7 @@ def test_after_a_resumed_match_with_a_dropped_seat_the_next_match_is_only_the_co
     table.service.close("power cut")
     table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
     service = table.service
-    play_to_the_result(table)
+    table.play_to_the_result(0, 1, step=5.0, tries=300)
     assert service.current.idle_prompt() == "● lobby · ◀▶ rules"  # not "● new match"
     table.press(0, Button.OK)
     assert service.state == "lobby"
@@ -238,7 +224,7 @@ def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_miss
     service = table.service
     assert service.session.missing and service.session.stands_in(2)
     assert not any("a bot plays in" in words for words in service.notices.faults.values())
-    play_to_the_result(table)
+    table.play_to_the_result(0, 1, step=5.0, tries=300)
     table.press(0, Button.OK)  # ● lobby
     assert service.state == "lobby" and service.notices.faults == {}
     assert service.session.away == {} and table.journal.seats_away() == {}
@@ -258,7 +244,7 @@ def test_after_a_resumed_match_whose_dropped_seat_was_a_bot_the_next_match_is_on
     table = sim_table(variant="6-card", seats=2, auto_start=True, rounds=1)
     service = table.service
     assert [p.seat for p in service.session.players] == [0, 1, 2]
-    play_to_the_result(table)
+    table.play_to_the_result(0, 1, step=5.0, tries=300)
     assert service.current.idle_prompt() == "● lobby · ◀▶ rules"
     table.press(0, Button.OK)
     assert service.state == "lobby" and service.lobby.joined == {0, 1}
