@@ -339,14 +339,27 @@ def test_the_lobby_is_written_at_a_change_and_not_for_the_cursor(sim_table):
     reader.close()
 
 
+def both_people_leave(svc, clock):
+    """Seats 1 and 2 unplug: bots stand in to the match's result, and the deserted result's
+    time passes (the next step goes to the lobby)."""
+    from golfbox.hal.base import LinkEvent
+    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
+
+    for seat in (0, 1):
+        svc.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged", buttons=True))
+    for _ in range(500):
+        if svc.state == "match_over":
+            break
+        clock.advance(1.0)
+        svc.run_until_idle()
+    clock.advance(BOTS_ONLY_RESULT_SECONDS)
+
+
 def test_a_power_cut_after_a_resumed_match_keeps_the_lobby_that_followed_it(sim_table, clock):
     """A restart mid-match, then the people left and the result went back to the lobby
     with nobody joined. The service took the resumed match's lobby for the one kept in
     the journal, so that lobby was never written: a power cut then showed the lobby kept
     before the match, with the two who had left joined again."""
-    from golfbox.hal.base import LinkEvent
-    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
-
     settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
                     takeover_after=10.0, bot_delay=1.0)
     table = sim_table(**settings)
@@ -358,14 +371,7 @@ def test_a_power_cut_after_a_resumed_match_keeps_the_lobby_that_followed_it(sim_
     again = sim_table(**settings)  # a power cut mid-match: it resumes
     svc = again.service
     assert svc.state == "playing"
-    for seat in (0, 1):  # both people leave: bots stand in, the result goes to the lobby
-        svc.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged", buttons=True))
-    for _ in range(500):
-        if svc.state == "match_over":
-            break
-        clock.advance(1.0)
-        svc.run_until_idle()
-    clock.advance(BOTS_ONLY_RESULT_SECONDS)
+    both_people_leave(svc, clock)  # bots stand in, the result goes to the lobby
     svc.run_until_idle()
     assert svc.state == "lobby" and svc.lobby.joined == set()
 
@@ -461,7 +467,6 @@ def test_a_power_cut_as_the_result_goes_to_the_lobby_keeps_that_lobby(sim_table,
     after the people had left (bots stood in, the result went back to the lobby with
     nobody joined), it showed them joined again. Now one transaction writes both."""
     from golfbox.hal.base import LinkEvent
-    from golfbox.table.states import BOTS_ONLY_RESULT_SECONDS
 
     settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
                     takeover_after=10.0, bot_delay=1.0)
@@ -470,15 +475,8 @@ def test_a_power_cut_as_the_result_goes_to_the_lobby_keeps_that_lobby(sim_table,
     table.press(1, Button.OK)
     table.hold(0, Button.OK)
     svc = table.service
-    if leave == "deserted":  # both people leave: bots stand in, the result goes to the lobby
-        for seat in (0, 1):
-            svc.post(LinkEvent(seat, False, f"seat {seat + 1}: node unplugged", buttons=True))
-        for _ in range(500):
-            if svc.state == "match_over":
-                break
-            clock.advance(1.0)
-            svc.run_until_idle()
-        clock.advance(BOTS_ONLY_RESULT_SECONDS)
+    if leave == "deserted":
+        both_people_leave(svc, clock)  # bots stand in, the result goes to the lobby
         shown = set()
     else:  # one person leaves (a bot stands in), the other plays to the result and ✕
         svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
