@@ -507,7 +507,7 @@ class CountingReads(Journal):
 @pytest.mark.parametrize("stopped_in", ["lobby", "playing", "round_over", "auto_start"])
 def test_a_start_reads_the_lobby_kept_once(sim_table, tmp_path, stopped_in):
     """It was read twice: to open the lobby (restore_lobby), and as what the journal
-    holds (TableService._lobby_kept)."""
+    holds (TableService._lobby_row)."""
     settings = dict(variant="6-card", seats=2, seed=3)
     table = sim_table(**settings)
     choose_an_evening(table, joins=(0,), fill=Button.LEFT, fewer_rounds=3)  # (easy bots)

@@ -40,6 +40,29 @@ FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's on
 _WAKE = object()  # posted to make a blocked loop look at its stop event
 
 
+class KeptRow:
+    """A row the service rewrites in the journal when its value changes (the lobby, the
+    seats away): the value the journal holds, and one it refused (a full disk), which is
+    not tried again, nor logged again, until the value changes."""
+
+    def __init__(self, kept: object) -> None:
+        self.kept, self.tried, self.failures = kept, None, 0
+
+    def changed(self, value: object) -> bool:
+        return value != self.kept and value != self.tried
+
+    def refused(self, value: object) -> int:
+        """The journal refused ``value``: how many changes it has refused in a row."""
+        self.tried, self.failures = value, self.failures + 1
+        return self.failures
+
+    def saved(self, value: object) -> int:
+        """The journal holds ``value`` now: how many changes it had refused before."""
+        failures = self.failures
+        self.kept, self.tried, self.failures = value, None, 0
+        return failures
+
+
 class TableService:
     def __init__(self, settings: TableSettings, pads: list[ButtonPad],
                  seat_displays: dict[int, Display], shared_display: Display | None,
@@ -73,13 +96,11 @@ class TableService:
         # What a restart into the lobby would show. Not the lobby opened: after a resumed
         # match (Lobby.resume) or auto_start they differ, and the lobby that follows the
         # match must be written even if it is the one opened.
-        self._lobby_kept = states.kept_lobby(journal)
+        self._lobby_row = KeptRow(states.kept_lobby(journal))
         # A resumed match, an auto-started one, or the lobby:
-        self.go(states.opening(self, self._lobby_kept))
-        self._away_kept = self._seats_away()  # as for the lobby: what the journal holds
-        self.session.restore_away(self._away_kept, self.current.seat_name)
-        self._away_tried = None  # a change the journal refused: tried again at the next
-        self._lobby_tried, self._lobby_failures = None, 0  # a change the journal refused
+        self.go(states.opening(self, self._lobby_row.kept))
+        self._away_row = KeptRow(self._seats_away())  # as for the lobby: what the journal holds
+        self.session.restore_away(self._away_row.kept, self.current.seat_name)
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
                 raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
@@ -289,16 +310,15 @@ class TableService:
         if self.journal is None:
             return
         away = self.session.away_kept()
-        if away == self._away_kept or away == self._away_tried:
+        if not self._away_row.changed(away):
             return
         try:
             self.journal.save_away(away)
         except JournalError as exc:  # the table goes on; a restart would wait for them again
-            if self._away_tried is None:
+            if self._away_row.refused(away) == 1:
                 log.error("journal: the seats away not kept: %s", exc)
-            self._away_tried = away
             return
-        self._away_kept, self._away_tried = away, None
+        self._away_row.saved(away)
 
     def back_to_lobby(self, joined: set[int]) -> states.State:
         """Leave a match's result for the lobby, ``joined`` in it. The result is closed and
@@ -319,13 +339,12 @@ class TableService:
         kept = self.lobby.to_json()
         # A change that failed is not tried again at each press or timer, nor logged
         # again (a line a press on the SD card the log shares): the next change is.
-        if kept == self._lobby_kept or kept == self._lobby_tried:
+        if not self._lobby_row.changed(kept):
             return
         try:
             self.journal.save_lobby(kept)
         except (JournalError, ValueError) as exc:  # the lobby goes on; a restart may forget it
-            self._lobby_tried, self._lobby_failures = kept, self._lobby_failures + 1
-            if self._lobby_failures == 1:
+            if self._lobby_row.refused(kept) == 1:
                 log.error("journal: the lobby not kept: %s (said once, tried at each change)", exc)
             # The café's owner must learn it (a full or read-only SD card): the shared
             # display says so, as for a game not saved, until a change is kept again.
@@ -340,10 +359,10 @@ class TableService:
             self._redraw_faults()
 
     def _lobby_saved(self, kept: dict) -> None:
-        if self._lobby_failures:
-            log.info("journal: the lobby kept again after %d failed tries", self._lobby_failures)
+        failures = self._lobby_row.saved(kept)
+        if failures:
+            log.info("journal: the lobby kept again after %d failed tries", failures)
             self.notices.mended(JOURNAL_FAULT)  # the journal takes writes again
-        self._lobby_kept, self._lobby_tried, self._lobby_failures = kept, None, 0
 
     def _redraw_faults(self) -> None:
         """A fault found or mended after the frames were drawn (the lobby's save comes
