@@ -518,6 +518,65 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
         table.close()
 
 
+def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
+    """A seat's OLED shows the cards its player has looked at: with two people at one
+    keyboard, each one's panel shows after one of their keys, until the other's."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    import argparse
+
+    from golfbox.commands import sim as sim_cli
+    from golfbox.table import sim_ui
+    from golfbox.table.sim import SimTable
+
+    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
+    settings = sim_cli.table_settings(args, humans=2, bot_delay=0.0, auto_start=True)
+    table = SimTable(settings)
+    try:
+        try:
+            window = sim_ui.WindowUI(table, [0, 1], threading.Event())
+        except sim_ui.WindowUnavailable as exc:
+            pytest.skip(f"pygame cannot open a display here: {exc}")
+        top = sim_ui.WINDOW_GAP + 64 + 12 + sim_ui.WINDOW_GAP + 12
+
+        def panel(seat: int, ui=window) -> bytes:
+            left = sim_ui.WINDOW_GAP + seat * (128 + sim_ui.WINDOW_GAP)
+            return ui.compose().crop((left, top, left + 128, top + 64)).convert("1").tobytes()
+
+        def screen(seat: int) -> bytes:
+            return table.image(f"seat-{seat}").convert("1").tobytes()
+
+        assert panel(0) != screen(0) and panel(1) != screen(1)  # nobody has pressed yet
+        for key, seat, other in [(pygame.K_RIGHT, 0, 1), (pygame.K_d, 1, 0)]:
+            assert window.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0,
+                                                    unicode="" if key == pygame.K_RIGHT else "d"))
+            table.service.run_until_idle()
+            assert panel(seat) == screen(seat)
+            assert panel(other) != screen(other)
+        alone = sim_ui.WindowUI(table, [0, 1], threading.Event(), all_screens=True)
+        assert panel(0, alone) == screen(0) and panel(1, alone) == screen(1)
+    finally:
+        table.close()
+
+
+def test_two_people_at_one_terminal_see_only_their_own_screen(open_terminal):
+    term = open_terminal(["sim", "--players", "2", "--humans", "2", "--seed", "5"])
+    term.wait_for_text("seat 2 · you · hidden")  # nobody has pressed a key yet
+    term.wait_for_text("of seat 2")
+    term.send(RIGHT)  # seat 1 looks
+    term.read(0.5)
+    term.output = b""
+    term.send(b"d")  # seat 2 looks: seat 1's screen is hidden again
+    term.wait_for_text("of seat 1")
+    assert term.quit() == 0
+
+    term = open_terminal(["sim", "--players", "2", "--humans", "2", "--all-screens"])
+    term.wait_for_text("seat 2 · you")
+    term.read(0.5)
+    assert "hidden" not in term.text()
+    assert term.quit() == 0
+
+
 def test_window_without_a_screen_is_one_line_not_an_unseen_table(monkeypatch):
     """With no DISPLAY, SDL fell back on its offscreen driver: --window "opened", played
     on where nobody could see it, and took no key (only a kill stopped it)."""

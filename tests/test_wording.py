@@ -254,6 +254,7 @@ def terminal_ui(table, rows: int, cols: int):
     ui.seat_order = list(range(table.settings.seats))
     ui.first_shown, ui.next_first, ui.show_help, ui.pairs = 0, 0, False, {}
     ui.pressed, ui.too_small, ui.note = False, False, ""
+    ui.curtain = terminal.Curtain(ui.humans)
     return ui
 
 

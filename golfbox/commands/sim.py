@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lobby", action="store_true",
                         help="start in the lobby as the Pi does (● joins, hold ● deals) "
                              "instead of dealing at once")
+    parser.add_argument("--all-screens", action="store_true",
+                        help="with --humans 2 or more, show every person's screen at once (one "
+                             "person playing them all); otherwise each shows after its own keys")
     parser.add_argument("--window", action="store_true",
                         help="draw in a pygame window (luma.emulator) instead of the terminal")
     parser.add_argument("--cells", choices=tuple(terminal.CELL_MODES), default="auto",
@@ -140,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     # ``golfbox run`` with no config comes here with its own args: every option has a default.
     humans = getattr(args, "humans", 1)
     window = getattr(args, "window", False)
+    all_screens = getattr(args, "all_screens", False)
     if getattr(args, "lobby", False) and humans == 0:  # only a person joined there deals
         raise UsageError("--lobby with --humans 0: nobody at this keyboard could deal")
     settings = table_settings(args, humans=humans, bot_delay=getattr(args, "bot_delay", 1.0),
@@ -175,13 +179,13 @@ def run(args: argparse.Namespace) -> int:
             table.start()
             if window:
                 try:
-                    ui = sim_ui.WindowUI(table, human_seats, changed)
+                    ui = sim_ui.WindowUI(table, human_seats, changed, all_screens)
                 except sim_ui.WindowUnavailable as exc:
                     raise UsageError(str(exc)) from None
                 ui.loop()
             else:
                 cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
-                sim_ui.run_terminal(table, human_seats, changed, cells)
+                sim_ui.run_terminal(table, human_seats, changed, cells, all_screens)
         finally:
             table.on_change = None  # the dumps keep the game, not the "paused" notice
             table.close()

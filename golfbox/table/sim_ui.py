@@ -26,15 +26,15 @@ CONTROL_KEY_NAMES = {"\n": "Enter", "\r": "Enter", "\x7f": "Backspace", "\b": "B
 class WindowUnavailable(Exception):
     """--window cannot open: pygame or luma.emulator missing, or no display."""
 
-def press_key(table, keys_of, key) -> bool:
-    """The button (and press or hold) that ``key`` stands for, on the seat it belongs to.
-    False if it belongs to no seat."""
+def press_key(table, keys_of, key) -> int | None:
+    """Press the button (and press or hold) that ``key`` stands for, on the seat it
+    belongs to: that seat, or None if it belongs to no seat."""
     for seat, keys in keys_of.items():
         found = keys.lookup(key)
         if found is not None:
             table.press(seat, *found)
-            return True
-    return False
+            return seat
+    return None
 
 
 def terminal_problem() -> str | None:
@@ -62,7 +62,8 @@ def terminal_problem() -> str | None:
 
 
 def run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
-                  cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]) -> None:
+                 cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"],
+                 all_screens: bool = False) -> None:
     """The curses front end until q (terminal_problem() has said it can draw)."""
     os.environ.setdefault("ESCDELAY", "25")  # Esc-prefixed keys (Shift+arrows) without a lag
     # The log would scribble over the curses screen: keep only errors, and after exit.
@@ -70,7 +71,8 @@ def run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
     saved_level = root.level
     root.setLevel(logging.CRITICAL)
     try:
-        curses.wrapper(lambda screen: TerminalUI(screen, table, humans, changed, cells).loop())
+        curses.wrapper(lambda screen: TerminalUI(screen, table, humans, changed, cells,
+                                                   all_screens).loop())
     finally:
         root.setLevel(saved_level)
 
@@ -80,13 +82,15 @@ def run_terminal(table: SimTable, humans: list[int], changed: threading.Event,
 
 class TerminalUI:
     def __init__(self, screen, table: SimTable, humans: list[int], changed: threading.Event,
-                 cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"]):
+                 cells: tuple[terminal.CellGeometry, ...] = terminal.CELL_MODES["auto"],
+                 all_screens: bool = False):
         self.screen = screen
         self.cells = cells  # the drawings to try on every redraw, finest first
         self.table = table
         self.humans = humans
         self.changed = changed
         self.keys_of = {seat: SEAT_KEYS[i] for i, seat in enumerate(humans)}
+        self.curtain = terminal.Curtain(humans, all_screens)
         # Tab walks the seats: the humans first, then the bots.
         bots = [s for s in range(table.settings.seats) if s not in humans]
         self.seat_order = humans + bots
@@ -173,8 +177,9 @@ class TerminalUI:
             return True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
-        elif not press_key(self.table, self.keys_of, key) and (
-                isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES):
+        elif (seat := press_key(self.table, self.keys_of, key)) is not None:
+            self.curtain.pressed(seat)
+        elif isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES:
             self.note = self._why_no_seat(key)
         return True
 
@@ -247,9 +252,14 @@ class TerminalUI:
             seat = int(key.split("-")[1])
             who = "you" if seat in self.keys_of else self._bot_words(seat)
             label = f"seat {seat + 1} · {who}"
+            if self.curtain.hides(seat):
+                label += " · hidden"
         self._put(panel.top, panel.left, label[:width], curses.A_BOLD)
         top = panel.top + terminal.LABEL_ROWS
-        if sim.image is None:
+        if key != SHARED and self.curtain.hides(seat):
+            for dy, line in enumerate(terminal.curtain_lines(seat)):
+                self._put(top + height // 2 - 2 + dy, panel.left + 2, line[:width - 2])
+        elif sim.image is None:
             self._put(top, panel.left, "(nothing shown yet)")
         else:
             for dy, runs in enumerate(terminal.cell_runs(sim.image, cell)):
@@ -317,7 +327,8 @@ UNSEEN_VIDEO_DRIVERS = ("offscreen", "dummy")  # SDL drivers whose windows nobod
 class WindowUI:
     """The same pictures in one pygame window through luma.emulator, the same keys."""
 
-    def __init__(self, table: SimTable, humans: list[int], changed: threading.Event):
+    def __init__(self, table: SimTable, humans: list[int], changed: threading.Event,
+                 all_screens: bool = False):
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
             import pygame
@@ -329,6 +340,7 @@ class WindowUI:
         self.table = table
         self.changed = changed
         self.keys_of = {seat: SEAT_KEYS[i] for i, seat in enumerate(humans)}
+        self.curtain = terminal.Curtain(humans, all_screens)
         self.canvas = self.compose()
         try:
             self.device = window_device(width=self.canvas.width, height=self.canvas.height,
@@ -363,13 +375,16 @@ class WindowUI:
         canvas = Image.new("RGB", (width, height), (40, 40, 46))
         draw = ImageDraw.Draw(canvas)
 
-        def paste(key: str, label: str, x: int, y: int) -> None:
+        def paste(key: str, label: str, x: int, y: int, hidden: tuple[str, ...] = ()) -> None:
             draw.text((x, y), label, fill=(200, 200, 200))
-            image = self.table.image(key)
+            image = None if hidden else self.table.image(key)
             size = self.table.sim_display(key).size
             if image is None:
                 image = Image.new("L", size, 0)
             canvas.paste(ImageOps.colorize(image.convert("L"), (0, 0, 0), LIT), (x, y + label_h))
+            for i, line in enumerate(hidden):  # a person's screen the others may not see
+                draw.text((x + 4, y + label_h + 8 + 12 * i), line,
+                          fill=(120, 120, 130))
 
         y = WINDOW_GAP
         if self.table.hardware.shared_display:
@@ -378,8 +393,10 @@ class WindowUI:
         for i, seat in enumerate(seats):
             row, col = divmod(i, per_row)
             who = "you" if seat in self.keys_of else "bot"
+            hidden = terminal.curtain_lines(seat) if self.curtain.hides(seat) else ()
+            who += " · hidden" if hidden else ""
             paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
-                  y + row * (seat_h + label_h + WINDOW_GAP))
+                  y + row * (seat_h + label_h + WINDOW_GAP), hidden)
         return canvas
 
     def loop(self) -> None:
@@ -411,6 +428,9 @@ class WindowUI:
             return False
         if key in terminal.HELP_KEYS:
             print("\n".join(terminal.help_lines(sorted(self.keys_of))))
-        press_key(self.table, self.keys_of, key)
+        seat = press_key(self.table, self.keys_of, key)
+        if seat is not None:
+            self.curtain.pressed(seat)
+            self.changed.set()  # the curtain moves even if no display does
         return True
 

@@ -248,6 +248,9 @@ def help_lines(humans: list[int]) -> list[str]:
         lines.append(f"seat {seat + 1}:  {SEAT_KEYS[index].hint}")
     if not humans:
         lines.append("no human seats: the bots play on their own")
+    if len(humans) > 1:
+        lines += ["A person's screen shows after one of their keys, until another",
+                  "person's: the others do not see it (--all-screens shows them all)."]
     lines += [
         "",
         "A real pad tells a short press from a long one; a keyboard cannot,",
@@ -260,6 +263,28 @@ def help_lines(humans: list[int]) -> list[str]:
         "any key closes this help",
     ]
     return lines
+
+
+class Curtain:
+    """Whose screen the others at one keyboard may see. A real seat's OLED is its player's
+    alone (it shows the cards they have looked at); with several people at one laptop,
+    each person's screen shows after one of their own keys, until someone else's. One
+    person playing several seats (--all-screens) sees them all."""
+
+    def __init__(self, humans: list[int], all_screens: bool = False):
+        self.people = frozenset(humans) if len(humans) > 1 and not all_screens else frozenset()
+        self.looking: int | None = None  # nobody has pressed yet: every person's is hidden
+
+    def pressed(self, seat: int) -> None:
+        self.looking = seat
+
+    def hides(self, seat: int) -> bool:
+        return seat in self.people and seat != self.looking
+
+
+def curtain_lines(seat: int) -> tuple[str, str]:
+    """What a hidden seat's panel says instead of its picture."""
+    return ("hidden from", "the others:", "press a key", f"of seat {seat + 1}")
 
 
 # ---------------------------------------------------------------- layout
