@@ -86,6 +86,12 @@ class SimTestTable:
         self.pad.hold(seat, button)
         self.service.run_until_idle()
 
+    def deal(self, *seats):
+        """The people at ``seats`` join the lobby (●) and the first deals (hold ●)."""
+        for seat in seats:
+            self.press(seat, Button.OK)
+        self.hold(seats[0], Button.OK)
+
     def play_to_the_result(self, *seats, step=1.0, tries=2000):
         """The people at ``seats`` (seat 0 if none) press ● whenever they may act and on
         each reveal (the choice under the cursor), ``step`` seconds passing between; bots

@@ -363,9 +363,7 @@ def test_a_power_cut_after_a_resumed_match_keeps_the_lobby_that_followed_it(sim_
     settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
                     takeover_after=10.0, bot_delay=1.0)
     table = sim_table(**settings)
-    table.press(0, Button.OK)
-    table.press(1, Button.OK)
-    table.hold(0, Button.OK)
+    table.deal(0, 1)
     assert table.service.state == "playing"
 
     again = sim_table(**settings)  # a power cut mid-match: it resumes
@@ -471,9 +469,7 @@ def test_a_power_cut_as_the_result_goes_to_the_lobby_keeps_that_lobby(sim_table,
     settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
                     takeover_after=10.0, bot_delay=1.0)
     table = sim_table(journal=CutAfterTheResultCloses(tmp_path / "journal.sqlite3"), **settings)
-    table.press(0, Button.OK)
-    table.press(1, Button.OK)
-    table.hold(0, Button.OK)
+    table.deal(0, 1)
     svc = table.service
     if leave == "deserted":
         both_people_leave(svc, clock)  # bots stand in, the result goes to the lobby

@@ -134,9 +134,7 @@ def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_ta
     settings = dict(variant="4-card", seats=3, bots={2: "medium"}, rounds=1, seed=3,
                     takeover_after=10.0, bot_delay=1.0)
     table = sim_table(**settings)
-    table.press(0, Button.OK)
-    table.press(1, Button.OK)
-    table.hold(0, Button.OK)
+    table.deal(0, 1)
     svc = table.service
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     svc.run_until_idle()

@@ -60,9 +60,7 @@ def test_lobby_join_then_hold_to_start(sim_table):
 def test_whole_match_with_presses_and_a_bot_equals_the_engine(sim_table):
     table = sim_table(variant="6-card", rounds=2, seats=3, bots={2: "random"}, seed=123)
     svc = table.service
-    table.press(0, Button.OK)
-    table.press(1, Button.OK)
-    table.hold(0, Button.OK)
+    table.deal(0, 1)
     rng = random.Random(1)
     for _ in range(2000):
         if svc.state == "match_over":
