@@ -520,7 +520,8 @@ def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
 
 def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
     """A seat's OLED shows the cards its player has looked at: with two people at one
-    keyboard, each one's panel shows after one of their keys, until the other's."""
+    keyboard, each one's panel shows during a round after one of their keys, until the
+    other's."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
     import argparse
@@ -539,12 +540,15 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
             pytest.skip(f"pygame cannot open a display here: {exc}")
         top = sim_ui.WINDOW_GAP + 64 + 12 + sim_ui.WINDOW_GAP + 12
 
+        def lit(image) -> bytes:  # which pixels are lit (no dithering of the window's colour)
+            return image.convert("L").point(lambda level: 255 if level > 60 else 0).tobytes()
+
         def panel(seat: int, ui=window) -> bytes:
             left = sim_ui.WINDOW_GAP + seat * (128 + sim_ui.WINDOW_GAP)
-            return ui.compose().crop((left, top, left + 128, top + 64)).convert("1").tobytes()
+            return lit(ui.compose().crop((left, top, left + 128, top + 64)))
 
         def screen(seat: int) -> bytes:
-            return table.image(f"seat-{seat}").convert("1").tobytes()
+            return lit(table.image(f"seat-{seat}"))
 
         assert panel(0) != screen(0) and panel(1) != screen(1)  # nobody has pressed yet
         for key, seat, other in [(pygame.K_RIGHT, 0, 1), (pygame.K_d, 1, 0)]:
@@ -555,6 +559,14 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
             assert panel(other) != screen(other)
         alone = sim_ui.WindowUI(table, [0, 1], threading.Event(), all_screens=True)
         assert panel(0, alone) == screen(0) and panel(1, alone) == screen(1)
+    finally:
+        table.close()
+    # The lobby shows no cards: nothing is hidden there.
+    table = SimTable(sim_cli.table_settings(args, humans=2, bot_delay=0.0, auto_start=False))
+    try:
+        window = sim_ui.WindowUI(table, [0, 1], threading.Event())
+        assert table.service.state == "lobby"
+        assert panel(0, window) == screen(0) and panel(1, window) == screen(1)
     finally:
         table.close()
 

@@ -246,17 +246,19 @@ class TerminalUI:
         key = panel.display
         sim = self.table.sim_display(key)
         width, height = terminal.cells_for(sim.size, cell)
+        hidden = False  # a person's screen the others at this keyboard may not see
         if key == SHARED:
             label = f"table · shared display {sim.size[0]}×{sim.size[1]}"
         else:
             seat = int(key.split("-")[1])
             who = "you" if seat in self.keys_of else self._bot_words(seat)
             label = f"seat {seat + 1} · {who}"
-            if self.curtain.hides(seat):
+            hidden = self.curtain.hides(seat, self.table.service.state)
+            if hidden:
                 label += " · hidden"
         self._put(panel.top, panel.left, label[:width], curses.A_BOLD)
         top = panel.top + terminal.LABEL_ROWS
-        if key != SHARED and self.curtain.hides(seat):
+        if hidden:
             for dy, line in enumerate(terminal.curtain_lines(seat)):
                 self._put(top + height // 2 - 2 + dy, panel.left + 2, line[:width - 2])
         elif sim.image is None:
@@ -393,7 +395,8 @@ class WindowUI:
         for i, seat in enumerate(seats):
             row, col = divmod(i, per_row)
             who = "you" if seat in self.keys_of else "bot"
-            hidden = terminal.curtain_lines(seat) if self.curtain.hides(seat) else ()
+            hidden = (terminal.curtain_lines(seat)
+                      if self.curtain.hides(seat, self.table.service.state) else ())
             who += " · hidden" if hidden else ""
             paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
                   y + row * (seat_h + label_h + WINDOW_GAP), hidden)

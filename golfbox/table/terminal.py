@@ -267,9 +267,12 @@ def help_lines(humans: list[int]) -> list[str]:
 
 class Curtain:
     """Whose screen the others at one keyboard may see. A real seat's OLED is its player's
-    alone (it shows the cards they have looked at); with several people at one laptop,
-    each person's screen shows after one of their own keys, until someone else's. One
-    person playing several seats (--all-screens) sees them all."""
+    alone (during a round it shows the cards they have looked at); with several people
+    at one laptop, each person's screen shows after one of their own keys, until someone
+    else's. The lobby and the reveals hide nothing; one person playing several seats
+    (--all-screens) sees them all."""
+
+    PRIVATE = frozenset({"playing", "paused"})  # the table's states that show seats' cards
 
     def __init__(self, humans: list[int], all_screens: bool = False):
         self.people = frozenset(humans) if len(humans) > 1 and not all_screens else frozenset()
@@ -278,8 +281,9 @@ class Curtain:
     def pressed(self, seat: int) -> None:
         self.looking = seat
 
-    def hides(self, seat: int) -> bool:
-        return seat in self.people and seat != self.looking
+    def hides(self, seat: int, state: str) -> bool:
+        """Is ``seat``'s screen hidden while the table is in ``state``?"""
+        return state in self.PRIVATE and seat in self.people and seat != self.looking
 
 
 def curtain_lines(seat: int) -> tuple[str, str]:
