@@ -51,6 +51,10 @@ LONG_NAMES = {"en": ("MAXIMILIEN", "MAXIMILIENNE", "JEAN-BAPTISTE", "JEAN-BAPTIS
               "fr": ("Maximilien", "Maximilienne", "François-Xavier", "Françoise-Xavière",
                      "Marie-Hélène", "Marie-Héloïse", "Jean-Baptiste", "Jean-Baptistine")}
 
+# Names in Cyrillic and Greek, as a family writes them: capitals with their own glyphs,
+# some drawn as Latin ones, some hanging under the line (Д, Ц, Щ) or marked (Й, Ё, Ї).
+SCRIPT_NAMES = ("Иван", "Мария", "Γιώργος", "Дмитрий", "Ελένη", "Щукин", "Ђорђе", "Фёдор")
+
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
          round_no: int = 3, totals: tuple[int, ...] | None = None) -> Round:
@@ -285,6 +289,16 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens["seat_long_names"] = lambda: render_seat(
         _eight_mid().view(1), names=long_names, lang=lang)
     screens["lobby_8_long_mono"] = lambda: _lobby_of_eight_long(lang)
+    # Cyrillic and Greek names: drawn, not '?' for each letter.
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_scripts{tag}"] = lambda size=size: render_table(
+            _eight_mid().view(None), size, SCRIPT_NAMES, lang=lang)
+    screens["table_9card_reveal_scripts_mono"] = lambda: render_reveal(
+        play_out(deal("9-card", players=8)).view(None), (128, 64), SCRIPT_NAMES, lang=lang)
+    screens["seat_script_names"] = lambda: render_seat(
+        _eight_mid().view(1), names=SCRIPT_NAMES, lang=lang)
+    screens["notice_scripts"] = lambda: render_notice(
+        (128, 64), SCRIPT_NAMES[6], say(lang, "a bot plays this seat"), SCRIPT_NAMES)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.
     screens["table_faults_8_mono"] = lambda: _eight_players_fault(lang)
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):

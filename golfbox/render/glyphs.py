@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 # The text font: capitals, digits, a little punctuation and the button and
 # suit symbols, 5 pixels tall, proportional. Lower case prints as capitals.
+# (Accented, Cyrillic and Greek capitals are added below.)
 _SMALL = {
     "A": ".#.|#.#|###|#.#|#.#", "B": "##.|#.#|##.|#.#|##.", "C": ".##|#..|#..|#..|.##",
     "D": "##.|#.#|#.#|#.#|##.", "E": "###|#..|##.|#..|###", "F": "###|#..|##.|#..|#..",
@@ -65,6 +66,31 @@ _SUIT = {
     "♠": "...#...|..###..|.#####.|#######|#######|.#.#.#.|..###..",
 }
 
+# Cyrillic capitals (Russian, Ukrainian, Belarusian, Serbian, Bulgarian, Macedonian) and
+# Greek ones: Иван, Мария, Γιώργος. A letter that looks like a Latin one takes its glyph:
+# names of such letters are then drawn alike, and drawn_letters says so.
+_SMALL.update({cyrillic_or_greek: _SMALL[latin] for cyrillic_or_greek, latin in (
+    *zip("АВЕКМНОРСТХЅЈІ", "ABEKMHOPCTXSJI"), *zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"))})
+_SMALL.update({
+    "Б": "###|#..|##.|#.#|##.", "Г": "###|#..|#..|#..|#..", "Ж": "#.#.#|#.#.#|.###.|#.#.#|#.#.#",
+    "З": "###|..#|.##|..#|###", "И": "#..#|#..#|#.##|##.#|#..#", "Л": ".###|.#.#|.#.#|.#.#|#..#",
+    "П": "###|#.#|#.#|#.#|#.#", "У": "#.#|#.#|.##|..#|##.", "Ф": ".###.|#.#.#|#.#.#|.###.|..#..",
+    "Ч": "#.#|#.#|.##|..#|..#", "Ш": "#.#.#|#.#.#|#.#.#|#.#.#|#####",
+    "Ъ": "##..|.#..|.##.|.#.#|.##.", "Ы": "#...#|#...#|##..#|#.#.#|##..#", "Ь": "#..|#..|##.|#.#|##.",
+    "Э": "###.|...#|.###|...#|###.", "Ю": "#..#.|#.#.#|###.#|#.#.#|#..#.", "Я": ".##|#.#|.##|#.#|#.#",
+    "Є": ".##|#..|##.|#..|.##", "Љ": ".###..|.#.#..|.#.##.|.#.#.#|#..##.", "Њ": "#.#..|#.#..|####.|#.#.#|#.##.",
+    "Ћ": "###.|.#..|.##.|.#.#|.#.#",
+    # a sixth row hangs under the line, as Ç's cedilla does
+    "Д": ".###.|.#.#.|.#.#.|.#.#.|#####|#...#", "Ц": "#.#.|#.#.|#.#.|#.#.|####|...#",
+    "Щ": "#.#.#.|#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|#.#|###|.#.",
+    "Ђ": "###.|.#..|.##.|.#.#|.#.#|...#",
+    # Greek (Γ Π Φ are Г П Ф)
+    "Δ": "..#..|.#.#.|.#.#.|#...#|#####", "Θ": ".#.|#.#|###|#.#|.#.", "Λ": ".#.|.#.|#.#|#.#|#.#",
+    "Ξ": "###|...|###|...|###", "Σ": "###|#..|.#.|#..|###", "Ψ": "#.#.#|#.#.#|.###.|..#..|..#..",
+    "Ω": ".###.|#...#|#...#|.#.#.|##.##",
+})
+_SMALL.update({"Γ": _SMALL["Г"], "Π": _SMALL["П"], "Φ": _SMALL["Ф"]})
+
 # French capitals: the plain letter at full height with a mark over it, or for Ç a
 # cedilla hanging under it. Acute, grave and circumflex are two rows drawn right onto
 # the letter (a stroke leaning right or left, a roof), so a mark is read with its own
@@ -72,7 +98,9 @@ _SUIT = {
 # rows apart and read as a cedilla of the letter above. Under a roof A and O are flat
 # on top, or the roof would meet their point. The diaeresis stays two dots over a
 # blank row (two dots do not read as a cedilla). Every mark takes MARK_RISE rows.
-_MARKS = {"acute": "..#|.#.", "grave": "#..|.#.", "circumflex": ".#.|#.#", "diaeresis": "#.#|..."}
+_MARKS = {"acute": "..#|.#.", "grave": "#..|.#.", "circumflex": ".#.|#.#", "diaeresis": "#.#|...",
+          "breve": "#.#|.#."}
+_WIDE_MARKS = {"breve": "#..#|.##.", "grave": ".#..|..#."}  # over И, four wide
 _FLAT_TOP = {"A": "###|#.#|###|#.#|#.#", "O": "###|#.#|#.#|#.#|###"}
 _ACCENTED = {
     "É": ("E", "acute"), "È": ("E", "grave"), "Ê": ("E", "circumflex"), "Ë": ("E", "diaeresis"),
@@ -83,17 +111,24 @@ _ACCENTED = {
     "Ä": ("A", "diaeresis"), "Ö": ("O", "diaeresis"), "Ü": ("U", "diaeresis"),
     "Á": ("A", "acute"), "Í": ("I", "acute"), "Ó": ("O", "acute"), "Ú": ("U", "acute"),
     "Ì": ("I", "grave"), "Ò": ("O", "grave"), "Ÿ": ("Y", "diaeresis"),
+    # Cyrillic and Greek letters with a mark of their own (a Greek tonos is dropped, as
+    # capitals drop it: Ά is Α).
+    "Ё": ("Е", "diaeresis"), "Ї": ("І", "diaeresis"), "Й": ("И", "breve"), "Ў": ("У", "breve"),
+    "Ќ": ("К", "acute"), "Ѓ": ("Г", "acute"), "Ѐ": ("Е", "grave"), "Ѝ": ("И", "grave"),
+    "Ϊ": ("Ι", "diaeresis"), "Ϋ": ("Υ", "diaeresis"),
 }
 MARK_RISE = 2  # a mark's rows above the line's top: lines need that room
 for _letter, (_base, _mark) in _ACCENTED.items():
     _letter_rows = _FLAT_TOP.get(_base, _SMALL[_base]) if _mark == "circumflex" else _SMALL[_base]
-    _SMALL[_letter] = f"{_MARKS[_mark]}|{_letter_rows}"
+    _marks = _WIDE_MARKS if len(_letter_rows.split("|")[0]) == 4 else _MARKS
+    _SMALL[_letter] = f"{_marks[_mark]}|{_letter_rows}"
 _SMALL["Ñ"] = ".#.#|#.#.|" + _SMALL["N"]  # N is four wide: its tilde too
 _SMALL["Ç"] = _SMALL["C"] + "|.#."
 _SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#.#..|.####",
                "Ø": ".###|#.##|##.#|##.#|###."})
 # rows a glyph starts above the line's top
-_RISE = {letter: MARK_RISE for letter in [*_ACCENTED, "Ñ"]}
+_SMALL["Ґ"] = "..#|" + _SMALL["Г"]  # Г with its stroke turned up, a row above the line
+_RISE = {letter: MARK_RISE for letter in [*_ACCENTED, "Ñ"]} | {"Ґ": 1}
 
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
@@ -115,6 +150,10 @@ _SMALL_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SMALL.items()} f
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
 _SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
 _UNKNOWN = "?"
+# Each glyph's first letter (Latin before Cyrillic and Greek): the one drawn_letters writes.
+_FIRST_DRAWN: dict[tuple[str, int], str] = {}
+_DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
+             for char, rows in _SMALL.items()}
 
 
 def _plain(char: str) -> str:
@@ -125,13 +164,19 @@ def _plain(char: str) -> str:
 
 
 _UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "Ŋ": "N", "Þ": "P",
-             "Ĳ": "J", "ʼ": "'"}  # letters with a stroke or a hook, which Unicode does not split
+             "Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
+             # and what a phone or a word processor types for ' - and a space (O’Brien)
+             "’": "'", "‘": "'", "‐": "-", "‑": "-", "–": "-", "\u00a0": " "}
 
 
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
-    marks as characters of their own ('u' then U+0308, as macOS writes them)."""
-    return unicodedata.normalize("NFC", text).upper()
+    marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ř's."""
+    if text.isascii():
+        return text.upper()
+    letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
+    return "".join(ch for i, ch in enumerate(letters) if not (i and unicodedata.combining(ch)))
 
 
 def _glyphs(text: str, scale: int) -> list[Image.Image]:
@@ -140,11 +185,28 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
 
 
 def drawn_letters(text: str) -> str:
-    """``text`` as the small font draws its letters: in capitals, a letter it has no glyph
-    for as its plain letter ('Dvořák' → 'DVORÁK'). A character it cannot draw at all
-    stays itself: two names both drawn '????' are still two names."""
-    return "".join(ch if ch in _SMALL or _plain(ch) == _UNKNOWN else _plain(ch)
-                   for ch in _letters(text))
+    """``text`` as the small font draws it, a letter for each glyph: in capitals, a letter
+    it has no glyph for as its plain letter ('Dvořák' → 'DVORÁK'), a Cyrillic or Greek
+    letter drawn as a Latin one as that one (Cyrillic 'Ока' → Latin 'OKA'). A character it
+    cannot draw at all stays itself: two names both drawn '????' are still two names."""
+    def drawn_as(ch: str) -> str:
+        plain = ch if ch in _SMALL else _plain(ch)
+        return ch if plain == _UNKNOWN != ch else _DRAWN_AS[plain]
+
+    return "".join(drawn_as(ch) for ch in _letters(text))
+
+
+def undrawable(text: str) -> str | None:
+    """The first character of ``text`` the small font draws as '?' (an emoji, a Chinese
+    or an Arabic letter), lower case as written; None if it draws every one. A mark
+    after a letter is drawn with it, or left out (_letters)."""
+    text = unicodedata.normalize("NFC", text)
+    for i, char in enumerate(text):
+        if i and unicodedata.combining(char):
+            continue
+        if not all(ch in _SMALL or _plain(ch) != _UNKNOWN for ch in _letters(char)):
+            return char
+    return None
 
 
 def has_glyph(char: str) -> bool:
