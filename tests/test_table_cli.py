@@ -69,7 +69,19 @@ driver = "sim"
     ({"names": {"1": "Ondřej", "2": "Ondrej"}}, "game.names.2: 'Ondrej' is seat 1's name too"),
     ({"names": {"1": "Zoë", "2": "Zoe\u0308"}}, "game.names.2: 'Zoe\u0308' is seat 1's name too"),
     ({"names": {"1": "Müller", "2": "Muller"}}, None),  # Ü has a glyph of its own
-    ({"names": {"1": "Иван", "2": "Олег"}}, None),  # not drawn, but not one name either
+    ({"names": {"1": "Иван", "2": "Олег"}}, None),
+    # A Cyrillic or Greek letter drawn as a Latin one: Cyrillic 'Тома' is drawn 'TOMA'.
+    ({"names": {"1": "Toma", "2": "Тома"}}, "game.names.2: 'Тома' is seat 1's name too"),
+    ({"names": {"1": "OKA", "3": "ока"}}, "game.names.3: 'ока' is seat 1's name too"),
+    ({"names": {"1": "Όλγα", "2": "ΟΛΓΑ"}}, "game.names.2: 'ΟΛΓΑ' is seat 1's name too"),
+    ({"names": {"1": "ANNA", "2": "АННА"}}, None),  # Н is drawn as H, not as N
+    # What the displays cannot draw was '?' for each letter: say so, and what they draw.
+    ({"names": {"3": "Ann 🎲"}}, "game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the "
+     "displays cannot draw; they draw Latin, Cyrillic and Greek letters"),
+    ({"names": {"1": "李娜"}}, "game.names.1: '李娜' holds '李' (U+674E), which the displays cannot"),
+    ({"names": {"2": "Bob محمد"}}, "game.names.2: 'Bob محمد' holds 'م' (U+0645), which the displays"),
+    ({"names": {"2": "́Ann"}}, "game.names.2: '́Ann' holds '́' (U+0301), which the"),
+    ({"names": {"1": "Dvořák", "2": "Łukasz", "3": "Zoë Ñ"}}, None),  # marks are drawn
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),
     ({"colour": "red"}, "game.colour: unknown key"),
     ({"variant": "4-card", "rules": {"knock_penalty": 10**400}}, "game.rules: rule knock_penalty: 1000"),
@@ -198,9 +210,29 @@ def test_systemd_ready_watchdog_and_sigterm(tmp_path):
     assert "SIGTERM: pausing the table" in output
 
 
-def test_a_name_may_hold_any_letter_space_or_sign_but_a_control_character():
-    names = {"1": "Jean\u00a0Paul", "2": "Zo\u00e9 \U0001F469\u200d\U0001F467"}  # a no-break space, a ZWJ
-    assert settings_from_config({"names": names}, 3).names == {0: "Jean\u00a0Paul", 1: names["2"]}
+def test_a_name_may_hold_any_letter_space_or_sign_the_displays_draw():
+    names = {"1": "Jean\u00a0Paul", "2": "O’Brien-Zoé", "3": "Γιώργος"}  # a no-break space
+    assert settings_from_config({"names": names}, 3).names == {0: names["1"], 1: names["2"],
+                                                               2: names["3"]}
+    with pytest.raises(ConfigError, match=r"game.names.2: .* holds '\U0001F469' \(U\+1F469\)"):
+        settings_from_config({"names": {"2": "Zo\u00e9 \U0001F469\u200d\U0001F467"}}, 3)  # with a ZWJ
+
+
+def test_check_config_names_a_name_the_displays_cannot_draw(tmp_path, capsys):
+    """Every display drew '?' for each letter it lacks: the config is refused, naming the
+    seat, the character and what the displays draw."""
+    from golfbox.commands import check_config
+
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + '[game]\nnames = { 1 = "Иван", 2 = "Мария", 3 = "Ann 🎲" }\n')
+    with pytest.raises(UsageError) as error:
+        check_config.run(argparse.Namespace(file=str(config)))
+    assert str(error.value) == (
+        f"{config}: game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the displays cannot draw; "
+        "they draw Latin, Cyrillic and Greek letters (marks too: Dvořák, Ёжиков, Γιώργος), "
+        "digits, spaces and ! \" # % ' ( ) * + , - . / : ; < = > ? _")
+    config.write_text(SIM_TABLE + '[game]\nnames = { 1 = "Иван", 2 = "Мария", 3 = "Γιώργος" }\n')
+    assert check_config.run(argparse.Namespace(file=str(config))) == 0
 
 
 def test_check_config_warns_of_a_capture_display(tmp_path, capsys):

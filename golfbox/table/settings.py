@@ -15,7 +15,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
     auto_start = false          # true: skip the lobby and play at once
     hints = false               # true: holding ● shows what the hard bot would do (for learners)
     language = "en"             # what the displays say: "en" or "fr" (also chosen in the lobby)
-    names = { 1 = "Ann", 2 = "Bob" }
+    names = { 1 = "Ann", 2 = "Иван", 3 = "Γιώργος" }   # Latin, Cyrillic or Greek letters
     seed = 1234                 # the first match deals a known deal (default: a fresh seed per match)
     screen_saver_minutes = 10   # every display goes dark but for a small moving line after this
                                 # long with no press and nothing changing; 0: never
@@ -24,6 +24,7 @@ from 0 inside the program (as in ButtonEvent.seat)::
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -39,6 +40,9 @@ SEAT_NUMBER = re.compile(r"[1-9][0-9]*")  # a seat as the config writes it, from
 MAX_ROUNDS = 99  # a match's rounds, from the config or the command line
 MAX_SEED = 2**64 - 1  # a match's seed is a whole number 0..MAX_SEED
 MAX_SAVER_MINUTES = 1440.0  # a day: more is a mistake (hours, or seconds, meant)
+# What a name may hold, as the refusal of one says it.
+DRAWN = ("they draw Latin, Cyrillic and Greek letters (marks too: Dvořák, Ёжиков, Γιώργος), "
+         "digits, spaces and " + " ".join(c for c in string.punctuation if glyphs.has_glyph(c)))
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "hints", "language", "names", "seed",
              "screen_saver_minutes")
@@ -149,19 +153,25 @@ def _name(value: Any, key: str) -> str:
     if any(unicodedata.category(c) == "Cc" for c in name):  # a newline, a tab, an escape
         raise ConfigError(f"{key}: {name!r} holds a control character; write the name alone")
     # A zero-width space, a right-to-left override: '?' on a panel, a log line turned round.
-    # Joiners stay: they belong to the emoji and scripts a name may hold.
+    # Joiners are left to the check after: they join an emoji's parts, the thing to name.
     invisible = next((c for c in name if unicodedata.category(c) == "Cf"
                       and c not in "\u200c\u200d"), None)
     if invisible:
         raise ConfigError(f"{key}: {name!r} holds an invisible character "
                           f"(U+{ord(invisible):04X}); write the name alone")
+    # An emoji, a Chinese or an Arabic letter: every display would draw it as '?'.
+    unknown = glyphs.undrawable(name)
+    if unknown:
+        raise ConfigError(f"{key}: {name!r} holds {unknown!r} (U+{ord(unknown):04X}), which the "
+                          f"displays cannot draw; {DRAWN}")
     return name
 
 
 def _check_names_differ(names: dict[int, str], seats: int, section: Section) -> None:
-    """Displays draw names in capitals, a letter the font lacks as its plain letter: two seats
-    that read alike there could not be told apart, nor could a name from an unnamed seat's
-    own (P3, or J3 once the lobby speaks French)."""
+    """Displays draw names in capitals, a letter the font lacks as its plain letter, a
+    Cyrillic or Greek letter that looks like a Latin one as that one (Тома as TOMA): two
+    seats that read alike there could not be told apart, nor could a name from an unnamed
+    seat's own (P3, or J3 once the lobby speaks French)."""
     def looks(name: str) -> str:
         return " ".join(glyphs.drawn_letters(name).split()).casefold()
 
