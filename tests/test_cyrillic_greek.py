@@ -131,3 +131,23 @@ def test_what_a_phone_types_for_an_apostrophe_a_hyphen_or_a_space_is_drawn_as_it
     assert drawn("O’Brien") == drawn("O'Brien") == drawn("O‘Brien")
     assert drawn("Jean\u2013Paul") == drawn("Jean\u2010Paul") == drawn("Jean-Paul")
     assert drawn("Jean\u00a0Paul") == drawn("Jean Paul")
+
+
+def reads_as(shown: str, name: str) -> bool:
+    """Could ``shown`` be read as ``name`` on a display: its drawn letters before the '…'
+    begin the name's, those after it end them."""
+    head, cut, tail = glyphs.drawn_letters(shown).partition("…")
+    whole = glyphs.drawn_letters(name)
+    return whole == head if not cut else whole.startswith(head) and whole.endswith(tail)
+
+
+@pytest.mark.parametrize("table", [("Tomasz", "Томас"), ("Makarov", "Макаров"),
+                                   ("Ondřejka", "Ondrejko")])
+def test_fit_name_tells_apart_names_whose_first_letters_are_drawn_alike(table):
+    """Cyrillic 'Томас' cut to 'Том…' was drawn 'TOM…', as Latin 'Tomasz' cut short:
+    fit_name compared letters, not what the display draws (Ř is drawn R too)."""
+    for width in range(glyphs.text_width("M…MM"), 60):
+        for name in table:
+            other = next(o for o in table if o != name)
+            shown = fit_name(name, width, table)
+            assert not reads_as(shown, other), (shown, other, width)

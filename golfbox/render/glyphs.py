@@ -10,6 +10,7 @@ Every glyph is turned once, at import, into a mode "1" mask that
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from PIL import Image, ImageDraw
@@ -184,6 +185,7 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
     return [masks.get(ch) or masks[_plain(ch)] for ch in _letters(text)]
 
 
+@functools.lru_cache(maxsize=4096)  # fit_name asks again of each name cut, frame after frame
 def drawn_letters(text: str) -> str:
     """``text`` as the small font draws it, a letter for each glyph: in capitals, a letter
     it has no glyph for as its plain letter ('Dvořák' → 'DVORÁK'), a Cyrillic or Greek

@@ -81,7 +81,9 @@ def _abbreviate(name: str, fits: Callable[[str], bool], table: Sequence[str]) ->
     base = _without_level(name)
     if fits(base):
         return base
-    others = [other for other in table if other.upper() != name.upper()]
+    # the others as drawn, each with its seat's name without a bot's level (_could_be)
+    others = [{glyphs.drawn_letters(other), glyphs.drawn_letters(_without_level(other))}
+              for other in table if other.upper() != name.upper()]
     first = ""
     head = base
     # The last letters after the '…': none, then two (one, 'MAXIMI…E', reads as a typo)
@@ -95,17 +97,19 @@ def _abbreviate(name: str, fits: Callable[[str], bool], table: Sequence[str]) ->
             break
         shown = head.rstrip() + "…" + tail
         first = first or shown
-        if not any(_could_be(shown, other) for other in others):
+        drawn = glyphs.drawn_letters(shown)
+        if not any(_could_be(drawn, other) for other in others):
             return shown
     return first or "…"  # too narrow to tell anyone apart: still a sign that it is cut
 
 
-def _could_be(shown: str, name: str) -> bool:
-    """Could ``shown`` be read as ``name`` (or its seat without the bot's level)? A '…'
-    after a whole name reads as that name cut short: 'MAXIMILIEN…' could be 'MAXIMILIEN'."""
-    shown = shown.upper()
+def _could_be(shown: str, name: set[str]) -> bool:
+    """Could ``shown`` be read as a name, given as drawn with its seat's name without the
+    bot's level? A '…' after a whole name reads as that name cut short: 'MAXIMILIEN…'
+    could be 'MAXIMILIEN'. Both as drawn (glyphs.drawn_letters): Cyrillic 'ТОМ…' is
+    Latin 'TOM…' on a display, 'ONDŘ…' is 'ONDR…'."""
     head, cut, tail = shown.partition("…")
-    for whole in {name.upper(), _without_level(name).upper()}:
+    for whole in name:
         if not cut and shown == whole:
             return True
         if cut and len(whole) >= len(head) + len(tail) and whole.startswith(head) and whole.endswith(tail):
