@@ -167,6 +167,9 @@ def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_ta
     assert session.stands_in(0)
     again.service.post(LinkEvent(1, True, buttons=True))  # seat 2's node is back
     again.service.run_until_idle()
+    assert session.stands_in(1) and again.journal.seats_away() == {0: True, 1: True}
+    clock.advance(1.5)  # and has answered long enough to be counted back (STEADY_SECONDS)
+    again.service.run_until_idle()
     assert not session.stands_in(1) and again.journal.seats_away() == {0: True}
     # Pads that never say they are back (GPIO, the simulator): a press says it.
     again.press(0, Button.LEFT)

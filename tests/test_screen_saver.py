@@ -263,3 +263,20 @@ def test_a_seat_plugged_back_in_wakes_the_table(sim_table):
     assert not svc.saver.asleep
     table.press(1, Button.OK)  # the first press counts: seat 2 joins
     assert svc.lobby.joined == {1}
+
+
+def test_a_loose_cable_does_not_keep_the_table_awake(sim_table):
+    """A node plugged back in wakes the table, but each return of one whose cable comes
+    and goes woke it too: the saver never came on, the screens lit all night."""
+    from golfbox.hal.base import LinkEvent
+
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    svc = table.service
+    connected = False
+    for _ in range(MINUTES * 60 + 10):  # a flip a second, for the saver's minutes
+        svc.post(LinkEvent(1, connected, "seat 2: loose cable", buttons=True))
+        svc.run_until_idle()
+        connected = not connected
+        table.clock.advance(1.0)
+    assert svc.saver.asleep
+    assert svc.table_message.startswith("P2's seat is unplugged")

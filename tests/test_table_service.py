@@ -14,6 +14,9 @@ from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableSettings
+from golfbox.table.session import STEADY_SECONDS
+
+from conftest import RecordingJournal
 
 
 def replay(journal, variant, players, rules=None, rounds=1, seed=0) -> Match:
@@ -171,6 +174,9 @@ def test_a_failing_display_does_not_stop_the_game(sim_table):
     table.shared.recover()
     table.clock.now += 1.0
     svc.run_until_idle()  # the retry timer shows the newest frame
+    assert table.shared.image is not None and svc.table_message  # back, not yet steady
+    table.clock.now += STEADY_SECONDS
+    svc.run_until_idle()
     assert svc.table_message == ""
     shown = table.shared.image
     assert shown is not None and table.shared.changes >= 2
@@ -195,6 +201,9 @@ def test_a_resilient_display_reports_its_failure_and_is_polled_back(clock, tmp_p
     inner.recover()
     clock.now += 1.0
     svc.run_until_idle()  # the retry timer polls the display, which posts "working again"
+    assert inner.image.tobytes() == svc_frame(svc, 0).tobytes()  # its frame at once
+    clock.now += STEADY_SECONDS  # its fault once it has answered that long
+    svc.run_until_idle()
     assert wrapped.healthy and svc.table_message == ""
     assert inner.image.tobytes() == svc_frame(svc, 0).tobytes()
 
@@ -278,6 +287,8 @@ def test_a_bot_plays_for_a_seat_whose_node_is_unplugged_until_it_is_back(clock, 
     # The node is back: its person plays again, and no bot moves for it any more.
     svc.post(LinkEvent(1, True, buttons=True))
     svc.run_until_idle()
+    clock.now += STEADY_SECONDS  # once it has answered that long
+    svc.run_until_idle()
     assert svc.table_message == ""
     table.press(0, Button.OK, Button.OK)
     clock.now += 1000.0
@@ -324,12 +335,16 @@ def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_tabl
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
     svc.post(LinkEvent(None, False, "shared display: I2C error"))
     svc.run_until_idle()
+    clock.now += STEADY_SECONDS  # seat 2's node is steady: counted back
+    svc.run_until_idle()
     assert svc.table_message == ("P3's seat is unplugged · a bot plays in 120 s · "
                                  "the table's screen is not answering")
     assert svc.notices.status == "seat 3: node unplugged · shared display: I2C error"
     svc.post(LinkEvent(None, True, "shared display: back"))
     svc.post(LinkEvent(2, False, "seat 3 display: I2C error"))  # its display too, then back
     svc.post(LinkEvent(2, True, "seat 3 display: back"))
+    svc.run_until_idle()
+    clock.now += STEADY_SECONDS
     svc.run_until_idle()
     assert svc.table_message == "P3's seat is unplugged · a bot plays in 120 s"
     # Several faults take turns on the shared display, each whole, every 4 s.
@@ -342,6 +357,8 @@ def test_the_shared_display_names_every_fault_until_it_is_mended(clock, sim_tabl
     assert svc.notices.shared_line() == "2/2 P2's seat is unplugged · a bot plays in 120 s"
     assert table.shared.image.tobytes() != first  # redrawn: the line turned by itself
     svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.run_until_idle()
+    clock.now += STEADY_SECONDS
     svc.run_until_idle()
     assert svc.notices.shared_line() == svc.table_message  # one fault: no numbering
     # One seat's words fit the 256x64 shared display's bar whole, the seconds too (the bar
@@ -486,6 +503,8 @@ def test_a_failed_display_is_named_in_the_systemd_status_until_it_works_again(cl
     assert notifier.lines[-1].endswith(" · seat 1 display: I2C error (simulated)")
     inner.recover()
     clock.now += 1.0
+    svc.run_until_idle()
+    clock.now += STEADY_SECONDS  # back, and steady
     svc.run_until_idle()
     assert "seat 1 display" not in notifier.lines[-1]
 
@@ -1049,3 +1068,132 @@ def test_a_flickering_panel_is_logged_a_few_lines_a_minute_not_a_line_per_flip(c
     last = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.session"][-1]
     assert "failed" in last and "changes not logged" in last, last
     assert svc.notices.faults  # the fault itself is shown as ever
+
+
+def test_a_flickering_display_shows_its_fault_steadily_until_it_stays_back(clock, sim_table,
+                                                                             monkeypatch):
+    """A seat's panel whose I2C link came and went ten times a second blinked its fault
+    on the shared display with every flip: 40 changes of the shared picture in 2 s. The
+    fault stays on while it flickers, and goes 1.5 s after the panel's last return; the
+    panel gets each frame the moment it answers."""
+    monkeypatch.setenv("GOLFBOX_DISPLAY_RETRY", "0.05")  # tried again every 50 ms
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=3)
+    svc, panel = table.service, table.displays[1]
+    changes, words = table.shared.changes, set()
+    for flip in range(20):  # 2 s: it fails at a frame, and answers the retry 50 ms later
+        panel.fail()
+        table.press(1, Button.RIGHT if flip % 2 == 0 else Button.LEFT)  # its cursor moves
+        words.add(svc.table_message)
+        clock.advance(0.05)
+        panel.recover()
+        svc.run_until_idle()
+        back = clock()
+        assert svc.seat_displays[1].healthy  # back: it shows the frame it missed
+        assert panel.image.tobytes() == svc.current.seat_frame(1, panel.size)[1]().tobytes()
+        words.add(svc.table_message)
+        clock.advance(0.05)
+        svc.run_until_idle()
+    assert words == {"P2's screen is not answering"}
+    assert table.shared.changes - changes == 1  # the fault came on, once
+    clock.now = back + 1.49
+    svc.run_until_idle()
+    assert svc.table_message == "P2's screen is not answering"
+    clock.now = back + 1.5
+    svc.run_until_idle()
+    assert svc.table_message == "" and table.shared.changes - changes == 2
+
+
+class AwayJournal(RecordingJournal):
+    """A real journal that counts its writes of the seats away."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.away_writes = 0
+
+    def save_away(self, seats):
+        super().save_away(seats)
+        self.away_writes += 1
+
+
+def flap(table, seat, until, step=0.05):
+    """The node at ``seat`` goes and comes back every ``step`` s until ``until`` (the
+    table's time), ending back. What the table said at each flip, and when it was last
+    back."""
+    svc, said, connected = table.service, [], False
+    while table.clock() < until or not connected:
+        connected = not connected if said else False
+        svc.post(LinkEvent(seat, connected, "loose cable", buttons=True))
+        svc.run_until_idle()
+        said.append((table.clock(), svc.table_message, svc.session.stands_in(seat)))
+        back = table.clock()
+        table.clock.advance(step)
+    return said, back
+
+
+def test_a_flapping_seat_node_is_taken_over_at_takeover_after_from_its_first_failure(
+        clock, sim_table, tmp_path):
+    """A node whose cable came and went counted its person back at each return and
+    started the takeover wait again at each failure: flapping for ever, the seat was
+    never taken over, its turn waited, and the journal's seats away were written at
+    each flip. The wait counts from the first failure; the bot stands in from
+    takeover_after on, without a flip handing the seat back and forth."""
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                      takeover_after=10.0, journal=AwayJournal(tmp_path / "journal.sqlite3"))
+    svc = table.service
+    for seat in (0, 1):  # both turn up two cards
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    assert svc.players[svc.match.round.to_move].seat == 1
+    first = clock()
+    said, _ = flap(table, 1, until=first + 9.99)  # the first failure at `first`
+    assert svc.actions_played == 4  # still waiting for the person
+    assert {words for _, words, _ in said} == {"P2's seat is unplugged · a bot plays in 10 s"}
+    said, _ = flap(table, 1, until=first + 15.0, step=0.01)
+    taken = [when for when, _, stands_in in said if stands_in]
+    assert taken[0] == pytest.approx(first + 10.0, abs=0.02)  # from the first failure
+    assert all(stands_in for when, _, stands_in in said if when >= taken[0])
+    assert {words for when, words, _ in said if when > taken[0]} == {
+        "P2 is away: a bot plays for it until it is back"}
+    assert [seat for seat, _ in table.journal.recorded[4:6]] == [1, 1]  # the bot's turn
+    assert table.journal.away_writes == 2  # away, then taken over: not a write a flip
+
+
+def test_a_seat_node_back_and_steady_is_its_persons_again(clock, sim_table):
+    """A node back after a bot took over its seat is the person's again once it has
+    answered for 1.5 s, however it flickered as it was plugged in; a failure before
+    that changes nothing, and a press from the seat is its person's at once."""
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                      takeover_after=10.0)
+    svc = table.service
+    for seat in (0, 1):
+        table.press(seat, Button.OK, Button.RIGHT, Button.OK)
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    clock.advance(10.0)
+    svc.run_until_idle()
+    assert svc.session.stands_in(1)  # the bot plays the turn
+    _, back = flap(table, 1, until=clock() + 0.5)  # plugged in: it flickers half a second
+    clock.now = back + 1.49
+    svc.run_until_idle()
+    assert svc.session.stands_in(1) and svc.table_message.startswith("P2 is away")
+    clock.now = back + 1.5
+    svc.run_until_idle()
+    assert not svc.session.stands_in(1) and svc.table_message == ""
+    assert svc.journal.seats_away() == {}
+    table.press(0, Button.OK, Button.OK)  # seat 1's turn; seat 2's is its person's
+    clock.advance(1000.0)
+    svc.run_until_idle()
+    assert svc.players[svc.match.round.to_move].seat == 1 and svc.actions_played == 8
+    # Gone again, taken over, then back and a press through the cable: that is its
+    # person, at once, not 1.5 s later.
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    clock.advance(10.0)
+    svc.run_until_idle()
+    assert svc.session.stands_in(1) and svc.actions_played == 10
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    table.press(1, Button.LEFT)
+    assert not svc.session.stands_in(1) and svc.table_message == ""
+    table.press(0, Button.OK, Button.OK)
+    clock.advance(1000.0)
+    svc.run_until_idle()
+    assert svc.players[svc.match.round.to_move].seat == 1 and svc.actions_played == 12

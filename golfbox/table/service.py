@@ -27,7 +27,8 @@ from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError
 from golfbox.table.lobby import Lobby
 from golfbox.table.saver import ScreenSaver
-from golfbox.table.session import JOURNAL_FAULT, NEXT_ROUND, Notices, Session
+from golfbox.table.session import (JOURNAL_FAULT, NEXT_ROUND, STEADY_SECONDS, Notices, Session,
+                                   part_key)
 from golfbox.table.settings import TableSettings
 from golfbox.table.thinker import Thinker, Thought
 from golfbox.table.timers import Timers
@@ -87,6 +88,8 @@ class TableService:
         self._status = ""
         self._watchdog = None
         self._fault_turn = None  # the timer that shows the next of several faults
+        self._steadying: dict[tuple, object] = {}  # a part back -> its timer to count it back
+        self._stirred: set[tuple] = set()  # nodes back, not yet steady, that woke the saver
         self.saver = ScreenSaver(settings.screen_saver_minutes, self.timers, clock)
         self._waking: dict[int, Button] = {}  # seat -> the button that woke the table
         # seat -> (button, when) of its last press: a HELD is judged by when its press began
@@ -262,15 +265,38 @@ class TableService:
         return event.kind is EventKind.HELD and event.button is woke_with
 
     def _on_link(self, event: LinkEvent, pressed: bool = False) -> None:
-        """``pressed``: learnt from a press, which wakes the saver itself (_only_wakes)."""
+        """A part failed, or answers again: counted back once it has answered for
+        STEADY_SECONDS, so that one coming and going keeps its fault on show and its
+        seat's takeover wait running. ``pressed``: learnt from a press, which counts
+        its person back at once (a person, not a flip) and wakes the saver itself
+        (_only_wakes)."""
         where = "shared display" if event.seat is None else self.current.seat_name(event.seat)
+        key = part_key(event.seat, event.buttons)
+        steadying = self._steadying.pop(key, None)
+        if steadying is not None:  # failed again before it was steady, or a press
+            steadying.cancel()
         self.session.link_changed(event, where)
-        if event.connected:  # a node or panel that was away may have lost its picture
-            self.painter.forget(event.seat)
-            # Someone plugged a seat in: they are here to play, and their first press must
-            # not only wake the table. Not a press: it was made on the saver if it is on.
-            if event.buttons and not pressed:
-                self.saver.stir()
+        if not event.connected:
+            return
+        # A node or panel that was away may have lost its picture: it gets it now.
+        self.painter.forget(event.seat)
+        # Someone plugged a seat in: they are here to play, and their first press must
+        # not only wake the table. Not a press: it was made on the saver if it is on. Only
+        # its first return since it failed: a loose cable's every flip would keep the
+        # table awake all night.
+        if event.buttons and not pressed and key not in self._stirred:
+            self.saver.stir()
+            self._stirred.add(key)
+        if pressed or not self.session.part_down(event.seat, event.buttons):
+            self._part_back(key)
+        else:
+            self._steadying[key] = self.timers.call_at(self.clock() + STEADY_SECONDS,
+                                                       lambda: self._part_back(key))
+
+    def _part_back(self, key: tuple) -> None:
+        self._steadying.pop(key, None)
+        self._stirred.discard(key)
+        self.session.part_back(*key)
 
     # ------------------------------------------------------------------ frames
 

@@ -35,6 +35,13 @@ STAND_IN_BOT = DEFAULT_BOT  # plays for a person whose seat went away: as well a
 FALLBACK_BOTS = ("medium", "random")
 THINK_TRIES = 2  # a move thought off the loop is asked this often before a fallback plays it
 LINK_LINES_A_MINUTE = 6  # a part's comings and goings logged a minute (Session._log_link)
+# A part that answers again is counted back (its fault off the shared display, a seat
+# its person's again) only once it has answered this long. A loose cable or an I2C link
+# that comes and goes ten times a second fails again within a few tenths: each flip
+# blinked the fault on the shared display and handed the seat between its bot and its
+# person (the takeover wait starting again at each). A part really back is back 1.5 s
+# later; its frames are sent the moment it answers (TableService._on_link).
+STEADY_SECONDS = 1.5
 
 
 @dataclass
@@ -102,8 +109,9 @@ class Session:
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
-        # Seats whose node went away (physical seat -> when): after takeover_after a bot
-        # plays for a person there, until the node is back.
+        # Seats whose node went away (physical seat -> when it first failed): after
+        # takeover_after a bot plays for a person there, until the node is back steadily
+        # (part_back) or its person presses.
         self.away: dict[int, float] = {}
         self._stand_ins: set[int] = set()  # engine seats a bot plays for now
         # Physical seats of a resumed match that the config no longer has (no pad, no
@@ -386,16 +394,17 @@ class Session:
         self._link_log[key] = (start, logged + 1, 0)
 
     def link_changed(self, event: LinkEvent, where: str) -> None:
-        """A seat node or a display went away or came back (``where`` names it)."""
+        """A seat node or a display went away or came back (``where`` names it). A part
+        that fails is shown at once; one that comes back is only logged here: it is
+        counted back by part_back, once steady (TableService._on_link). A failure while
+        it was not yet counted back is the same failure going on: its words and its
+        seat's takeover wait stand."""
+        key = part_key(event.seat, event.buttons)
         if event.connected:
-            self._log_link(part_key(event.seat, event.buttons), logging.INFO,
-                           "%s is back: %s", where, event.reason)
-            self.notices.mended(part_key(event.seat, event.buttons))
-            if event.buttons and self.away.pop(event.seat, None) is not None:
-                self._stand_ins.discard(self.engine_seat.get(event.seat))
+            self._log_link(key, logging.INFO, "%s is back: %s", where, event.reason)
             return
-        self._log_link(part_key(event.seat, event.buttons), logging.WARNING,
-                       "%s failed: %s (the game goes on)", where, event.reason)
+        self._log_link(key, logging.WARNING, "%s failed: %s (the game goes on)", where,
+                       event.reason)
         # The players read which part of whose seat, in their language; the log has the
         # technical reason (a device path, an errno) for whoever mends it.
         if event.seat is None:
@@ -404,10 +413,10 @@ class Session:
             words = say(self.language, "{who}'s seat is unplugged", who=where)
         else:
             words = say(self.language, "{who}'s screen is not answering", who=where)
-        key = part_key(event.seat, event.buttons)
-        if event.buttons and event.seat in self.away:
-            # Known away already: the node a restart did not find (restore_away). Its wait
-            # and its words stand ("… is away: a bot plays for it" once taken over).
+        if (event.buttons and event.seat in self.away) or key in self.notices.faults:
+            # Known away or failed already: the node a restart did not find (restore_away),
+            # or a part that came back but not for long. Its wait and its words stand
+            # ("… is away: a bot plays for it" once taken over).
             self.notices.details[key] = event.reason or f"{where}: failed"
             return
         if event.buttons:  # a seat node: its person can no longer play
@@ -417,6 +426,17 @@ class Session:
                                      n=f"{self.settings.takeover_after:g}")
         self.notices.faults[key] = words
         self.notices.details[key] = event.reason or f"{where}: failed"
+
+    def part_down(self, seat: int | None, buttons: bool) -> bool:
+        """Is this part counted failed (its fault shown, or its seat away)?"""
+        return part_key(seat, buttons) in self.notices.faults or (buttons and seat in self.away)
+
+    def part_back(self, seat: int | None, buttons: bool) -> None:
+        """The part has answered for STEADY_SECONDS (or its seat's person pressed): its
+        fault is mended, and a seat node's person plays again (the bot for it stops)."""
+        self.notices.mended(part_key(seat, buttons))
+        if buttons and self.away.pop(seat, None) is not None:
+            self._stand_ins.discard(self.engine_seat.get(seat))
 
     def _forget_missing(self) -> None:
         """The match with seats the config dropped is left: so are their faults."""
@@ -434,7 +454,7 @@ class Session:
         """The seats away before a restart, as the journal ``kept`` them (``name``: a seat's,
         as the displays show it). The clock they were waited on is lost with the restart:
         a seat a bot had taken over is the bot's at once, the others are waited for from
-        now. Each is the person's again when its node comes back (link_changed), as
+        now. Each is the person's again when its node is back steadily (part_back), as
         before; the hub's report that it did not find the node changes nothing."""
         now, after = self._clock(), self.settings.takeover_after
         for seat, taken_over in sorted(kept.items()):
