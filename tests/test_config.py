@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -403,8 +404,7 @@ def test_a_device_given_as_the_config_or_the_pin_map_is_refused_without_reading_
     out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT, target],
                          capture_output=True, text=True, timeout=60)
     assert out.stderr == ""
-    assert out.stdout.strip().endswith(f"/dev/zero: more than 1 MiB, too big for a {name} file "
-                                       "(a device, a log?)")
+    assert out.stdout.strip().endswith(f"/dev/zero: is a device, not a {name} file")
     big = tmp_path / "big.toml"
     big.write_text("# " + "x" * (1 << 20) + "\n" + SIM_SEATS)
     with pytest.raises(ConfigError, match=r"big\.toml: more than 1 MiB"):
@@ -431,6 +431,51 @@ def test_a_serial_port_given_as_the_config_or_the_pin_map_is_refused_without_wai
         os.close(slave)
     assert out.stderr == ""
     assert out.stdout.strip().endswith(f"{port}: a terminal or a serial port, not a {name} file")
+
+
+def a_named_pipe(path):
+    os.mkfifo(path)
+    return str(path)
+
+
+def a_socket(path):
+    import socket
+
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    listener.close()  # its name stays in the folder, as a dead service's does
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["config", "pin map"])
+@pytest.mark.parametrize("kind, make", [("a named pipe", a_named_pipe), ("a socket", a_socket),
+                                        ("a device", lambda path: "/dev/null")])
+def test_a_named_pipe_socket_or_device_given_as_the_config_or_pin_map_is_refused(tmp_path, name,
+                                                                                kind, make):
+    """A named pipe nobody writes to was read as an empty config ('seats: missing'), as was
+    /dev/null; a socket was 'cannot read the config file: No such device or address'.
+    Each is refused by what it is, without waiting for a writer."""
+    target = make(tmp_path / "thing")
+    config = tmp_path / "config.toml"
+    config.write_text(f'pinmap = "{target}"\n{SIM_SEATS}')
+    out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT,
+                          target if name == "config" else str(config)],
+                         capture_output=True, text=True, timeout=10)
+    assert out.stderr == ""
+    assert out.stdout.strip().endswith(f"{target}: is {kind}, not a {name} file")
+
+
+def test_a_named_pipe_is_refused_even_with_a_writer_waiting_on_it(tmp_path):
+    """Whether a writer opened it first or not (a race), a named pipe is refused the same."""
+    fifo = a_named_pipe(tmp_path / "config.toml")
+    writer = subprocess.Popen(["sh", "-c", f'printf "%s" "$1" > "{fifo}"', "sh", SIM_SEATS])
+    try:
+        out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT, fifo],
+                             capture_output=True, text=True, timeout=10)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert out.stdout.strip() == f"{fifo}: is a named pipe, not a config file"
 
 
 def test_a_config_read_through_a_pipe_is_still_read(tmp_path):

@@ -19,7 +19,6 @@ Layout (see hardware/config.example.toml)::
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import tomllib
@@ -231,20 +230,49 @@ def load_pinmap(path: str | Path) -> dict[str, Any]:
 MAX_FILE_BYTES = 1024 * 1024  # a config or pin map is a few KiB
 
 
-class _Terminal(Exception):
-    """The path is a terminal or a serial port: reading it would wait for someone to type."""
+class _NotAFile(Exception):
+    """The path is no file to read: ``str()`` says what it is ("is a named pipe")."""
+
+
+def _refuse_unless_a_file(info: os.stat_result) -> None:
+    """_NotAFile for what ``info`` tells is no file to read, nor an anonymous pipe."""
+    # A named pipe read at once, before whoever writes it has opened it, is an empty
+    # config; one waited on could wait for ever: it is refused, as a socket or a device is.
+    mode = info.st_mode
+    for kind, test in (("is a folder", stat.S_ISDIR), ("is a socket", stat.S_ISSOCK),
+                       ("is a device", stat.S_ISCHR), ("is a device", stat.S_ISBLK)):
+        if test(mode):
+            raise _NotAFile(kind)
+    if stat.S_ISFIFO(mode) and not _anonymous_pipe(info):
+        raise _NotAFile("is a named pipe")
+
+
+def _anonymous_pipe(info: os.stat_result) -> bool:
+    """A pipe with no name in a folder, as a shell's <(…) is: it lives where a new
+    os.pipe() does (Linux's pipefs); a named pipe lives on the disk of its folder."""
+    read, write = os.pipe()
+    try:
+        return info.st_dev == os.fstat(read).st_dev
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def _open_to_read(path: Path):
-    """``path`` opened for reading; a terminal or a serial port (a seat node's /dev/ttyACM0
-    given by mistake) is refused before a read waits on it for ever."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a port waiting for its carrier opens at once
+    """``path`` opened for reading if it is a file or an anonymous pipe (a shell's <(…)),
+    looked at before it is opened; anything else (a terminal, a seat node's /dev/ttyACM0
+    given by mistake, a named pipe) is refused before a read waits on it for ever."""
+    info = os.stat(path)
+    if not stat.S_ISCHR(info.st_mode):  # a terminal is told from another device once open
+        _refuse_unless_a_file(info)
+    # O_NONBLOCK: a port waiting for its carrier opens at once, as does a named pipe
+    # put in the path's place since it was looked at.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        if stat.S_ISDIR(os.fstat(fd).st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a folder")
         if os.isatty(fd):
-            raise _Terminal()
-        os.set_blocking(fd, True)  # a pipe (a shell's <(…)) is read to its end
+            raise _NotAFile("a terminal or a serial port")
+        _refuse_unless_a_file(os.fstat(fd))
+        os.set_blocking(fd, True)  # a pipe is read to its end
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
@@ -257,12 +285,10 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
     try:
         with _open_to_read(path) as f:
             raw = f.read(MAX_FILE_BYTES + 1)  # /dev/zero or a log file given by mistake: not all of it
-    except _Terminal:
-        raise ConfigError(f"{where}: a terminal or a serial port, not a {what} file") from None
+    except _NotAFile as exc:
+        raise ConfigError(f"{where}: {exc}, not a {what} file") from None
     except FileNotFoundError:
         raise ConfigError(f"{where} does not exist" if key else f"{where}: no such {what} file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{where}: is a folder, not a {what} file") from None
     except OSError as exc:  # permissions, an I/O error
         raise ConfigError(f"{where}: cannot read the {what} file: {exc.strerror or exc}") from None
     except ValueError as exc:  # a NUL byte in the path
