@@ -204,23 +204,25 @@ class NodeClock:
     Each STATE carries the tick it was sent at; read at ``r`` on the table's clock,
     it says the tick's moment was at most ``r``: r − tick is the offset between
     the clocks plus that frame's way over USB and through our reader. The smallest
-    over a recent window is the tightest bound, from the quickest frame; a press's
-    tick plus it is then no earlier than the press (but for the ticks' whole ms and
-    the drift), and later only by that frame's delay (a few ms), however late its
-    BUTTON came, up to about 55 s: 16-bit ticks wrap every 65.5 s (the idea of
-    Klipper's MCU clock estimate). The window is short enough that the crystals'
-    drift (≤ 100 ppm) is a millisecond at most. A node that restarts (its ticks
-    from 0 again) comes back on a new connection, with a new NodeClock: USB goes
-    away while it boots.
+    over a recent window is the tightest bound, from the quickest frame (the idea
+    of Klipper's MCU clock estimate). A press is placed at the end of its tick's
+    whole ms (a tick is truncated: the press may be up to 1 ms after it), with the
+    crystals' drift (≤ DRIFT) over its distance from the STATE taken the way that
+    places it later: never earlier than the press, and later only by that frame's
+    delay (a few ms) and up to 2.5 ms more (0.2 ms more a second its BUTTON came
+    late: the drift both ways), up to about 55 s late: 16-bit ticks wrap every
+    65.5 s (tests/test_serialnode.py simulates it). A node that restarts (its
+    ticks from 0 again) comes back on a new connection, with a new NodeClock:
+    USB goes away while it boots.
     """
 
     WINDOW = 10.0  # s of STATEs (4 a second) kept
     HALF = 0x8000  # ticks are compared within ±32.8 s
-    PERIOD = 0x10000 / 1000  # s: the 16-bit ticks wrap this often
     # A press placed this far after its own read wrapped: it is more than 32.8 s old. A
     # recent one is placed after its read by no more than the quickest STATE's delay (ms),
     # or the time since the last STATE before it, should the line have lost the ones after.
     AFTER_READ = 10.0
+    DRIFT = 100e-6  # the node's crystal and the table's clock differ by at most this
 
     def __init__(self) -> None:
         self._samples: deque[tuple[float, int]] = deque()  # (read time, tick), oldest first
@@ -240,15 +242,14 @@ class NodeClock:
         for sample_read, sample_tick in self._samples:
             if sample_read < read_at - self.WINDOW:
                 continue  # no STATE came since: too old to compare a 16-bit tick with
-            # ms from the press to the sample's tick, signed: the sample may come before or after
-            before = (sample_tick - tick + self.HALF) % 0x10000 - self.HALF
-            placed = sample_read - before / 1000
+            # ms from the sample's tick to the end of the press's, signed: the sample may
+            # come before or after
+            after = (tick - sample_tick + self.HALF) % 0x10000 - self.HALF + 1
+            if sample_read + after / 1000 > read_at + self.AFTER_READ:
+                after -= 0x10000  # pressed 32.8 to 55.5 s before its read, not in its future
+            placed = sample_read + (after + abs(after) * self.DRIFT) / 1000
             when = placed if when is None else min(when, placed)
-        if when is None:
-            return read_at
-        if when > read_at + self.AFTER_READ:
-            when -= self.PERIOD  # pressed 32.8 to 55.5 s before its read, not in its future
-        return min(when, read_at)
+        return read_at if when is None else min(when, read_at)
 
 
 # -- the hub --------------------------------------------------------------------
