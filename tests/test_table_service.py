@@ -751,6 +751,35 @@ def test_a_bot_that_chooses_an_illegal_move_is_stood_in_for_on_that_move(sim_tab
     assert "seat 1's illegal bot chose" in caplog.text and "not allowed now" in caplog.text
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_a_bots_move_asks_the_engine_for_its_legal_actions_once(monkeypatch, bot):
+    """The view the bot chose from holds them; the table's check of its choice and
+    play()'s before journaling it each asked the engine again: three times a move."""
+    from golfbox.engine import Round
+    from golfbox.table.lobby import Player
+    from golfbox.table.session import Notices, Session
+
+    settings = TableSettings(variant="6-card", seats=3, bots=dict.fromkeys(range(3), bot), seed=3)
+    session = Session(settings, None, Notices(), lambda: 0.0, None)
+    assert session.start_match([Player(s, bot, f"B{s}") for s in range(3)], "6-card", {}, 2)
+    asked = []
+    legal_actions = Round.legal_actions
+    monkeypatch.setattr(Round, "legal_actions",
+                        lambda rnd, seat: asked.append(seat) or legal_actions(rnd, seat))
+    moves = 0
+    while not session.match.over:
+        if session.match.round.over:
+            session.next_round()
+            continue
+        asked.clear()
+        played = session.actions_played
+        session.bot_move()
+        assert session.actions_played == played + 1
+        assert len(asked) == 1, asked
+        moves += 1
+    assert moves > 50
+
+
 def test_a_press_queued_before_a_bot_ends_the_round_does_not_deal_the_next(sim_table, clock):
     """A person pressed ● during a bot's turn; the press waited in the queue while the bot's
     move ended the round, and was then taken as "● deals the next round": the reveal

@@ -232,10 +232,12 @@ class Session:
                         if p.bot is None and p.seat >= self.settings.seats}
         self._failed_thoughts = {}  # keys carry the match id, which is None with no journal
 
-    def play(self, engine_seat: int, action: Action, physical: int | None = None) -> bool:
-        """Journal, then apply, one seat's action. False (and a message) if it cannot be."""
+    def play(self, engine_seat: int, action: Action, physical: int | None = None,
+             legal: tuple[Action, ...] | None = None) -> bool:
+        """Journal, then apply, one seat's action. False (and a message) if it cannot be.
+        ``legal``: the seat's legal actions now, if the caller has them (a bot's view)."""
         rnd = self.match.round
-        if action not in rnd.legal_actions(engine_seat):
+        if action not in (rnd.legal_actions(engine_seat) if legal is None else legal):
             # Never journaled. The engine's reason is English (and names engine seats):
             # other languages say it shortly.
             why = rnd.why_illegal(engine_seat, action)
@@ -550,27 +552,29 @@ class Session:
                                 self._clock() - self.away[seat])
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self.move_seed(engine_seat, self.actions_played)
+        view = self.match.view(engine_seat)
         try:
             if self.thinker is not None and getattr(BOTS[name], "thinks_long", False):
                 # The same choice, computed off the loop: play_thought plays it.
-                self.thinker.think(self._thought_key(engine_seat), name, seed,
-                                   self.match.view(engine_seat))
+                self.thinker.think(self._thought_key(engine_seat), name, seed, view)
                 return
-            action = bot_choice(name, seed, self.match.view(engine_seat))
+            action = bot_choice(name, seed, view)
         except Exception:  # noqa: BLE001 - a broken bot must not stop the table
             log.exception("seat %d's %s bot failed to choose",
                           self.players[engine_seat].seat + 1, name)
             action = self._fallback_choice(engine_seat, name, seed)
-        self.play(engine_seat, self._legal_or_fallback(engine_seat, action, name, seed))
+        self._play_bot(engine_seat, action, name, seed, view.legal)
 
-    def _legal_or_fallback(self, engine_seat: int, action, name: str, seed: str) -> Action:
-        """``action`` if the seat may play it; else (a bot's bug) the fallback's choice:
-        the same illegal choice, asked again, would stand the game still for ever."""
-        if action in self.match.round.legal_actions(engine_seat):
-            return action
-        log.error("seat %d's %s bot chose %r, which is not allowed now",
-                  self.players[engine_seat].seat + 1, name, action)
-        return self._fallback_choice(engine_seat, name, seed)
+    def _play_bot(self, engine_seat: int, action, name: str, seed: str,
+                  legal: tuple[Action, ...]) -> bool:
+        """Play a bot's ``action`` if the seat may (``legal``: asked of the engine once
+        for the move); else (a bot's bug) the fallback's choice: the same illegal
+        choice, asked again, would stand the game still for ever."""
+        if action not in legal:
+            log.error("seat %d's %s bot chose %r, which is not allowed now",
+                      self.players[engine_seat].seat + 1, name, action)
+            action = self._fallback_choice(engine_seat, name, seed)
+        return self.play(engine_seat, action, legal=legal)
 
     def _fallback_choice(self, engine_seat: int, failed: str, seed: str) -> Action:
         """This one move, chosen by the first of FALLBACK_BOTS that can (seeded as the
@@ -614,5 +618,6 @@ class Session:
             if tries < THINK_TRIES:
                 return
             action = self._fallback_choice(engine_seat, name, seed)
-        if self.play(engine_seat, self._legal_or_fallback(engine_seat, action, name, seed)):
+        legal = self.match.round.legal_actions(engine_seat)
+        if self._play_bot(engine_seat, action, name, seed, legal):
             self._failed_thoughts.clear()
