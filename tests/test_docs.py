@@ -124,3 +124,133 @@ def test_the_quick_start_puts_the_golfbox_command_on_the_path():
     found = subprocess.run(["sh", "-c", "; ".join([*steps, "command -v golfbox"])], cwd=ROOT,
                            env={**env, "PATH": path}, capture_output=True, text=True, timeout=30)
     assert found.returncode == 0 and Path(found.stdout.strip()) == venv_bin / "golfbox", found
+
+
+# ---------------------------------------------------------------- the builder's pages
+#
+# hardware/*.md and firmware/README.md are followed line by line by someone wiring a
+# table: a command they give must run as written, a pin or part they name must be the
+# one the code and the other pages use.
+
+HARDWARE = ROOT / "hardware"
+BUILDER_PAGES = [HARDWARE / "SETUP.md", HARDWARE / "BRINGUP.md", HARDWARE / "WIRING.md",
+                 HARDWARE / "BOM.md", ROOT / "firmware" / "README.md"]
+INSTALL_SH = ROOT / "systemd" / "install.sh"
+GOLFBOX_CALL = re.compile(r"(?:^|[\s`])((?:\S*/)?golfbox) ((?:check-hardware|check-config|run|sim"
+                          r"|demo|score|simulate)\b[^`\n#→]*)")
+
+
+def shell_lines(page: Path) -> list[str]:
+    """Command lines of a page: lines of its sh/console blocks, and its inline code spans
+    that hold a command with arguments (`golfbox run` alone names it, the text around it
+    says what for)."""
+    text = page.read_text()
+    lines = []
+    for lang, body in re.findall(r"```(\w*)\n(.*?)```", text, re.S):
+        if lang in ("sh", "console", "shell", "bash"):
+            lines += [line.removeprefix("$ ") for line in body.splitlines()]
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    return lines + [span for span in re.findall(r"`([^`\n]+)`", prose) if len(span.split()) > 2]
+
+
+def builder_golfbox_calls() -> list[tuple[str, str, str, str]]:
+    """(page, the whole line, the program as written, its arguments)."""
+    found = []
+    for page in BUILDER_PAGES:
+        for line in shell_lines(page):
+            for program, args in GOLFBOX_CALL.findall(line):
+                found.append((page.name, line.strip(), program, args.strip()))
+    return found
+
+
+def install_venv() -> str:
+    return re.search(r"^VENV=(\S+)$", INSTALL_SH.read_text(), re.M).group(1)
+
+
+def test_the_builder_pages_run_golfbox_from_where_it_is_installed():
+    """SETUP step 5 and BRINGUP step 7 said `golfbox check-config …`: on the Pi golfbox is
+    in a venv (SETUP's ~/golfbox-venv, install.sh's /opt/golfbox/venv), never on the PATH,
+    so the builder got "golfbox: command not found" in the middle of the checklist."""
+    setup_venv = re.search(r"python3 -m venv \S+ (\S+)", (HARDWARE / "SETUP.md").read_text())[1]
+    installed = {f"{setup_venv}/bin/golfbox", f"{install_venv()}/bin/golfbox"}
+    calls = builder_golfbox_calls()
+    assert len(calls) >= 4
+    wrong = [f"{page}: {line}" for page, line, program, _ in calls if program not in installed]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_installed_config_is_read_as_root_or_as_the_service_user():
+    """install.sh makes /etc/golfbox/config.toml root:golfbox 0640: BRINGUP step 7's
+    check-config as the builder's own user said "Permission denied"."""
+    assert "install -m 0640 -o root -g \"$SERVICE_USER\"" in INSTALL_SH.read_text()
+    venv_golfbox = f"{install_venv()}/bin/golfbox"
+    for page, line, program, args in builder_golfbox_calls():
+        if program == venv_golfbox and "/etc/golfbox/" in args:
+            assert re.match(r"(sudo|\+ )", line), f"{page}: {line}"
+
+
+def test_every_golfbox_command_the_builder_runs_is_one_the_cli_takes():
+    from golfbox.cli import build_parser
+
+    for page, line, _, args in builder_golfbox_calls():
+        argv = shlex.split(args)
+        parser, module = build_parser(argv)
+        assert module is not None, f"{page}: {line}"
+        parsed, unknown = parser.parse_known_args(argv)
+        assert not unknown, f"{page}: {line}: {unknown}"
+
+
+def test_setup_adds_the_builder_to_every_group_the_service_has():
+    """SETUP step 3 left out dialout: the seat nodes' /dev/ttyACM* (5-8 seats) could not
+    be opened by check-hardware run as the builder, while the service had it."""
+    service = re.search(r"^SupplementaryGroups=(.+)$", (ROOT / "systemd" / "golfbox.service")
+                        .read_text(), re.M)[1].split()
+    installed = re.search(r"^DEVICE_GROUPS=\((.*)\)$", INSTALL_SH.read_text(), re.M)[1].split()
+    setup = re.search(r"usermod -aG (\S+)", (HARDWARE / "SETUP.md").read_text())[1].split(",")
+    assert sorted(setup) == sorted(installed) == sorted(service)
+
+
+STOCK_CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
+arm_boost=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+# Raspberry Pi OS writes a serial console into cmdline.txt; it stays unused while the
+# UART is off (enable_uart is 0 on a Pi 3/4/Zero 2 W, GPIO 14/15 are left alone).
+STOCK_CMDLINE_TXT = ("console=serial0,115200 console=tty1 root=PARTUUID=12345678-02 "
+                     "rootfstype=ext4 fsck.repair=yes rootwait quiet\n")
+
+
+def bringup_uart_check() -> str:
+    checks = [c for c in shell_lines(HARDWARE / "BRINGUP.md") if c.startswith("grep") and "uart" in c]
+    assert len(checks) == 1, checks
+    return checks[0]
+
+
+@pytest.mark.parametrize("extra, caught", [("", False), ("enable_uart=1\n", True),
+                                           ("dtparam=uart0=on\n", True)])
+def test_bringups_uart_check_passes_on_a_fresh_image_and_catches_the_uart(tmp_path, extra, caught):
+    """BRINGUP step 2 grepped for console=serial, which every fresh Raspberry Pi OS has in
+    cmdline.txt: the check said "stop" on a correctly set up Pi."""
+    boot = tmp_path / "boot" / "firmware"
+    boot.mkdir(parents=True)
+    (boot / "config.txt").write_text(STOCK_CONFIG_TXT + (HARDWARE / "SETUP.md").read_text()
+                                     .split("```ini\n", 1)[1].split("```", 1)[0] + extra)
+    (boot / "cmdline.txt").write_text(STOCK_CMDLINE_TXT)
+    command = bringup_uart_check().replace("/boot/firmware/", f"{boot}/")
+    found = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=10)
+    assert bool(found.stdout.strip()) == caught, (command, found)
