@@ -254,3 +254,50 @@ def test_bringups_uart_check_passes_on_a_fresh_image_and_catches_the_uart(tmp_pa
     command = bringup_uart_check().replace("/boot/firmware/", f"{boot}/")
     found = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=10)
     assert bool(found.stdout.strip()) == caught, (command, found)
+
+
+def bom_rows(section: int = 0) -> dict[str, tuple[str, str]]:
+    """The table of BOM.md's ``section`` (0: the reference table; 1: seat nodes), as
+    part -> (quantity, notes)."""
+    rows = {}
+    text = re.split(r"^## ", (HARDWARE / "BOM.md").read_text(), flags=re.M)[section]
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].isdigit():
+            rows[cells[1]] = (cells[3], cells[4])
+    return rows
+
+
+def bom_quantity(part_starts: str) -> int:
+    [(quantity, _)] = [v for part, v in bom_rows().items() if part.startswith(part_starts)]
+    return int(re.match(r"\d+", quantity)[0])
+
+
+def test_the_bom_adds_up_for_the_reference_table():
+    """Per wired seat: one OLED, four switches, a 1 kΩ and a 10 kΩ per button, one cable,
+    two RJ45 breakouts, one pad; as many 0x3D jumpers as the pin map has 0x3D displays."""
+    from golfbox.hal.config import load_config
+
+    config = load_config(HARDWARE / "config.example.toml")
+    seats = [s for s in config.seats if s.backend == "gpio"]
+    buttons = sum(len(s.buttons) for s in seats)
+    assert bom_quantity("Seat OLED") == len(seats)
+    assert bom_quantity("Tactile switch") == buttons
+    assert bom_quantity("Resistor 1 kΩ") == bom_quantity("Resistor 10 kΩ") == buttons
+    assert bom_quantity("Seat cable") == bom_quantity("Seat pad enclosure") == len(seats)
+    assert bom_quantity("RJ45 breakout") == 2 * len(seats)
+    assert bom_quantity("(optional) 4-line") == len(seats)
+    at_3d = sum(s.display.i2c.address == 0x3D for s in seats)
+    [(_, oled_notes)] = [v for part, v in bom_rows().items() if part.startswith("Seat OLED")]
+    assert re.search(rf"\b{['no', 'one', 'two', 'three', 'four'][at_3d]} of them set to 0x3D",
+                     oled_notes)
+
+
+def test_the_bom_has_the_parts_of_a_seat_node():
+    """BOM.md listed the four wired seats only: the RP2040 boards, their OLEDs, switches
+    and USB cables of seats 5-8 (firmware/README.md) were in no list to buy from."""
+    assert "RP2040" in (ROOT / "firmware" / "README.md").read_text()
+    has_sections = re.search(r"^## ", (HARDWARE / "BOM.md").read_text(), re.M)
+    parts = " / ".join(bom_rows(1)) if has_sections else ""
+    for needed in ("RP2040", "SSD1306", "Tactile switch", "USB"):
+        assert needed in parts, needed
