@@ -301,3 +301,119 @@ def test_the_bom_has_the_parts_of_a_seat_node():
     parts = " / ".join(bom_rows(1)) if has_sections else ""
     for needed in ("RP2040", "SSD1306", "Tactile switch", "USB"):
         assert needed in parts, needed
+
+
+def header_pin_names() -> dict[int, str]:
+    """The 40-pin header (J8) as gpiozero knows it: pin -> 'GPIO17', '3V3', 'GND', '5V'."""
+    from gpiozero.pins.mock import MockFactory
+
+    return {n: info.name for n, info in MockFactory().board_info.headers["J8"].pins.items()}
+
+
+# What the pages call a pin besides "GPIO n": the bus function of that GPIO on the header.
+FUNCTION_GPIO = {"SDA1": 2, "SCL1": 3, "MOSI": 10, "SCLK": 11, "CE0": 8, "ID_SD": 0, "ID_SC": 1,
+                 "TXD": 14, "RXD": 15}
+
+
+def same_pin(name: str, pin: int) -> bool:
+    header = header_pin_names()
+    name = name.replace(" ", "")
+    if name in FUNCTION_GPIO:
+        name = f"GPIO{FUNCTION_GPIO[name]}"
+    return header.get(pin) == name
+
+
+def test_every_header_pin_the_wiring_pages_name_is_that_gpio_or_supply():
+    """WIRING's SPI table, its diagram and its prose, and pinmap.toml's comments, each give
+    a GPIO (or 3V3, GND) with its header pin: a builder solders to the pin, so each pair is
+    checked against gpiozero's map of the header (the button table already was)."""
+    wiring = (HARDWARE / "WIRING.md").read_text()
+    pairs = []
+    # The SSD1322 table: | D/C | GPIO 24 | 18 |, | VCC | 3V3 (see power) | 17 |
+    for name, pin in re.findall(r"^\| [^|]+\| (GPIO \d+|3V3|GND)[^|]*\| (\d+) +\|$", wiring, re.M):
+        pairs.append((name, int(pin)))
+    # The diagram: │ GPIO17 pin 11 ●, │ SDA1  pin 3  ●
+    for name, pin in re.findall(r"│ (\w+) +pin (\d+) +●", wiring):
+        pairs.append((name, int(pin)))
+    # Prose: GPIO 7 (pin 26, …), GPIO 0/1 (pins 27/28, …)
+    for first, second, pin1, pin2 in re.findall(r"GPIO (\d+)(?:/(\d+))? \(pins? (\d+)(?:/(\d+))?",
+                                                wiring):
+        pairs.append((f"GPIO{first}", int(pin1)))
+        if second:
+            pairs.append((f"GPIO{second}", int(pin2)))
+    [ground] = re.findall(r"Any GND pin will do \(([\d,\s]+)\)", wiring)
+    pairs += [("GND", int(pin)) for pin in ground.split(",")]
+    assert sorted(int(p) for p in ground.split(",")) == sorted(
+        n for n, name in header_pin_names().items() if name == "GND")
+    assert len(pairs) > 30
+    wrong = [f"{name} is not header pin {pin}" for name, pin in pairs if not same_pin(name, pin)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_pinmap_comments_give_the_header_pins_of_its_own_numbers():
+    """pinmap.toml says `# header pins 11, 13, 15, 7` after a seat's buttons, `# D/C header
+    18, RESET header 22` after the SSD1322's: the builder wires by those."""
+    checked = 0
+    for line in (HARDWARE / "pinmap.toml").read_text().splitlines():
+        code, _, comment = line.partition("#")
+        pins = [int(p) for group in re.findall(r"header (?:pins? )?((?:\d+(?:, )?)+)", comment)
+                for p in re.findall(r"\d+", group)]
+        if not pins or "=" not in code:
+            continue
+        gpios = [int(g) for g in re.findall(r"(?:left|right|ok|back|dc|rst|reset) = (\d+)", code)]
+        assert len(gpios) == len(pins), line
+        for gpio, pin in zip(gpios, pins):
+            assert same_pin(f"GPIO{gpio}", pin), line
+            checked += 1
+    assert checked == 16 + 2 + 1  # the buttons, the SSD1322's D/C and RESET, the mux's RESET
+
+
+def test_wirings_tables_are_the_configs_displays_and_mux():
+    """WIRING's I2C table (channel and address per seat), its SSD1322 table (D/C, RES, CS)
+    and the TCA9548A's RESET GPIO are the ones the reference config loads."""
+    from golfbox.hal.config import load_config
+
+    config = load_config(HARDWARE / "config.example.toml")
+    wiring = (HARDWARE / "WIRING.md").read_text()
+    rows = re.findall(r"^\| (\d) +\| (\d) \(SD\2/SC\2\) +\| `\{ mux = (0x\w+), channel = (\d), "
+                      r"address = (0x\w+) \}` \| (0x\w+) \|$", wiring, re.M)
+    assert len(rows) == len(config.seats) == 4
+    for seat, channel, mux, channel_again, address, address_again in rows:
+        i2c = config.seats[int(seat) - 1].display.i2c
+        assert (i2c.mux, i2c.channel, i2c.address) == (int(mux, 16), int(channel), int(address, 16))
+        assert (channel_again, address_again) == (channel, address)
+    spi = config.shared_display.spi
+    table = dict(re.findall(r"^\| (D/C|RES|CS) +\| GPIO (\d+)", wiring, re.M))
+    assert (int(table["D/C"]), int(table["RES"])) == (spi.dc, spi.rst)
+    assert int(table["CS"]) == {0: 8, 1: 7}[spi.device] and spi.port == 0
+    [reset] = re.findall(r"RESET pin to \*\*GPIO (\d+)", wiring)
+    assert int(reset) == config.i2c_muxes[0].reset
+    for page in ("SETUP.md", "BRINGUP.md"):
+        for dc, rst in re.findall(r"D/C and RES on GPIO (\d+)/(\d+)", (HARDWARE / page).read_text()):
+            assert (int(dc), int(rst)) == (spi.dc, spi.rst), page
+        for dc, rst in re.findall(r"D/C on GPIO (\d+), RES on GPIO (\d+)", (HARDWARE / page).read_text()):
+            assert (int(dc), int(rst)) == (spi.dc, spi.rst), page
+
+
+# The Raspberry Pi Pico's pinout: GPn -> pin (pins 3, 8, 13, 18 … are GND).
+PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
+            13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
+            26: 31, 27: 32, 28: 34}
+
+
+def test_the_seat_nodes_wiring_table_is_board_py():
+    """firmware/README.md's table and README's one line give the pins board.py drives."""
+    board: dict[str, object] = {}
+    exec((ROOT / "firmware" / "board.py").read_text(), board)
+    text = (ROOT / "firmware" / "README.md").read_text()
+    rows = dict(((part.strip(), (int(gp), int(pin))) for part, gp, pin in
+                 re.findall(r"^\| ([^|]+?) +\| GP(\d+) +\| (\d+) +\|", text, re.M)))
+    expected = {"OLED SDA": board["I2C_SDA"], "OLED SCL": board["I2C_SCL"],
+                **{f"button {s}": p for s, p in zip("◀▶●✕", board["BUTTON_PINS"])}}
+    assert {part: gp for part, (gp, _) in rows.items()} == expected
+    assert all(PICO_PIN[gp] == pin for gp, pin in rows.values())
+    assert f"0x{board['OLED_ADDRESS']:02X}" in text
+    readme = (ROOT / "README.md").read_text()
+    first, *_, last = board["BUTTON_PINS"]
+    assert f"GP{first}–GP{last} to GND" in readme
+    assert f"I2C{board['I2C_ID']}:\nSDA GP{board['I2C_SDA']}, SCL GP{board['I2C_SCL']}" in readme
