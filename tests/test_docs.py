@@ -417,3 +417,39 @@ def test_the_seat_nodes_wiring_table_is_board_py():
     first, *_, last = board["BUTTON_PINS"]
     assert f"GP{first}–GP{last} to GND" in readme
     assert f"I2C{board['I2C_ID']}:\nSDA GP{board['I2C_SDA']}, SCL GP{board['I2C_SCL']}" in readme
+
+
+def documented_output(page: str, starts: str) -> list[str]:
+    return [line.strip("`(),") for line in (HARDWARE / page).read_text().splitlines()
+            if line.strip("`(").startswith(starts)]
+
+
+def test_the_output_the_pages_show_is_what_the_commands_print(tmp_path, capsys):
+    """BRINGUP and SETUP show what check-config and check-hardware print for the
+    reference config; the builder compares them line by line."""
+    import shutil
+    from types import SimpleNamespace
+
+    from golfbox.commands.check_hardware import _describe_wiring, _report_displays, _Target
+    from golfbox.hal.config import load_config
+
+    for name in ("config.example.toml", "pinmap.toml"):
+        shutil.copy(HARDWARE / name, tmp_path / name)
+    config_file = tmp_path / "config.example.toml"
+    assert main(["check-config", str(config_file)]) == 0
+    [printed] = capsys.readouterr().out.replace(str(config_file), "/etc/golfbox/config.toml").splitlines()
+    assert documented_output("BRINGUP.md", "/etc/golfbox/config.toml: OK") == [printed]
+    [setup] = documented_output("SETUP.md", "/etc/golfbox/config.toml: OK")
+    assert printed.startswith(setup.removesuffix("…"))
+
+    config = load_config(config_file)
+    _describe_wiring(config)
+    wiring = capsys.readouterr().out.splitlines()
+    targets = [_Target(SimpleNamespace(healthy=True), d, "") for d in config.displays]
+    _report_displays(targets)
+    reports = capsys.readouterr().out.splitlines()
+    for shown in documented_output("BRINGUP.md", "seat ") + documented_output("BRINGUP.md", "shared display ("):
+        if shown.startswith("seat ") and ":" in shown[:8]:
+            assert shown in wiring, shown
+        elif "(" in shown.split(":")[0]:
+            assert shown in reports, shown
