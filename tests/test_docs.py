@@ -16,6 +16,8 @@ import pytest
 
 from golfbox.cli import main
 from golfbox.engine import VARIANTS, get_variant
+from golfbox.hal.base import Button
+from golfbox.hal.config import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "RULES.md"
@@ -453,3 +455,35 @@ def test_the_output_the_pages_show_is_what_the_commands_print(tmp_path, capsys):
             assert shown in wiring, shown
         elif "(" in shown.split(":")[0]:
             assert shown in reports, shown
+
+
+def test_with_the_uart_on_the_wiring_page_says_where_seat_4s_back_button_goes():
+    """WIRING said "set [buses] uart = true … and you move that button", and the check
+    says "pick a free GPIO": with the UART on there is none left. The one way (GPIO 7,
+    given up by the TCA9548A's RESET) is now the page's own TOML, loaded here into the
+    reference config."""
+    import tomllib
+
+    from golfbox.hal.config import HIGHEST_GPIO, load_pinmap, parse_config
+
+    reference = tomllib.loads((HARDWARE / "config.example.toml").read_text())
+    pinmap = load_pinmap(HARDWARE / "pinmap.toml")
+    uart_on = {**reference, "buses": {**reference["buses"], "uart": True}}
+    with pytest.raises(ConfigError, match="GPIO 15 belongs to the UART"):
+        parse_config(uart_on, pinmap=pinmap, pinmap_name="pinmap.toml")
+    config = parse_config(reference, pinmap=pinmap, pinmap_name="pinmap.toml")
+    used = {pin for seat in config.seats for pin in seat.buttons.values()} | {
+        config.shared_display.spi.dc, config.shared_display.spi.rst, config.i2c_muxes[0].reset}
+    reserved = set(config.reserved_pins) | {14, 15}  # and the UART's, once it is on
+    assert set(range(HIGHEST_GPIO + 1)) - reserved - used - {15} == set()  # nowhere to move it
+
+    wiring = (HARDWARE / "WIRING.md").read_text()
+    uart_part = wiring.split("If you turn the UART on", 1)[1].split("\n## ", 1)[0]
+    [snippet] = [tomllib.loads(s) for s in re.findall(r"```toml\n(.*?)```", uart_part, re.S)]
+    seats = [dict(seat) for seat in reference["seats"]]
+    seats[3]["buttons"] = snippet["seats"][-1]["buttons"]
+    moved = parse_config({**uart_on, **snippet, "seats": seats}, pinmap=pinmap,
+                         pinmap_name="pinmap.toml")
+    assert moved.reserved_pins[15].startswith("the UART")
+    assert {b: p for b, p in moved.seats[3].buttons.items() if b is not Button.BACK} == {
+        b: p for b, p in config.seats[3].buttons.items() if b is not Button.BACK}
