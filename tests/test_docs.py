@@ -487,3 +487,29 @@ def test_with_the_uart_on_the_wiring_page_says_where_seat_4s_back_button_goes():
     assert moved.reserved_pins[15].startswith("the UART")
     assert {b: p for b, p in moved.seats[3].buttons.items() if b is not Button.BACK} == {
         b: p for b, p in config.seats[3].buttons.items() if b is not Button.BACK}
+
+
+def code_lines(page: Path) -> list[str]:
+    """Every line of a page's code blocks, fenced or indented, in order."""
+    text = page.read_text()
+    lines = []
+    for block in re.finditer(r"```\w*\n(.*?)```|((?:^(?: {4}).*\n)+)", text, re.S | re.M):
+        lines += [line.strip().removeprefix("$ ") for line in (block[1] or block[2]).splitlines()]
+    return lines
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", HARDWARE / "SETUP.md", HARDWARE / "BRINGUP.md"],
+                         ids=lambda p: p.name)
+def test_a_page_installs_git_before_cloning_and_clones_before_installing_the_checkout(page):
+    """README's Pi section ran `git clone` after an apt line without git (Raspberry Pi OS
+    Lite has none), and SETUP step 4 ran `pip install '.[pi]'` "in a checkout" it never
+    made."""
+    seen_git = seen_clone = False
+    for line in code_lines(page):
+        if re.match(r"sudo apt(-get)? install\b", line):
+            seen_git |= " git " in f"{line} "
+        if line.startswith("git clone"):
+            assert seen_git, f"{page.name}: {line} before installing git"
+            seen_clone = True
+        if re.search(r"pip install (--\S+ )*'?\.\[", line) or line.startswith("sudo systemd/install.sh"):
+            assert seen_clone, f"{page.name}: {line} with no checkout"
