@@ -65,8 +65,12 @@ def build_hardware(config: HardwareConfig, sink: EventSink, *,
         warnings.simplefilter("always")
         try:
             _build(hardware, config, sink, pin_factory, clock)
-        except BaseException:
+        except BaseException as exc:
             hardware.close()
+            from golfbox.hal.gpio import GpioSetupError
+
+            if isinstance(exc, GpioSetupError):  # no pin driver: why each one failed is the answer
+                raise exc.with_fallbacks(notes) from exc.cause
             raise  # its one line says what failed: the notes would only bury it
     for note in notes:  # it worked: gpiozero's notes on the drivers it skipped still count
         warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)

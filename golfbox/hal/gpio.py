@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from typing import Any, Callable, Mapping
 
 from golfbox.hal.base import Button, ButtonEvent, EventKind, EventSink, HardwareSetupError
@@ -100,10 +101,19 @@ def pin_factory_by_name(name: str) -> Any:
     raise BadPinFactory(f"unknown gpiozero pin factory {name!r}")
 
 
-def why_gpio_failed(exc: Exception) -> str:
-    """What went wrong setting up a pin, in words, for the one line run and check-hardware print."""
+def why_gpio_failed(exc: Exception, tried: tuple[str, ...] = ()) -> str:
+    """What went wrong setting up a pin, in words, for the one line run and check-hardware print.
+
+    ``tried``: gpiozero's reason for each pin driver it fell back from ("lgpio: can not
+    open gpiochip"). On a Pi that is the answer (a user not in the gpio group), and
+    "this needs a Raspberry Pi" alone would send the builder the wrong way.
+    """
     from gpiozero.exc import BadPinFactory, GPIOPinInUse
 
+    if isinstance(exc, BadPinFactory) and tried:
+        return (f"gpiozero could load no pin driver ({'; '.join(tried)}): on a Pi, lgpio needs "
+                "python3-lgpio and a user in the gpio group (hardware/SETUP.md, steps 3-4); off "
+                "a Pi, try it with mock pins: GPIOZERO_PIN_FACTORY=mock")
     if isinstance(exc, BadPinFactory):
         return ("gpiozero found no pin driver here (this needs a Raspberry Pi; to try it with "
                 "mock pins: GPIOZERO_PIN_FACTORY=mock)")
@@ -115,9 +125,24 @@ def why_gpio_failed(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def gpio_setup_error(key: str, pin: int, exc: Exception) -> HardwareSetupError:
+class GpioSetupError(HardwareSetupError):
     """``seats[0].buttons.left GPIO 17: why``: restarting will not free a pin, so exit 2."""
-    return HardwareSetupError(f"{key} GPIO {pin}: {why_gpio_failed(exc)}")
+
+    def __init__(self, key: str, pin: int, cause: Exception, tried: tuple[str, ...] = ()):
+        super().__init__(f"{key} GPIO {pin}: {why_gpio_failed(cause, tried)}")
+        self.key, self.pin, self.cause = key, pin, cause
+
+    def with_fallbacks(self, notes: list[warnings.WarningMessage]) -> GpioSetupError:
+        """The same error, with gpiozero's PinFactoryFallback notes said (if any)."""
+        from gpiozero.exc import PinFactoryFallback
+
+        tried = tuple(str(n.message).removeprefix("Falling back from ") for n in notes
+                      if isinstance(n.message, PinFactoryFallback))
+        return GpioSetupError(self.key, self.pin, self.cause, tried) if tried else self
+
+
+def gpio_setup_error(key: str, pin: int, exc: Exception) -> GpioSetupError:
+    return GpioSetupError(key, pin, exc)
 
 
 class GpioPad:
