@@ -156,10 +156,13 @@ def shell_lines(page: Path) -> list[str]:
 
 
 def builder_golfbox_calls() -> list[tuple[str, str, str, str]]:
-    """(page, the whole line, the program as written, its arguments)."""
+    """(page, the whole line, the program as written, its arguments); the reference
+    config's comments count too: it is copied to /etc/golfbox and read there."""
     found = []
-    for page in BUILDER_PAGES:
-        for line in shell_lines(page):
+    for page in [*BUILDER_PAGES, HARDWARE / "config.example.toml"]:
+        lines = (shell_lines(page) if page.suffix == ".md" else
+                 [line.lstrip("# ") for line in page.read_text().splitlines() if line.startswith("#")])
+        for line in lines:
             for program, args in GOLFBOX_CALL.findall(line):
                 found.append((page.name, line.strip(), program, args.strip()))
     return found
