@@ -292,6 +292,9 @@ def test_the_bom_adds_up_for_the_reference_table():
     assert bom_quantity("Seat cable") == bom_quantity("Seat pad enclosure") == len(seats)
     assert bom_quantity("RJ45 breakout") == 2 * len(seats)
     assert bom_quantity("(optional) 4-line") == len(seats)
+    [(each, total)] = re.findall(r"SSD1306 takes up to about (\d+) mA\s+with every pixel "
+                                 r"lit: (\d+) mA for the four seats", (HARDWARE / "WIRING.md").read_text())
+    assert int(each) * len(seats) == int(total)
     at_3d = sum(s.display.i2c.address == 0x3D for s in seats)
     [(_, oled_notes)] = [v for part, v in bom_rows().items() if part.startswith("Seat OLED")]
     assert re.search(rf"\b{['no', 'one', 'two', 'three', 'four'][at_3d]} of them set to 0x3D",
