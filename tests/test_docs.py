@@ -519,3 +519,26 @@ def test_a_page_installs_git_before_cloning_and_clones_before_installing_the_che
             seen_clone = True
         if re.search(r"pip install (--\S+ )*'?\.\[", line) or line.startswith("sudo systemd/install.sh"):
             assert seen_clone, f"{page.name}: {line} with no checkout"
+
+
+def test_every_installed_path_the_pages_name_is_one_the_installer_or_the_unit_makes():
+    """/etc/golfbox/config.toml, /etc/udev/rules.d/60-golfbox-i2c-mux.rules, /opt/golfbox/venv
+    …: the builder looks for them on the Pi; each must be what install.sh writes, the unit
+    sets up or the service defaults to."""
+    from golfbox.commands.run import DEFAULT_CONFIG, PI_JOURNAL
+
+    script = INSTALL_SH.read_text()
+    made = {value for value in re.findall(r"^[A-Z_]+=(/\S+)$", script, re.M)}
+    unit = (ROOT / "systemd" / "golfbox.service").read_text()
+    made |= {f"/run/{d}" for d in re.findall(r"^RuntimeDirectory=(\S+)", unit, re.M)}
+    made |= {f"/var/lib/{d}" for d in re.findall(r"^StateDirectory=(\S+)", unit, re.M)}
+    made |= {DEFAULT_CONFIG, str(PI_JOURNAL), str(Path(DEFAULT_CONFIG).parent / "pinmap.toml")}
+    assert "/etc/golfbox/config.toml" in made and "/opt/golfbox/venv" in made
+    pages = [*BUILDER_PAGES, ROOT / "README.md", HARDWARE / "config.example.toml"]
+    unknown = set()
+    for page in pages:
+        for path in re.findall(r"/(?:etc|opt|var/lib|run)/[\w./*-]*\w", page.read_text()):
+            if not any(path == m or path.startswith(m + "/") or m.startswith(path + "/")
+                       for m in made):
+                unknown.add(f"{page.name}: {path}")
+    assert not unknown, sorted(unknown)
