@@ -338,7 +338,8 @@ def test_every_header_pin_the_wiring_pages_name_is_that_gpio_or_supply():
     wiring = (HARDWARE / "WIRING.md").read_text()
     pairs = []
     # The SSD1322 table: | D/C | GPIO 24 | 18 |, | VCC | 3V3 (see power) | 17 |
-    for name, pin in re.findall(r"^\| [^|]+\| (GPIO \d+|3V3|GND)[^|]*\| (\d+) +\|$", wiring, re.M):
+    spi = wiring.split("## SPI", 1)[1].split("\n## ", 1)[0]
+    for name, pin in re.findall(r"^\| [^|]+\| (GPIO \d+|3V3|GND)[^|]*\| (\d+) +\|$", spi, re.M):
         pairs.append((name, int(pin)))
     # The diagram: │ GPIO17 pin 11 ●, │ SDA1  pin 3  ●
     for name, pin in re.findall(r"│ (\w+) +pin (\d+) +●", wiring):
@@ -542,3 +543,24 @@ def test_every_installed_path_the_pages_name_is_one_the_installer_or_the_unit_ma
                        for m in made):
                 unknown.add(f"{page.name}: {path}")
     assert not unknown, sorted(unknown)
+
+
+# A patch cable's twisted pairs, by RJ45 pin (T568A and T568B pair the same pins).
+RJ45_PAIRS = ({1, 2}, {3, 6}, {4, 5}, {7, 8})
+
+
+def test_the_seat_cable_has_a_pin_for_each_wire_and_twists_i2c_with_a_supply():
+    """WIRING said 'pair SDA with GND, SCL with 3V3' but gave no RJ45 pin for any wire:
+    both ends are wired by hand, and pins 3 and 4 look like neighbours but sit on two
+    different pairs. Now a table: each of the 8 wires once, SDA and SCL each on a pair
+    with a supply wire, as the text says."""
+    wiring = (HARDWARE / "WIRING.md").read_text()
+    section = wiring.split("## Seat cables", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (\d) +\| ([^|]+?) +\| (\d) +\|", section, re.M)
+    signal = {int(pin): name.split()[0] for pin, name, _ in rows}
+    assert all({int(pin), int(other)} in RJ45_PAIRS for pin, _, other in rows), rows
+    assert sorted(signal) == list(range(1, 9)), rows
+    assert sorted(signal.values()) == sorted(["3V3", "GND", "SDA", "SCL", "◀", "▶", "●", "✕"])
+    pair_of = {name: next(p for p in RJ45_PAIRS if pin in p) for pin, name in signal.items()}
+    partner = {name: signal[next(iter(pair_of[name] - {pin}))] for pin, name in signal.items()}
+    assert (partner["SDA"], partner["SCL"]) == ("GND", "3V3")
