@@ -564,3 +564,60 @@ def test_the_seat_cable_has_a_pin_for_each_wire_and_twists_i2c_with_a_supply():
     pair_of = {name: next(p for p in RJ45_PAIRS if pin in p) for pin, name in signal.items()}
     partner = {name: signal[next(iter(pair_of[name] - {pin}))] for pin, name in signal.items()}
     assert (partner["SDA"], partner["SCL"]) == ("GND", "3V3")
+
+
+def readme_config_keys() -> list[tuple[str, str]]:
+    """README's Config paragraph: `[gpio]` (pin_factory, bounce_time, hold_time) … as
+    (section, key) pairs."""
+    readme = (ROOT / "README.md").read_text()
+    paragraph = readme.split("### Config\n", 1)[1].split("\n\n", 2)[0]
+    pairs = []
+    for section, keys in re.findall(r"`\[{1,2}(\w+)\]{1,2}` \(([^)]*)\)", paragraph):
+        if section == "shared_display":  # (a luma.oled driver, or `pygame` …): prose
+            continue
+        keys = re.sub(r" — .*? — ", ", ", keys.replace("\n", " "))  # an aside between dashes
+        pairs += [(section, key.strip()) for key in keys.split(",")]
+    assert all(re.fullmatch(r"[a-z_0-9]+", key) for _, key in pairs), pairs
+    return pairs
+
+
+def test_every_config_key_the_readme_names_is_one_the_loader_takes():
+    """A key the README lists but the loader does not know would be refused at start as
+    'unknown key'; each is given a value of the wrong type, which must be refused for
+    its type (the key was known), never as unknown."""
+    from golfbox.hal.config import parse_config
+    from golfbox.table.settings import settings_from_config
+
+    pairs = readme_config_keys()
+    assert {s for s, _ in pairs} >= {"gpio", "buses", "i2c_mux", "game"} and len(pairs) >= 25
+    wrong = object()
+    for section, key in pairs:
+        table = {key: wrong}
+        data = {"seats": [{"backend": "sim"}], section: [table] if section == "i2c_mux" else table}
+        try:
+            if section == "game":
+                settings_from_config(table, 4)
+            else:
+                parse_config(data)
+        except ConfigError as exc:
+            assert "unknown key" not in str(exc), (section, key, str(exc))
+        except Exception:
+            pass  # refused some other way: it was read, so it is known
+
+
+def test_the_reference_configs_commented_out_examples_load_when_uncommented(tmp_path):
+    """config.example.toml shows a pin factory, a seat node seat and [seat_nodes] as
+    commented-out lines for the builder to uncomment: with them on, it still loads."""
+    import shutil
+
+    from golfbox.hal.config import load_config
+
+    shutil.copy(HARDWARE / "pinmap.toml", tmp_path)
+    lines = (HARDWARE / "config.example.toml").read_text().splitlines()
+    toml_line = re.compile(r"^# (\[\[?\w+\]\]?(\s+#.*)?|\w+ = .+)$")
+    on = [line[2:] if toml_line.match(line) else line for line in lines]
+    assert sum(a != b for a, b in zip(lines, on)) >= 6
+    (tmp_path / "config.toml").write_text("\n".join(on) + "\n")
+    config = load_config(tmp_path / "config.toml")
+    assert [s.backend for s in config.seats] == ["gpio"] * 4 + ["serial"]
+    assert config.gpio.pin_factory == "lgpio" and config.seat_nodes["ports"]
