@@ -621,3 +621,24 @@ def test_the_reference_configs_commented_out_examples_load_when_uncommented(tmp_
     config = load_config(tmp_path / "config.toml")
     assert [s.backend for s in config.seats] == ["gpio"] * 4 + ["serial"]
     assert config.gpio.pin_factory == "lgpio" and config.seat_nodes["ports"]
+
+
+def test_bringups_install_transcript_is_what_install_sh_runs():
+    """BRINGUP step 4 shows install.sh's `+ command` lines for the builder to follow;
+    they are the commands install.sh runs, in its order ("…" stands for any text)."""
+    import sys
+
+    shown = [line[2:] for line in code_lines(HARDWARE / "BRINGUP.md") if line.startswith("+ ")]
+    assert len(shown) >= 3
+    result = subprocess.run(["bash", str(INSTALL_SH), "--dry-run"], capture_output=True, text=True,
+                            env={**os.environ, "PYTHON": sys.executable}, timeout=60)
+    assert result.returncode == 0, result.stderr
+    ran = [line.removeprefix("would run: ").replace("\\ ", " ") for line in result.stdout.splitlines()
+           if line.startswith("would run: ")]
+    def pattern(line: str) -> re.Pattern:
+        return re.compile(".*".join(re.escape(part) for part in line.split("…")) + "$")
+
+    # The page starts after a "…" and then shows every command to the end, one by one.
+    start = len(ran) - len(shown)
+    assert [bool(pattern(line).match(command)) for line, command in zip(shown, ran[start:])] == \
+        [True] * len(shown), (shown, ran[start:])
