@@ -642,3 +642,31 @@ def test_bringups_install_transcript_is_what_install_sh_runs():
     start = len(ran) - len(shown)
     assert [bool(pattern(line).match(command)) for line, command in zip(shown, ran[start:])] == \
         [True] * len(shown), (shown, ran[start:])
+
+
+def sections(page: Path) -> dict[int, str]:
+    """A page's numbered sections: '## 4. The program' -> {4: its text}."""
+    parts = re.split(r"^## (\d+)\. ", page.read_text(), flags=re.M)
+    return {int(number): text for number, text in zip(parts[1::2], parts[2::2])}
+
+
+def test_step_numbers_point_at_the_step_that_does_it():
+    """BRINGUP step 3 said install.sh makes i2c-dev permanent 'in step 5': install.sh is
+    step 4 (step 5 is check-hardware). A reference to a step that runs install.sh, and
+    the code's 'hardware/SETUP.md, step N' in its messages, must name the right one."""
+    bringup = sections(HARDWARE / "BRINGUP.md")
+    for number in re.findall(r"install\.sh[^.]*?\bstep (\d+)", (HARDWARE / "BRINGUP.md").read_text()):
+        assert "sudo systemd/install.sh" in bringup[int(number)], f"BRINGUP.md: install.sh in step {number}"
+    setup = sections(HARDWARE / "SETUP.md")
+    # What a message sends the builder to SETUP for, and what that step must show.
+    needs = {"module": "apt install", "gpio group": "usermod -aG", "lgpio": "python3-lgpio"}
+    found = 0
+    for source in (ROOT / "golfbox").rglob("*.py"):
+        for message in re.findall(r"[^\"]*hardware/SETUP\.md, steps? [\d-]+[^\"]*", source.read_text()):
+            numbers = re.search(r"steps? (\d+)(?:-(\d+))?", message).groups()
+            steps = "".join(setup[int(n)] for n in numbers if n)
+            for words, shown in needs.items():
+                if words in message:
+                    assert shown in steps, (source.name, message)
+                    found += 1
+    assert found >= 2
