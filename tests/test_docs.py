@@ -670,3 +670,18 @@ def test_step_numbers_point_at_the_step_that_does_it():
                     assert shown in steps, (source.name, message)
                     found += 1
     assert found >= 2
+
+
+def test_what_the_pages_say_a_node_shows_is_what_its_firmware_draws():
+    """BRINGUP and firmware/README quote the node's waiting screen ("waiting for the
+    table", "not in config", "no seat yet", "fw 1.2.1"): the builder reads them off the
+    panel."""
+    node = (ROOT / "firmware" / "node.py").read_text()
+    version = re.search(r'^FIRMWARE_VERSION = "([\d.]+)"', node, re.M)[1]
+    drawn = " ".join(re.findall(r'fb\.text\("([^"%]+)', node)).replace("...", "")
+    for page in (HARDWARE / "BRINGUP.md", ROOT / "firmware" / "README.md"):
+        text = page.read_text()
+        for quoted in ("waiting for the table", "not in config", "no seat yet"):
+            if quoted in text:
+                assert quoted in drawn, (page.name, quoted)
+        assert set(re.findall(r"`fw ([\d.]+)`", text)) <= {version}, page.name
