@@ -247,7 +247,10 @@ def bringup_uart_check() -> str:
 
 
 @pytest.mark.parametrize("extra, caught", [("", False), ("enable_uart=1\n", True),
-                                           ("dtparam=uart0=on\n", True)])
+                                           ("dtparam=uart0=on\n", True),
+                                           ("dtoverlay=disable-bt\n", True),
+                                           ("dtoverlay=miniuart-bt\n", True),
+                                           ("enable_uart=0\n", False)])
 def test_bringups_uart_check_passes_on_a_fresh_image_and_catches_the_uart(tmp_path, extra, caught):
     """BRINGUP step 2 grepped for console=serial, which every fresh Raspberry Pi OS has in
     cmdline.txt: the check said "stop" on a correctly set up Pi."""
