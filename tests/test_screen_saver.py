@@ -280,3 +280,24 @@ def test_a_loose_cable_does_not_keep_the_table_awake(sim_table):
         table.clock.advance(1.0)
     assert svc.saver.asleep
     assert svc.table_message.startswith("P2's seat is unplugged")
+
+
+def test_a_seat_plugged_in_after_its_cable_came_and_went_wakes_the_table(sim_table):
+    """Only a node's first return since it failed wakes the table, so that a loose cable
+    does not keep it awake; but a cable that came and went as it fell out counted as
+    that return: the node plugged back in later, after the table had gone to sleep,
+    did not wake it, and its person's first press only woke it."""
+    from golfbox.hal.base import LinkEvent
+
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    svc = table.service
+    for connected in (False, True, False):  # it comes and goes as it falls out
+        svc.post(LinkEvent(1, connected, "seat 2: loose cable", buttons=True))
+        svc.run_until_idle()
+        table.clock.advance(0.1)
+    sleeps_after_the_minutes(table)
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.run_until_idle()
+    assert not svc.saver.asleep
+    table.press(1, Button.OK)  # the first press counts: seat 2 joins
+    assert svc.lobby.joined == {1}

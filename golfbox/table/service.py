@@ -38,6 +38,10 @@ __all__ = ["TableService", "TableSettings", "NEXT_ROUND"]
 log = logging.getLogger(__name__)
 
 FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's one bar
+# A seat node that answers again after being away this long was plugged back in by
+# someone, who is there to play: it wakes the screen saver even if its cable came and
+# went before it fell out (a loose cable's flips are seconds apart at most).
+PLUGGED_BACK_SECONDS = 30.0
 _WAKE = object()  # posted to make a blocked loop look at its stop event
 
 
@@ -90,6 +94,7 @@ class TableService:
         self._fault_turn = None  # the timer that shows the next of several faults
         self._steadying: dict[tuple, object] = {}  # a part back -> its timer to count it back
         self._stirred: set[tuple] = set()  # nodes back, not yet steady, that woke the saver
+        self._failed_at: dict[tuple, float] = {}  # a part away -> when it last failed
         self.saver = ScreenSaver(settings.screen_saver_minutes, self.timers, clock)
         self._waking: dict[int, Button] = {}  # seat -> the button that woke the table
         # seat -> (button, when) of its last press: a HELD is judged by when its press began
@@ -277,14 +282,17 @@ class TableService:
             steadying.cancel()
         self.session.link_changed(event, where)
         if not event.connected:
+            self._failed_at[key] = self.clock()
             return
+        away_for = self.clock() - self._failed_at.pop(key, self.clock())
         # A node or panel that was away may have lost its picture: it gets it now.
         self.painter.forget(event.seat)
         # Someone plugged a seat in: they are here to play, and their first press must
         # not only wake the table. Not a press: it was made on the saver if it is on. Only
-        # its first return since it failed: a loose cable's every flip would keep the
-        # table awake all night.
-        if event.buttons and not pressed and key not in self._stirred:
+        # its first return since it failed, or one after a long absence: a loose cable's
+        # every flip would keep the table awake all night.
+        if event.buttons and not pressed and (key not in self._stirred
+                                              or away_for >= PLUGGED_BACK_SECONDS):
             self.saver.stir()
             self._stirred.add(key)
         if pressed or not self.session.part_down(event.seat, event.buttons):
