@@ -151,3 +151,25 @@ def test_fit_name_tells_apart_names_whose_first_letters_are_drawn_alike(table):
             other = next(o for o in table if o != name)
             shown = fit_name(name, width, table)
             assert not reads_as(shown, other), (shown, other, width)
+
+
+@pytest.mark.parametrize("players", [7, 8])
+@pytest.mark.parametrize("tailed, tailless", [("Ђорђе", "Ћорће"), ("Françoise", "Francoise")])
+def test_a_name_in_the_last_row_of_scores_keeps_its_tail(players, tailed, tailless):
+    """On 128 px, 7-8 players' last row of scores sits on the screen's bottom row: the
+    tail that Ђ, Д, Ц, Щ, Џ and Ç hang under the line fell off the screen, and Serbian
+    Ђорђе read Ћорће (another letter), Françoise Francoise. A row whose tail would fall
+    off is drawn that much higher."""
+    from golfbox.render import render_table
+
+    view = goldens._eight_mid().view(None) if players == 8 else goldens.deal(
+        "9-card", players=7).view(None)
+    last = players - 1
+    names = [f"P{seat + 1}" for seat in range(players)]
+
+    def shown(name: str) -> Image.Image:
+        return render_table(view, (128, 64), names[:last] + [name])
+
+    tail = shown(tailed)
+    assert tail.tobytes() != shown(tailless).tobytes()
+    assert any(tail.getpixel((x, 63)) for x in range(128))  # its tail, on the last row

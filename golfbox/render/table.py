@@ -173,23 +173,31 @@ def scores_top(rows: int, width: int) -> int:
 
 
 def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str] | None,
-                 palette: Palette, x0: int, y0: int, width: int, rows: int, lang: str) -> None:
+                 palette: Palette, x0: int, y0: int, size: tuple[int, int], rows: int,
+                 lang: str) -> None:
     """Every seat's match total right after its name ('Ann 12'), cells apart; the seat
     to move is inverted. A total never sits next to the following seat's name."""
     per_row = -(-view.players // rows)
-    cell_w = width // per_row
+    cell_w = size[0] // per_row
     table = table_names(view.players, names, lang)
+    totals = [str(total) for total in view.totals]
+    # margins, the space, the gap to the next cell
+    shown = [fit_name(table[seat], cell_w - 10 - glyphs.text_width(totals[seat]), table)
+             for seat in range(view.players)]
     for seat in range(view.players):
         x = x0 + (seat % per_row) * cell_w
         y = y0 + (seat // per_row) * LINE
+        # A row on the screen's bottom row (128 px, 7-8 players) is drawn higher by what
+        # its names hang under the line, or Ђ's tail fell off (Ђорђе read Ћорће, Françoise
+        # Francoise).
+        row = shown[seat - seat % per_row:seat - seat % per_row + per_row]
+        y -= max(0, y + glyphs.SMALL_HEIGHT + max(map(glyphs.hang, row)) - size[1])
         mover = seat == view.to_move
         fg = palette.paper if mover else palette.ink
         if mover:  # the bar reaches over the accents too
             draw.rectangle((x, y - 2, x + cell_w - 4, y + LINE - 3), fill=palette.ink)
-        total = str(view.totals[seat])
-        room = cell_w - 10 - glyphs.text_width(total)  # margins, the space, the gap to the next cell
-        after = glyphs.draw_text(draw, x + 1, y, fit_name(table[seat], room, table), fg)
-        glyphs.draw_text(draw, after + 3, y, total, fg)
+        after = glyphs.draw_text(draw, x + 1, y, shown[seat], fg)
+        glyphs.draw_text(draw, after + 3, y, totals[seat], fg)
 
 
 def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
@@ -202,7 +210,7 @@ def render_table(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[s
     scores_y = scores_top(rows, image.width)
     draw_middle = _draw_wide_middle if image.width == WIDE[0] else _draw_narrow_middle
     draw_middle(draw, view, names, palette, message, rows, scores_y, lang)
-    _draw_scores(draw, view, names, palette, 0, scores_y, image.width, rows, lang)
+    _draw_scores(draw, view, names, palette, 0, scores_y, image.size, rows, lang)
     return image
 
 
