@@ -133,6 +133,18 @@ def test_what_a_phone_types_for_an_apostrophe_a_hyphen_or_a_space_is_drawn_as_it
     assert drawn("Jean\u00a0Paul") == drawn("Jean Paul")
 
 
+@pytest.mark.parametrize("name", ["O\u00b4Brien", "O`Brien", "O\u02b9Brien", "O\u2032Brien"])
+def test_what_a_keyboard_types_for_an_apostrophe_is_drawn_as_it(name):
+    """A keyboard whose apostrophe key types an acute accent (´, German and Polish ones),
+    a grave (`) or a prime: 'O´Brien' was refused ('the displays cannot draw' it) while
+    'O’Brien' was drawn O'BRIEN. Each is drawn as the apostrophe, and told apart as it."""
+    from golfbox.table.settings import settings_from_config
+
+    assert glyphs.undrawable(name) is None and drawn(name) == drawn("O'Brien")
+    assert glyphs.drawn_letters(name) == "O'BRIEN"
+    assert settings_from_config({"names": {"1": name}}, 3).names == {0: name}
+
+
 def reads_as(shown: str, name: str) -> bool:
     """Could ``shown`` be read as ``name`` on a display: its drawn letters before the '…'
     begin the name's, those after it end them."""

@@ -166,8 +166,10 @@ def _plain(char: str) -> str:
 
 _UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "Ŋ": "N", "Þ": "P",
              "Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
-             # and what a phone or a word processor types for ' - and a space (O’Brien)
-             "’": "'", "‘": "'", "‐": "-", "‑": "-", "–": "-", "\u00a0": " "}
+             # and what a phone or a word processor types for ' - and a space (O’Brien),
+             # or a keyboard whose apostrophe key types an accent or a prime (O´Brien)
+             "’": "'", "‘": "'", "´": "'", "`": "'", "ʹ": "'", "′": "'",
+             "‐": "-", "‑": "-", "–": "-", "\u00a0": " "}
 
 
 def _letters(text: str) -> str:
