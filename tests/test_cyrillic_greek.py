@@ -145,6 +145,16 @@ def test_what_a_keyboard_types_for_an_apostrophe_is_drawn_as_it(name):
     assert settings_from_config({"names": {"1": name}}, 3).names == {0: name}
 
 
+def test_a_couple_at_one_seat_may_be_named_with_an_ampersand():
+    """'Mum & Dad' at one seat: the previous main drew MUM ? DAD, and the config then
+    refused it as a name the displays cannot draw."""
+    from golfbox.table.settings import settings_from_config
+
+    assert glyphs.undrawable("Mum & Dad") is None
+    assert glyphs.drawn_letters("Mum & Dad") == "MUM & DAD"
+    assert settings_from_config({"names": {"1": "Mum & Dad"}}, 3).names == {0: "Mum & Dad"}
+
+
 def reads_as(shown: str, name: str) -> bool:
     """Could ``shown`` be read as ``name`` on a display: its drawn letters before the '…'
     begin the name's, those after it end them."""

@@ -230,7 +230,7 @@ def test_check_config_names_a_name_the_displays_cannot_draw(tmp_path, capsys):
     assert str(error.value) == (
         f"{config}: game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the displays cannot draw; "
         "they draw Latin, Cyrillic and Greek letters (marks too: Dvořák, Ёжиков, Γιώργος), "
-        "digits, spaces and ! \" # % ' ( ) * + , - . / : ; < = > ? _")
+        "digits, spaces and ! \" # % & ' ( ) * + , - . / : ; < = > ? _")
     config.write_text(SIM_TABLE + '[game]\nnames = { 1 = "Иван", 2 = "Мария", 3 = "Γιώργος" }\n')
     assert check_config.run(argparse.Namespace(file=str(config))) == 0
 

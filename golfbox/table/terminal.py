@@ -286,7 +286,7 @@ class Curtain:
         return state in self.PRIVATE and seat in self.people and seat != self.looking
 
 
-def curtain_lines(seat: int) -> tuple[str, str]:
+def curtain_lines(seat: int) -> tuple[str, ...]:
     """What a hidden seat's panel says instead of its picture."""
     return ("hidden from", "the others:", "press a key", f"of seat {seat + 1}")
 
