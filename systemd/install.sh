@@ -78,6 +78,23 @@ else
 fi
 
 # --- the program ---------------------------------------------------------
+# An update: the new version must accept the config kept before it replaces the program
+# the table runs. Installed first and refused after, it would leave a table that starts
+# no more at its next restart (a power cut, the watchdog) until somebody edits the config.
+# So it is tried in a venv of its own first, the running one untouched if it refuses.
+if [ -x "$ROOT$VENV/bin/python" ] && [ -e "$ROOT$CONFIG" ]; then
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would check $ROOT$CONFIG with the new version in a venv of its own first"
+    else
+        trial=$(mktemp -d "${TMPDIR:-/tmp}/golfbox-install.XXXXXX")
+        trap 'rm -rf "$trial"' EXIT
+        run "$PYTHON" -m venv --system-site-packages "$trial/venv"
+        run "$trial/venv/bin/pip" install --no-input --quiet "$SOURCE[pi]"
+        run "$trial/venv/bin/golfbox" check-config "$ROOT$CONFIG" ||
+            die "the new version would not start with $CONFIG (see above): the program the" \
+                "table runs was not replaced; fix the config, then run install.sh again"
+    fi
+fi
 # --system-site-packages: Debian's python3-lgpio (a C extension) is used as is.
 if [ -x "$ROOT$VENV/bin/python" ]; then
     say "venv $ROOT$VENV exists, kept"

@@ -164,7 +164,7 @@ def script(checkout: Path, name: str, *args: str) -> subprocess.CompletedProcess
         capture_output=True,
         text=True,
         env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHON": str(checkout / "python3"),
-             "PYTHONPATH": str(REPO)},
+             "PYTHONPATH": str(REPO), "TMPDIR": str(checkout)},
         timeout=60,
     )
 
@@ -212,8 +212,30 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert config.read_text() == edited
     assert tree(root) == files_after_first
     log = (checkout / "log").read_text().splitlines()
-    assert [line.split()[0] for line in log] == ["venv", "pip", "pip"]  # one venv, the project reinstalled
-    assert log[1].endswith("/src[pi]")
+    # One venv, the project reinstalled: after a trial in a venv of its own on the kept config.
+    assert [line.split()[0] for line in log] == ["venv", "pip", "venv", "pip", "pip"]
+    assert log[1].endswith("/src[pi]") and log[3].endswith("/src[pi]")
+    assert "golfbox-install." in log[2] and not list(checkout.glob("golfbox-install.*"))
+
+
+@needs_systemctl
+def test_an_update_that_would_not_start_with_the_kept_config_replaces_nothing(checkout):
+    """install.sh replaced the program the table runs, then checked the kept config with
+    it: a config the new version refuses left a table that would start no more at its next
+    restart (a power cut). The new version is tried on the config in a venv of its own."""
+    root = checkout / "root"
+    assert script(checkout, "install.sh").returncode == 0
+    program = root / "opt/golfbox/venv/bin/golfbox"
+    installed = program.stat().st_mtime_ns
+    config = root / "etc/golfbox/config.toml"
+    config.write_text(config.read_text().replace('variant = "6-card"', 'variant = "six-card"'))
+    result = script(checkout, "install.sh")
+    assert result.returncode == 1
+    assert "game.variant: unknown variant 'six-card'" in result.stderr
+    assert "the program the table runs was not replaced" in result.stderr
+    assert f"{root}/opt/golfbox/venv/bin/pip" not in result.stdout
+    assert program.stat().st_mtime_ns == installed
+    assert not list(checkout.glob("golfbox-install.*"))
 
 
 @needs_systemctl
