@@ -679,6 +679,35 @@ def check_gpio_sim(vm: VM, report: Report) -> None:
               f"{time.monotonic() - started:.1f} s")
 
 
+def check_update(vm: VM, report: Report) -> None:
+    """install.sh again, as an update. With a config the new version refuses, it must not
+    replace the program the table runs (the next restart would start nothing); with the
+    config mended, it installs and restarts the table."""
+    pid = wait_active(vm, 30)["MainPID"]
+    config = vm.sh("cat /etc/golfbox/config.toml").out
+    expect('variant = "9-card"' in config, "the installed config has no 9-card variant to spoil")
+    vm.write_file("/etc/golfbox/config.toml", config.replace('variant = "9-card"', 'variant = "six-card"'))
+    install = f"cd {SRC} && PIP_NO_INDEX=1 PIP_FIND_LINKS={WHEELS} systemd/install.sh"
+    started = time.monotonic()
+    refused = vm.sh(install, timeout=600, check=False)
+    expect(refused.rc == 1, f"install.sh with a refused config exited {refused.rc}:\n{refused.out[-2000:]}")
+    expect("was not replaced" in refused.err, f"install.sh did not say the program was kept:\n{refused.err[-2000:]}")
+    expect("/opt/golfbox/venv/bin/pip" not in refused.out, "install.sh ran the table's pip all the same")
+    expect(vm.sh("ls /tmp | grep -c golfbox-install", check=False).out.strip() == "0",
+           "install.sh left its trial venv in /tmp")
+    state = unit_state(vm)
+    expect(state.get("ActiveState") == "active" and state.get("MainPID") == pid,
+           f"the table did not run on through the refused update: {state}")
+    refused_s = time.monotonic() - started
+    vm.write_file("/etc/golfbox/config.toml", config)
+    started = time.monotonic()
+    updated = vm.sh(install, timeout=600, check=False)
+    expect(updated.rc == 0, f"install.sh as an update exited {updated.rc}:\n{updated.err[-2000:]}")
+    wait_active(vm, 90, not_pid=pid)
+    report.ok("an update the kept config refuses replaces nothing; the table runs on",
+              f"refused in {refused_s:.0f} s, updated and restarted in {time.monotonic() - started:.0f} s")
+
+
 def check_uninstall(vm: VM, report: Report) -> None:
     vm.sh(f"cd {SRC} && systemd/uninstall.sh")
     expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
@@ -745,6 +774,7 @@ def main() -> int:
                  ("panel", lambda: check_failing_panel(vm, report)),
                  ("gpio", lambda: check_gpio_sim(vm, report)),
                  ("worker", lambda: check_bot_worker(vm, report)),
+                 ("update", lambda: check_update(vm, report)),
                  ("uninstall", lambda: check_uninstall(vm, report))]
         for name, step in steps:
             if name not in ("install", "running", "uninstall") and not wanted(name):
