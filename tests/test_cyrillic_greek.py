@@ -180,8 +180,8 @@ def test_fit_name_tells_apart_names_whose_first_letters_are_drawn_alike(table):
 def test_a_name_in_the_last_row_of_scores_keeps_its_tail(players, tailed, tailless):
     """On 128 px, 7-8 players' last row of scores sits on the screen's bottom row: the
     tail that Ђ, Д, Ц, Щ, Џ and Ç hang under the line fell off the screen, and Serbian
-    Ђорђе read Ћорће (another letter), Françoise Francoise. A row whose tail would fall
-    off is drawn that much higher."""
+    Ђорђе read Ћорће (another letter), Françoise Francoise. There such letters take a
+    short form, the tail inside the line (tests/test_descenders.py)."""
     from golfbox.render import render_table
 
     view = goldens._eight_mid().view(None) if players == 8 else goldens.deal(

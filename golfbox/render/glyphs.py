@@ -149,6 +149,16 @@ def _mask(rows: str, scale: int) -> Image.Image:
 
 
 _SMALL_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SMALL.items()} for scale in (1, 2)}
+# The letters that hang, as a line with no row under it draws them (the 128 px shared
+# display's last row of scores): the tail kept within the line, the letter a row
+# shorter above it. Without its tail Ђ read Ћ, Щ Ш, Ц U, Ç C (tests: each still
+# differs from every other glyph).
+_SHORT = {
+    "Д": ".###.|.#.#.|.#.#.|#####|#...#", "Ц": "#.#.|#.#.|#.#.|####|...#",
+    "Щ": "#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|###|.#.",
+    "Ђ": "###.|.##.|.#.#|.#.#|..#.", "Ç": ".##|#..|#..|.##|.#.",
+}
+_SHORT_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SHORT.items()} for scale in (1, 2)}
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
 _SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
 _UNKNOWN = "?"
@@ -239,10 +249,13 @@ def hang(text: str, scale: int = 1) -> int:
 
 
 def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
-              scale: int = 1) -> int:
+              scale: int = 1, short: bool = False) -> int:
     """Stamp ``text`` with its top-left at (x, y); returns the x after it.
-    Accents rise MARK_RISE rows above y (times ``scale``); a cedilla hangs below."""
+    Accents rise MARK_RISE rows above y (times ``scale``); a cedilla hangs below, or
+    if ``short`` (no row under the line) stays within it, its letter a row shorter."""
+    shorts = _SHORT_MASKS[scale] if short else {}
     for char, glyph in zip(_letters(text), _glyphs(text, scale)):
+        glyph = shorts.get(char, glyph)
         draw.bitmap((x, y - _RISE.get(char, 0) * scale), glyph, fill=fill)
         x += glyph.width + scale
     return x

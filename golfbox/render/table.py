@@ -187,16 +187,16 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str]
     for seat in range(view.players):
         x = x0 + (seat % per_row) * cell_w
         y = y0 + (seat // per_row) * LINE
-        # A row on the screen's bottom row (128 px, 7-8 players) is drawn higher by what
-        # its names hang under the line, or Ђ's tail fell off (Ђорђе read Ћорће, Françoise
-        # Francoise).
-        row = shown[seat - seat % per_row:seat - seat % per_row + per_row]
-        y -= max(0, y + glyphs.SMALL_HEIGHT + max(map(glyphs.hang, row)) - size[1])
+        # A row on the screen's bottom row (128 px, 7-8 players) has no row under it for
+        # tails: Ђ's fell off (Ђорђе read Ћорће, Françoise Francoise). Drawn a row higher
+        # instead, its accents and its bar went into the tails of the row above (Щ read
+        # Ш): such letters take their short form there.
+        short = y + glyphs.SMALL_HEIGHT >= size[1]
         mover = seat == view.to_move
         fg = palette.paper if mover else palette.ink
         if mover:  # the bar reaches over the accents too
             draw.rectangle((x, y - 2, x + cell_w - 4, y + LINE - 3), fill=palette.ink)
-        after = glyphs.draw_text(draw, x + 1, y, shown[seat], fg)
+        after = glyphs.draw_text(draw, x + 1, y, shown[seat], fg, short=short)
         glyphs.draw_text(draw, after + 3, y, totals[seat], fg)
 
 
@@ -238,9 +238,12 @@ def _draw_wide_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequence
     last = glyphs.fit_text(describe_last(view, names, lang, width), width)
     # Under the last action a bar goes a row lower, two under a cedilla: a blank row
     # parts them. If the scores leave no room for that, it takes the last action's line.
-    message_y = 31 + (1 + glyphs.hang(last) if message_lines and last else 0)
+    # Under a mover's name with a tail (ÇAĞRI, ЩУКИН: 2 rows at y 20-21) the last
+    # action's accents (y 21-22) went into it: the lines go lower, a blank row between.
+    last_y = max(23, 10 + 2 * glyphs.SMALL_HEIGHT + glyphs.hang(turn, 2) + 1 + glyphs.rise(last))
+    message_y = last_y + 8 + (1 + glyphs.hang(last) if message_lines and last else 0)
     if len(message_lines) < lines and message_y + LINE * (len(message_lines) - 1) + 5 <= scores_y - 4:
-        glyphs.draw_text(draw, x, 23, last, ink)
+        glyphs.draw_text(draw, x, last_y, last, ink)
         _message_or_info(draw, palette, x, message_y, width, message_lines,
                          _info_words(view, names, lang, width))
     else:  # one row lower: its bar's top clears the turn's big letters
