@@ -484,24 +484,37 @@ def test_golfbox_run_without_a_config_starts_the_simulator(open_terminal):
     assert term.quit() == 0
 
 
+def sim_window_table(humans: int, auto_start: bool = True):
+    """A two-seat SimTable for the --window tests (SDL's dummy driver: no screen needed)."""
+    import argparse
+
+    from golfbox.commands import sim as sim_cli
+    from golfbox.table.sim import SimTable
+
+    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
+    return SimTable(sim_cli.table_settings(args, humans=humans, bot_delay=0.0,
+                                           auto_start=auto_start))
+
+
+def open_window(table, humans: list[int], **options):
+    """sim_ui.WindowUI on ``table``, or the test skipped where pygame has no display."""
+    from golfbox.table import sim_ui
+
+    try:
+        return sim_ui.WindowUI(table, humans, threading.Event(), **options)
+    except sim_ui.WindowUnavailable as exc:
+        pytest.skip(f"pygame cannot open a display here: {exc}")
+
+
 def test_window_shows_the_same_pictures_and_takes_the_same_keys(monkeypatch):
     """--window: one pygame window through luma.emulator (SDL's dummy driver: no screen needed)."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
-    import argparse
-
-    from golfbox.commands import sim as sim_cli
     from golfbox.table import sim_ui
-    from golfbox.table.sim import SimTable
 
-    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
-    settings = sim_cli.table_settings(args, humans=1, bot_delay=0.0, auto_start=True)
-    table = SimTable(settings)
+    table = sim_window_table(humans=1)
     try:
-        try:
-            window = sim_ui.WindowUI(table, [0], threading.Event())
-        except sim_ui.WindowUnavailable as exc:
-            pytest.skip(f"pygame cannot open a display here: {exc}")
+        window = open_window(table, [0])
         before = table.image("seat-0").tobytes()
         # Seat 1's panel in the window is its display's image, lit pixels coloured, unscaled.
         seat_box = (sim_ui.WINDOW_GAP, sim_ui.WINDOW_GAP + 64 + 12 + sim_ui.WINDOW_GAP + 12)
@@ -524,20 +537,11 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
     other's."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
-    import argparse
-
-    from golfbox.commands import sim as sim_cli
     from golfbox.table import sim_ui
-    from golfbox.table.sim import SimTable
 
-    args = argparse.Namespace(players=2, variant="6-card", rule=[], rounds=1, seed=3, bot=None)
-    settings = sim_cli.table_settings(args, humans=2, bot_delay=0.0, auto_start=True)
-    table = SimTable(settings)
+    table = sim_window_table(humans=2)
     try:
-        try:
-            window = sim_ui.WindowUI(table, [0, 1], threading.Event())
-        except sim_ui.WindowUnavailable as exc:
-            pytest.skip(f"pygame cannot open a display here: {exc}")
+        window = open_window(table, [0, 1])
         top = sim_ui.WINDOW_GAP + 64 + 12 + sim_ui.WINDOW_GAP + 12
 
         def lit(image) -> bytes:  # which pixels are lit (no dithering of the window's colour)
@@ -557,14 +561,14 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
             table.service.run_until_idle()
             assert panel(seat) == screen(seat)
             assert panel(other) != screen(other)
-        alone = sim_ui.WindowUI(table, [0, 1], threading.Event(), all_screens=True)
+        alone = open_window(table, [0, 1], all_screens=True)
         assert panel(0, alone) == screen(0) and panel(1, alone) == screen(1)
     finally:
         table.close()
     # The lobby shows no cards: nothing is hidden there.
-    table = SimTable(sim_cli.table_settings(args, humans=2, bot_delay=0.0, auto_start=False))
+    table = sim_window_table(humans=2, auto_start=False)
     try:
-        window = sim_ui.WindowUI(table, [0, 1], threading.Event())
+        window = open_window(table, [0, 1])
         assert table.service.state == "lobby"
         assert panel(0, window) == screen(0) and panel(1, window) == screen(1)
     finally:
