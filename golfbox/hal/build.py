@@ -94,14 +94,14 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         if warning:  # the commands say it: run logs it, check-hardware prints it
             hardware.mux_warnings.append(warning)
         if mux.reset is not None:
-            from golfbox.hal.gpio import gpio_setup_error
+            from golfbox.hal.gpio import GpioSetupError
             from golfbox.hal.i2cmux import MuxReset
 
             try:
                 reset = MuxReset(mux.reset, pin_factory=pin_factory, clock=clock,
                                  name=f"TCA9548A 0x{mux.address:02X} on I2C{mux.parent}")
             except Exception as exc:  # no pin driver, the pin held by the kernel …
-                raise gpio_setup_error(f"i2c_mux[{index}].reset", mux.reset, exc) from exc
+                raise GpioSetupError(f"i2c_mux[{index}].reset", mux.reset, exc) from exc
             hardware.mux_resets[(mux.parent, mux.address)] = reset
 
     def resilient(display: Display, seat: int | None, where: DisplayConfig) -> ResilientDisplay:

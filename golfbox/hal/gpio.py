@@ -141,10 +141,6 @@ class GpioSetupError(HardwareSetupError):
         return GpioSetupError(self.key, self.pin, self.cause, tried) if tried else self
 
 
-def gpio_setup_error(key: str, pin: int, exc: Exception) -> GpioSetupError:
-    return GpioSetupError(key, pin, exc)
-
-
 class GpioPad:
     """The buttons of one or more seats on GPIO: ``{seat: {Button: bcm_pin}}``."""
 
@@ -166,7 +162,7 @@ class GpioPad:
                             f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
                             hold_time=hold_time, hold_repeat=False, pin_factory=pin_factory)
                     except Exception as exc:
-                        raise gpio_setup_error(f"seats[{seat}].buttons.{button.value}", pin, exc) from exc
+                        raise GpioSetupError(f"seats[{seat}].buttons.{button.value}", pin, exc) from exc
                     device.when_pressed = logic.pressed
                     device.when_released = logic.released
                     device.when_held = logic.held
