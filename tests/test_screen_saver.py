@@ -248,38 +248,43 @@ def test_zero_minutes_never_sleeps(sim_table):
     assert table.service.lobby.joined == {0}
 
 
+def seat_2_node(table, connected: bool, reason: str) -> None:
+    """Seat 2's node goes away or comes back, and the table takes it in."""
+    from golfbox.hal.base import LinkEvent
+
+    table.service.post(LinkEvent(1, connected, reason, buttons=True))
+    table.service.run_until_idle()
+
+
+def plugged_back_in_wakes_the_table(table) -> None:
+    """Seat 2's node back after the table fell asleep: it wakes, and the first press of
+    seat 2's person counts (it joins)."""
+    seat_2_node(table, True, "seat 2: node back")
+    assert not table.service.saver.asleep
+    table.press(1, Button.OK)
+    assert table.service.lobby.joined == {1}
+
+
 def test_a_seat_plugged_back_in_wakes_the_table(sim_table):
     """Someone who plugs their seat back in is there to play: the table slept on, and
     their first press only woke it (review)."""
-    from golfbox.hal.base import LinkEvent
-
     table = sim_table(seats=2, screen_saver_minutes=MINUTES)
-    svc = table.service
-    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
-    svc.run_until_idle()
+    seat_2_node(table, False, "seat 2: node unplugged")
     sleeps_after_the_minutes(table)
-    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
-    svc.run_until_idle()
-    assert not svc.saver.asleep
-    table.press(1, Button.OK)  # the first press counts: seat 2 joins
-    assert svc.lobby.joined == {1}
+    plugged_back_in_wakes_the_table(table)
 
 
 def test_a_loose_cable_does_not_keep_the_table_awake(sim_table):
     """A node plugged back in wakes the table, but each return of one whose cable comes
     and goes woke it too: the saver never came on, the screens lit all night."""
-    from golfbox.hal.base import LinkEvent
-
     table = sim_table(seats=2, screen_saver_minutes=MINUTES)
-    svc = table.service
     connected = False
     for _ in range(MINUTES * 60 + 10):  # a flip a second, for the saver's minutes
-        svc.post(LinkEvent(1, connected, "seat 2: loose cable", buttons=True))
-        svc.run_until_idle()
+        seat_2_node(table, connected, "seat 2: loose cable")
         connected = not connected
         table.clock.advance(1.0)
-    assert svc.saver.asleep
-    assert svc.table_message.startswith("P2's seat is unplugged")
+    assert table.service.saver.asleep
+    assert table.service.table_message.startswith("P2's seat is unplugged")
 
 
 def test_a_seat_plugged_in_after_its_cable_came_and_went_wakes_the_table(sim_table):
@@ -287,17 +292,9 @@ def test_a_seat_plugged_in_after_its_cable_came_and_went_wakes_the_table(sim_tab
     does not keep it awake; but a cable that came and went as it fell out counted as
     that return: the node plugged back in later, after the table had gone to sleep,
     did not wake it, and its person's first press only woke it."""
-    from golfbox.hal.base import LinkEvent
-
     table = sim_table(seats=2, screen_saver_minutes=MINUTES)
-    svc = table.service
     for connected in (False, True, False):  # it comes and goes as it falls out
-        svc.post(LinkEvent(1, connected, "seat 2: loose cable", buttons=True))
-        svc.run_until_idle()
+        seat_2_node(table, connected, "seat 2: loose cable")
         table.clock.advance(0.1)
     sleeps_after_the_minutes(table)
-    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
-    svc.run_until_idle()
-    assert not svc.saver.asleep
-    table.press(1, Button.OK)  # the first press counts: seat 2 joins
-    assert svc.lobby.joined == {1}
+    plugged_back_in_wakes_the_table(table)
