@@ -54,6 +54,9 @@ LONG_NAMES = {"en": ("MAXIMILIEN", "MAXIMILIENNE", "JEAN-BAPTISTE", "JEAN-BAPTIS
 # Names in Cyrillic and Greek, as a family writes them: capitals with their own glyphs,
 # some drawn as Latin ones, some hanging under the line (Д, Ц, Щ) or marked (Й, Ё, Ї).
 SCRIPT_NAMES = ("Иван", "Мария", "Γιώργος", "Дмитрий", "Ελένη", "Щукин", "Ђорђе", "Фёдор")
+# Latin names with marks over or under their letters beyond French and German ones (Ł Ř
+# Ğ Ș Ś Ő Ã Ț): each was drawn as its plain letter. Țurcan sits in the last row of scores.
+MARKED_NAMES = ("Łukasz", "Dvořák", "Ağca", "Ștefan", "Śmigły", "Kőrösi", "João", "Țurcan")
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -297,6 +300,11 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         play_out(deal("9-card", players=8)).view(None), (128, 64), SCRIPT_NAMES, lang=lang)
     screens["seat_script_names"] = lambda: render_seat(
         _eight_mid().view(1), names=SCRIPT_NAMES, lang=lang)
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_marked{tag}"] = lambda size=size: render_table(
+            _eight_mid().view(None), size, MARKED_NAMES, lang=lang)
+    screens["seat_marked_names"] = lambda: render_seat(
+        _eight_mid().view(1), names=MARKED_NAMES, lang=lang)
     screens["notice_scripts"] = lambda: render_notice(
         (128, 64), SCRIPT_NAMES[6], say(lang, "a bot plays this seat"), SCRIPT_NAMES)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.

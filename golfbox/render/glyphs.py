@@ -93,44 +93,73 @@ _SMALL.update({
 })
 _SMALL.update({"Γ": _SMALL["Г"], "Π": _SMALL["П"], "Φ": _SMALL["Ф"]})
 
-# French capitals: the plain letter at full height with a mark over it, or for Ç a
-# cedilla hanging under it. Acute, grave and circumflex are two rows drawn right onto
-# the letter (a stroke leaning right or left, a roof), so a mark is read with its own
-# letter: a one-pixel mark with a blank row under it sat midway between two lines 8
-# rows apart and read as a cedilla of the letter above. Under a roof A and O are flat
-# on top, or the roof would meet their point. The diaeresis stays two dots over a
-# blank row (two dots do not read as a cedilla). Every mark takes MARK_RISE rows.
-_MARKS = {"acute": "..#|.#.", "grave": "#..|.#.", "circumflex": ".#.|#.#", "diaeresis": "#.#|...",
-          "breve": "#.#|.#."}
-_WIDE_MARKS = {"breve": "#..#|.##.", "grave": ".#..|..#."}  # over И, four wide
-_FLAT_TOP = {"A": "###|#.#|###|#.#|#.#", "O": "###|#.#|#.#|#.#|###"}
-_ACCENTED = {
-    "É": ("E", "acute"), "È": ("E", "grave"), "Ê": ("E", "circumflex"), "Ë": ("E", "diaeresis"),
-    "À": ("A", "grave"), "Â": ("A", "circumflex"), "Ô": ("O", "circumflex"),
-    "Î": ("I", "circumflex"), "Ï": ("I", "diaeresis"), "Ù": ("U", "grave"),
-    "Û": ("U", "circumflex"),
-    # Names at the table are not all French: Müller, Núñez, Ólafur.
-    "Ä": ("A", "diaeresis"), "Ö": ("O", "diaeresis"), "Ü": ("U", "diaeresis"),
-    "Á": ("A", "acute"), "Í": ("I", "acute"), "Ó": ("O", "acute"), "Ú": ("U", "acute"),
-    "Ì": ("I", "grave"), "Ò": ("O", "grave"), "Ÿ": ("Y", "diaeresis"),
-    # Cyrillic and Greek letters with a mark of their own (a Greek tonos is dropped, as
-    # capitals drop it: Ά is Α).
-    "Ё": ("Е", "diaeresis"), "Ї": ("І", "diaeresis"), "Й": ("И", "breve"), "Ў": ("У", "breve"),
-    "Ќ": ("К", "acute"), "Ѓ": ("Г", "acute"), "Ѐ": ("Е", "grave"), "Ѝ": ("И", "grave"),
-    "Ϊ": ("Ι", "diaeresis"), "Ϋ": ("Υ", "diaeresis"),
-}
+# Marked capitals (French, German, Nordic, Czech, Polish, Hungarian, Romanian, Turkish,
+# Baltic, Portuguese: Élodie, Müller, Åsa, Dvořák, Śmigły, Kőrösi, Ștefan, Ağca): the
+# plain letter at full height with a mark composed over it, or a tail hanging a row
+# under it as Ç's cedilla. A mark over a letter is two rows drawn right onto it, so a
+# mark is read with its own letter: a one-pixel mark with a blank row under it sat
+# midway between two lines 8 rows apart and read as a cedilla of the letter above. The
+# diaeresis and the macron stay over a blank row (two dots or a bar do not read as a
+# cedilla). Every mark takes MARK_RISE rows. A mark is drawn its own way where one
+# letter takes several (Ě Ê Ĕ, Ő Ö Ó Õ, Ź Ż); cedilla and comma below are one mark.
 MARK_RISE = 2  # a mark's rows above the line's top: lines need that room
-for _letter, (_base, _mark) in _ACCENTED.items():
-    _letter_rows = _FLAT_TOP.get(_base, _SMALL[_base]) if _mark == "circumflex" else _SMALL[_base]
-    _marks = _WIDE_MARKS if len(_letter_rows.split("|")[0]) == 4 else _MARKS
-    _SMALL[_letter] = f"{_marks[_mark]}|{_letter_rows}"
-_SMALL["Ñ"] = ".#.#|#.#.|" + _SMALL["N"]  # N is four wide: its tilde too
-_SMALL["Ç"] = _SMALL["C"] + "|.#."
+_ABOVE = {  # by the width of the letter under it
+    3: {"\u0301": "..#|.#.",  # acute, a stroke leaning right
+        "\u0300": "#..|.#.",  # grave, leaning left
+        "\u0302": ".#.|#.#",  # circumflex, a roof
+        "\u030c": "#.#|.#.",  # caron, a V
+        "\u0306": "#.#|##.",  # breve, horns over a foot two wide (a caron is a V)
+        "\u030a": ".#.|#.#",  # ring: a roof closed by the point of A (Â is flat) or Ů
+        "\u0308": "#.#|...",  # diaeresis
+        "\u0304": "###|...",  # macron
+        "\u0307": ".#.|.#.",  # dot
+        "\u030b": ".##|##.",  # double acute, an acute twice as thick
+        "\u0303": "##.|.##"},  # tilde
+    4: {"\u0301": "..#.|.#..", "\u0300": ".#..|..#.", "\u030c": "#..#|.##.",
+        "\u0306": "#..#|.##.", "\u0303": ".#.#|#.#."},  # Ń Ň Ñ, and И's Й Ѝ
+}
+_BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#"},  # cedilla, comma, ogonek
+          4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#"}}
+# A letter drawn otherwise with a mark: A and O flat on top under a roof, or the roof
+# would meet their point; U's top row the ring's foot, or ring and U would run into one
+# tall O; T's stem a row short over its tail, or the tail would only lengthen it.
+_UNDER_MARK = {("A", "\u0302"): "###|#.#|###|#.#|#.#", ("O", "\u0302"): "###|#.#|#.#|#.#|###",
+               ("U", "\u030a"): ".#.|#.#|#.#|#.#|###",
+               ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|..."}
+# Letters whose tail hangs, a row shorter: their short form (_SHORT) keeps the tail
+# within the line. R has none (Ŗ, out of use, stays R): its short form read B.
+_FOUR_ROWS = {
+    "A": ".#.|#.#|###|#.#", "C": ".##|#..|#..|.##", "E": "###|##.|#..|###", "G": ".##|#..|#.#|.##",
+    "I": "###|.#.|.#.|###", "K": "#.#|##.|#.#|#.#", "L": "#..|#..|#..|###", "N": "#..#|##.#|#.##|#..#",
+    "S": ".##|#..|..#|##.", "T": "###|.#.|.#.|...", "U": "#.#|#.#|#.#|###",
+}
+# The marked Latin capitals, then the Cyrillic and Greek ones (a Greek tonos is dropped,
+# as capitals drop it: Ά is Α): Latin first, the letter drawn_letters writes for both.
+_MARKED = [*map(chr, [*range(0xC0, 0x180), *range(0x218, 0x21C)]), *"ЁЇЙЎЌЃЀЍΪΫ"]
+_RISE: dict[str, int] = {}
+_SHORT_TAILED: dict[str, str] = {}
+for _letter in _MARKED:
+    _base, *_mark = unicodedata.normalize("NFD", _letter)
+    if not _letter.isupper() or len(_mark) != 1 or _base not in _SMALL:
+        continue
+    _mark = _mark[0]
+    _rows = _UNDER_MARK.get((_base, _mark), _SMALL[_base])
+    _width = len(_rows.split("|")[0])
+    if _mark in _ABOVE.get(_width, {}):
+        _SMALL[_letter] = f"{_ABOVE[_width][_mark]}|{_rows}"
+        _RISE[_letter] = MARK_RISE
+    elif _mark in _BELOW.get(_width, {}) and _base in _FOUR_ROWS:
+        _SMALL[_letter] = f"{_rows}|{_BELOW[_width][_mark]}"
+        _SHORT_TAILED[_letter] = f"{_FOUR_ROWS[_base]}|{_BELOW[_width][_mark]}"
+# Letters with a stroke, which Unicode does not split into a letter and a mark
+# (Icelandic Ð is drawn as Đ), and the capital sharp s (ß is SS in capitals).
+_SMALL.update({"Ł": ".#..|.##.|.#..|##..|.###", "Đ": ".##.|.#.#|##.#|.#.#|.##.",
+               "Ð": ".##.|.#.#|##.#|.#.#|.##.", "ẞ": "###.|#..#|#.#.|#..#|#.##"})
 _SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#.#..|.####",
                "Ø": ".###|#.##|##.#|##.#|###."})
 # rows a glyph starts above the line's top
 _SMALL["Ґ"] = "..#|" + _SMALL["Г"]  # Г with its stroke turned up, a row above the line
-_RISE = {letter: MARK_RISE for letter in [*_ACCENTED, "Ñ"]} | {"Ґ": 1}
+_RISE["Ґ"] = 1
 
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
@@ -156,7 +185,7 @@ _SMALL_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SMALL.items()} f
 _SHORT = {
     "Д": ".###.|.#.#.|.#.#.|#####|#...#", "Ц": "#.#.|#.#.|#.#.|####|...#",
     "Щ": "#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|###|.#.",
-    "Ђ": "###.|.##.|.#.#|.#.#|..#.", "Ç": ".##|#..|#..|.##|.#.",
+    "Ђ": "###.|.##.|.#.#|.#.#|..#.", **_SHORT_TAILED,  # Ç Ş Ą...: a 4-row letter, its tail
 }
 _SHORT_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SHORT.items()} for scale in (1, 2)}
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
@@ -169,13 +198,13 @@ _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
 
 
 def _plain(char: str) -> str:
-    """A letter the font has no glyph for, as its plain letter (Ř as R, Ł as L), else '?'."""
+    """A letter the font has no glyph for, as its plain letter (Ŵ as W, Ħ as H), else '?'."""
     base = unicodedata.normalize("NFD", char)[0]
     base = _UNMARKED.get(base, base)
     return base if base in _SMALL else _UNKNOWN
 
 
-_UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "Ŋ": "N", "Þ": "P",
+_UNMARKED = {"Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ŋ": "N", "Þ": "P",
              "Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
              # and what a phone or a word processor types for ' - and a space (O’Brien),
              # or a keyboard whose apostrophe key types an accent or a prime (O´Brien)
@@ -186,7 +215,7 @@ _UNMARKED = {"Ł": "L", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ð": "D", "
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
     marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
-    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ř's."""
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ŵ's."""
     if text.isascii():
         return text.upper()
     letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
@@ -201,8 +230,9 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
 @functools.lru_cache(maxsize=4096)  # fit_name asks again of each name cut, frame after frame
 def drawn_letters(text: str) -> str:
     """``text`` as the small font draws it, a letter for each glyph: in capitals, a letter
-    it has no glyph for as its plain letter ('Dvořák' → 'DVORÁK'), a Cyrillic or Greek
-    letter drawn as a Latin one as that one (Cyrillic 'Ока' → Latin 'OKA'). A character it
+    it has no glyph for as its plain letter ('Ħanna' → 'HANNA'), a Cyrillic or Greek
+    letter drawn as a Latin one as that one (Cyrillic 'Ока' → Latin 'OKA'), a letter drawn
+    as another as that one (Romanian Ș → Turkish Ş, comma and cedilla alike). A character it
     cannot draw at all stays itself: two names both drawn '????' are still two names."""
     def drawn_as(ch: str) -> str:
         plain = ch if ch in _SMALL else _plain(ch)

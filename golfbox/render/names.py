@@ -107,7 +107,7 @@ def _could_be(shown: str, name: set[str]) -> bool:
     """Could ``shown`` be read as a name, given as drawn with its seat's name without the
     bot's level? A '…' after a whole name reads as that name cut short: 'MAXIMILIEN…'
     could be 'MAXIMILIEN'. Both as drawn (glyphs.drawn_letters): Cyrillic 'ТОМ…' is
-    Latin 'TOM…' on a display, 'ONDŘ…' is 'ONDR…'."""
+    Latin 'TOM…' on a display, Romanian 'ȘTEF…' is Turkish 'ŞTEF…'."""
     head, cut, tail = shown.partition("…")
     for whole in name:
         if not cut and shown == whole:

@@ -1,0 +1,101 @@
+"""Latin letters with marks French and German lack: Czech, Polish, Hungarian, Romanian,
+Turkish, Baltic and Portuguese names. Every one was drawn as its plain letter (Dvořák
+read DVORAK, Łukasz LUKASZ, Turkish Ğ as G, another letter) and ẞ was refused.
+
+Each is its letter at full size with a mark composed over it (or under it, hanging
+like Ç's cedilla); two letters drawn alike are one letter to drawn_letters."""
+
+from __future__ import annotations
+
+import unicodedata
+from itertools import groupby
+
+import pytest
+from PIL import Image, ImageDraw
+
+from golfbox.render import glyphs
+
+# The capitals the font drew as their plain letter: each gets a mark of its own now.
+ABOVE = "ŠČŘŽĚŇĎŤĽŮÅŻĖĠİĀĒĪŪŌŐŰÃÕĂĞŚĆŹŃĹŔÝĈĜĤĴŜŶĨŨĬŎŬĊ"
+BELOW = "ĄĘĮŲŞŢȘȚĢĶĻŅ"
+OWN = "ŁĐẞ"  # letters Unicode does not split into a letter and a mark
+# Cedilla and comma below are one mark to a reader (Romanians type Ş for Ș).
+ALIKE = {"Ș": "Ş", "Ț": "Ţ", "Ð": "Đ"}
+
+
+def drawn(text: str, scale: int = 1, short: bool = False) -> bytes:
+    image = Image.new("1", (glyphs.text_width(text, scale) + 4, 14 * scale), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 2, 4 * scale, text, 1, scale, short=short)
+    return image.tobytes()
+
+
+def plain(letter: str) -> str:
+    return {"Ł": "L", "Đ": "D", "ẞ": "B"}.get(letter) or unicodedata.normalize("NFD", letter)[0]
+
+
+@pytest.mark.parametrize("letter", ABOVE + BELOW + OWN)
+def test_a_marked_letter_is_drawn_with_its_mark(letter):
+    assert glyphs.has_glyph(letter) and glyphs.undrawable(letter + letter.lower()) is None
+    assert drawn(letter) != drawn(plain(letter)), letter
+    assert drawn(letter.lower()) == drawn(letter) or letter == "ẞ"  # ß is SS in capitals
+    assert glyphs.drawn_letters(letter) == ALIKE.get(letter, letter)
+    assert 3 <= glyphs.text_width(letter) <= 5
+    if letter in ABOVE:  # the letter's own width, the mark over it
+        assert glyphs.text_width(letter) == glyphs.text_width(plain(letter))
+        assert (glyphs.rise(letter), glyphs.hang(letter)) == (glyphs.MARK_RISE, 0)
+    if letter in BELOW:
+        assert (glyphs.rise(letter), glyphs.hang(letter)) == (0, 1)
+
+
+def test_names_are_no_more_misspelt():
+    assert drawn("ĞÜL") != drawn("GÜL") and drawn("Ağca") != drawn("Agca")
+    assert glyphs.drawn_letters("Łukasz") != "LUKASZ" and drawn("Łukasz") != drawn("Lukasz")
+    assert glyphs.drawn_letters("Dvořák") == "DVOŘÁK"
+    assert glyphs.undrawable("Straẞe") is None and drawn("ẞ") != drawn("?")
+    assert drawn("Ștefan") == drawn("Ştefan") != drawn("Stefan")
+
+
+@pytest.mark.parametrize("scale", (1, 2))
+def test_letters_drawn_alike_are_one_letter_to_drawn_letters(scale):
+    """The look-alike check compares drawn_letters: two glyphs drawn the same must give
+    the same letter, two drawn apart two letters."""
+    letters = sorted(glyphs._SMALL, key=lambda ch: drawn(ch, scale))
+    for picture, same in groupby(letters, key=lambda ch: drawn(ch, scale)):
+        assert len({glyphs.drawn_letters(ch) for ch in same}) == 1
+    by_letter = {}
+    for ch in glyphs._SMALL:
+        by_letter.setdefault(glyphs.drawn_letters(ch), set()).add(drawn(ch, scale))
+    assert all(len(pictures) == 1 for pictures in by_letter.values())
+
+
+@pytest.mark.parametrize("base", "AEIOUSZCGNTLRDY")
+def test_the_marks_on_one_letter_differ(base):
+    """Ě (caron), Ê (circumflex) and Ĕ (breve) are three letters; so are Ő Ö Ó Õ; Ů and
+    Û; Ź and Ż; Ą and A: each mark is drawn its own way over the same letter."""
+    marked = [ch for ch in glyphs._SMALL
+              if len(unicodedata.normalize("NFD", ch)) == 2 and unicodedata.normalize("NFD", ch)[0] == base]
+    assert marked, base
+    pictures = {drawn(ch) for ch in marked if ch not in ALIKE}
+    assert len(pictures) == len([ch for ch in marked if ch not in ALIKE]) and drawn(base) not in pictures
+
+
+def test_caron_circumflex_and_breve_are_three_marks():
+    def mark(letter: str) -> bytes:
+        image = Image.new("1", (6, 6), 0)
+        glyphs.draw_text(ImageDraw.Draw(image), 0, 2, letter, 1)
+        return image.crop((0, 0, 6, 2)).tobytes()
+
+    assert len({mark(ch) for ch in "ĚÊĔĒĖÉÈË"}) == 8
+    assert len({mark(ch) for ch in "ŐÖÓÕŌŎÒ"}) == 7
+
+
+@pytest.mark.parametrize("letter", BELOW)
+def test_a_letter_hanging_under_the_line_has_a_short_form(letter):
+    """On the 128 px shared display's last row of scores there is no row under the line:
+    there Ş, Ą, Ț... keep their mark within it, unlike any other glyph."""
+    image = Image.new("1", (12, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 2, 3, letter, 1, short=True)
+    assert not image.crop((0, 8, 12, 14)).getbbox(), letter  # nothing under the line
+    short = drawn(letter, short=True)
+    others = [ch for ch in glyphs._SMALL if glyphs.drawn_letters(ch) != glyphs.drawn_letters(letter)]
+    assert all(short != drawn(other, short=True) and short != drawn(other) for other in others)
