@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from golfbox.render import glyphs
 
 # The capitals the font drew as their plain letter: each gets a mark of its own now.
-ABOVE = "ŠČŘŽĚŇĎŤĽŮÅŻĖĠİĀĒĪŪŌŐŰÃÕĂĞŚĆŹŃĹŔÝĈĜĤĴŜŶĨŨĬŎŬĊ"
+ABOVE = "ŠČŘŽĚŇĎŤĽŮÅŻĖĠİĀĒĪŪŌŐŰÃÕĂĞŚĆŹŃĹŔÝĈĜĤĴŜŶĨŨĬŎŬĊŴ"
 BELOW = "ĄĘĮŲŞŢȘȚĢĶĻŅ"
 OWN = "ŁĐẞ"  # letters Unicode does not split into a letter and a mark
 # Cedilla and comma below are one mark to a reader (Romanians type Ş for Ș).

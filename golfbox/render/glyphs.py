@@ -117,6 +117,7 @@ _ABOVE = {  # by the width of the letter under it
         "\u0303": "##.|.##"},  # tilde
     4: {"\u0301": "..#.|.#..", "\u0300": ".#..|..#.", "\u030c": "#..#|.##.",
         "\u0306": "#..#|.##.", "\u0303": ".#.#|#.#."},  # Ń Ň Ñ, and И's Й Ѝ
+    5: {"\u0302": "..#..|.#.#."},  # Welsh Ŵ
 }
 _BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#"},  # cedilla, comma, ogonek
           4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#"}}
@@ -198,7 +199,7 @@ _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
 
 
 def _plain(char: str) -> str:
-    """A letter the font has no glyph for, as its plain letter (Ŵ as W, Ħ as H), else '?'."""
+    """A letter the font has no glyph for, as its plain letter (Ŗ as R, Ħ as H), else '?'."""
     base = unicodedata.normalize("NFD", char)[0]
     base = _UNMARKED.get(base, base)
     return base if base in _SMALL else _UNKNOWN
@@ -215,7 +216,7 @@ _UNMARKED = {"Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ŋ": "N", "Þ": "P",
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
     marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
-    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ŵ's."""
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ŗ's."""
     if text.isascii():
         return text.upper()
     letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
