@@ -327,6 +327,15 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby_not_saved{tag}"] = lambda size=size: _lobby(
             size, title, None, lang, fault=say(lang, "cannot save the lobby: see the log"))
+    # A hand-edited config refused at the start: the table runs on the last good one and
+    # says so, in the lobby and over a match (golfbox.table.last_good).
+    refused = say(lang, "{file} refused: {key} · running on the last good one",
+                  file="config.toml", key="game.names.3")
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"lobby_config_refused{tag}"] = lambda size=size: _lobby(
+            size, title, None, lang, fault=refused)
+        screens[f"table_config_refused{tag}"] = lambda size=size: render_table(
+            play_turns(deal("6-card"), 3).view(None), size, names[:4], lang=lang, message=refused)
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby_8{tag}"] = lambda size=size: _lobby_of_eight(size, title, None, lang)
     screens["lobby_8_seat"] = lambda: _lobby_of_eight(

@@ -14,6 +14,10 @@ is used, else ``$XDG_STATE_HOME/golfbox/journal.sqlite3``
 
 SIGTERM and SIGINT show "paused" on every display, close the journal and
 exit 0; the match resumes at the next start.
+
+After each start it keeps a copy of the config it started with, and a start
+whose config is refused (a hand edit) runs on that copy, the refusal shown on
+the shared display: see golfbox.table.last_good.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from golfbox.commands import NotNow, UsageError
-from golfbox.hal.config import ConfigError, HardwareConfig, load_config, sim_config
+from golfbox.commands import NotNow, UsageError, config_usage_error
+from golfbox.hal.config import ConfigError, HardwareConfig, sim_config
+from golfbox.render.words import say
+from golfbox.table import last_good
 from golfbox.table.journal import Journal, JournalError, set_aside
 from golfbox.table.notify import Notifier, NotifyError
 from golfbox.table.settings import settings_from_config
@@ -60,9 +66,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
     if config_path.exists() or config_path.is_symlink():  # a folder or a dangling link: say so
-        config = _load(config_path)
+        copy = last_good.last_good_path(args.journal)
+        config, refused = _load_or_last_good(config_path, copy)
         return serve(config, journal_path(args.journal, config, laptop=False),
-                     new=getattr(args, "new", False))
+                     new=getattr(args, "new", False), config_file=config_path, keep_as=copy,
+                     refused=refused)
     if args.config != DEFAULT_CONFIG:
         raise UsageError(f"--config {args.config}: no such file")
     # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
@@ -80,11 +88,24 @@ def run(args: argparse.Namespace) -> int:
                  new=getattr(args, "new", False))
 
 
-def _load(path: Path) -> HardwareConfig:
+def _load_or_last_good(path: Path, copy: Path) -> tuple[HardwareConfig, str]:
+    """The config at ``path``, or (when it is refused) the copy of the last one a start
+    ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2)."""
     try:
-        return load_config(path)
+        return last_good.load_checked(path), ""
     except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+        refusal = exc
+    config = last_good.load_last_good(copy, path)
+    if config is None:  # a first boot: nothing to run on, as before
+        raise UsageError(str(refusal)) from None
+    # Nobody at the table reads the log: it runs on what last started, and says why.
+    # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
+    # does not answer is shown as a fault of its own, as at any start.
+    refused = str(config_usage_error(path, refusal))
+    log.error("config refused: %s", refused)
+    log.error("running on %s, the config the table last started with, until %s is mended "
+              "and the service restarted (golfbox check-config %s)", copy, path, path)
+    return config, refused
 
 
 def journal_path(override: str | None, config: HardwareConfig, *, laptop: bool) -> Path:
@@ -155,6 +176,15 @@ def _open_or_set_aside(path: Path) -> Journal:
         return Journal(path)
 
 
+def refused_words(lang: str, config_file: Path, refused: str) -> str:
+    """The shared display's words for a refused config: its file, the key at fault."""
+    key = last_good.refused_key(refused, config_file)
+    if key:
+        return say(lang, "{file} refused: {key} · running on the last good one",
+                   file=config_file.name, key=key)
+    return say(lang, "{file} refused · running on the last good one", file=config_file.name)
+
+
 def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
     """How long each seat's pad takes to say HELD: gpio.hold_time, a seat node its own."""
     from golfbox.hal.serialnode import NODE_HOLD_TIME
@@ -164,9 +194,14 @@ def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
 
 
 def serve(config: HardwareConfig, journal_file: Path, *,
-          started: float | None = None, note: str = "", new: bool = False) -> int:
+          started: float | None = None, note: str = "", new: bool = False,
+          config_file: Path | None = None, keep_as: Path | None = None,
+          refused: str = "") -> int:
     """Build the hardware, run the table until SIGTERM/SIGINT, pause it.
-    ``note`` is logged once the journal is open (a refused journal is the only line)."""
+    ``note`` is logged once the journal is open (a refused journal is the only line).
+    ``config_file`` started it: kept as ``keep_as`` once the table is up. Unless
+    ``refused`` (why config_file was): then ``config`` is keep_as's, and the shared
+    display and STATUS= say so for as long as it runs."""
     from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
     from golfbox.table.assemble import assemble_table
@@ -209,7 +244,13 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, on_signal)
             signal.signal(signal.SIGINT, on_signal)
+        if refused:  # not mended by any button: by the next start on a config that loads
+            service.show_fault(last_good.CONFIG_FAULT,
+                               refused_words(service.current.lang, config_file, refused),
+                               f"config refused: {refused}; running on {keep_as}")
         log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
+        if config_file is not None and keep_as is not None and not refused:
+            last_good.keep(config, config_file, keep_as)
         service.run(stop)
         service.close("paused")
     except BaseException:

@@ -196,8 +196,10 @@ class HardwareConfig:
 # ---------------------------------------------------------------- entry points
 
 
-def load_config(path: str | Path) -> HardwareConfig:
-    """Read and validate a config file; ConfigError names the key (or line) at fault."""
+def load_config(path: str | Path, *, pinmap_folder: Path | None = None) -> HardwareConfig:
+    """Read and validate a config file; ConfigError names the key (or line) at fault.
+    A relative ``pinmap`` is read from ``pinmap_folder``, by default the file's own
+    (the table's kept copy of its config stands for one in another folder)."""
     if not str(path):  # Path("") would be the current folder
         raise ConfigError("--config: an empty path is not a config file")
     path = Path(path)
@@ -207,7 +209,7 @@ def load_config(path: str | Path) -> HardwareConfig:
     if "pinmap" in data:
         pinmap_file = Section(data, "").getstr("pinmap")
         try:
-            pinmap_path = (path.parent / pinmap_file).resolve()
+            pinmap_path = ((pinmap_folder or path.parent) / pinmap_file).resolve()
         except (OSError, ValueError) as exc:  # a NUL byte, a symlink loop
             raise ConfigError(f"pinmap: {pinmap_file!r} is not a usable path ({exc})") from None
         pinmap = _read_toml(pinmap_path, "pin map", key="pinmap: ")

@@ -101,6 +101,10 @@ FRENCH: dict[str, str] = {
     "{who}'s screen is not answering": "l'écran de {who} ne répond pas",
     "cannot save the game: see the log": "impossible d'enregistrer : voir le journal",
     "cannot save the lobby: see the log": "impossible d'enregistrer l'accueil : voir le journal",
+    # A hand-edited config refused at the start: the table runs on the last that started.
+    "{file} refused: {key} · running on the last good one":
+        "{file} refusé : {key} · on garde le dernier bon",
+    "{file} refused · running on the last good one": "{file} refusé · on garde le dernier bon",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
     "{who} is not in the config: a bot plays for it":

@@ -398,6 +398,13 @@ class TableService:
             log.info("journal: the lobby kept again after %d failed tries", failures)
             self.notices.mended(JOURNAL_FAULT)  # the journal takes writes again
 
+    def show_fault(self, key: object, words: str, detail: str) -> None:
+        """A fault found outside the table (its config refused at the start): on the
+        shared display and in STATUS= now, until notices.mended(key); no press mends it."""
+        self.notices.faults[key] = words
+        self.notices.details[key] = detail
+        self._redraw_faults()
+
     def _redraw_faults(self) -> None:
         """A fault found or mended after the frames were drawn (the lobby's save comes
         after them): the shared display shows it now, not at the next change."""

@@ -1,0 +1,252 @@
+"""A hand-edited config refused at boot: the table runs on the config it last started
+with and says why on the shared display and in STATUS= (golfbox.table.last_good).
+
+Before, `golfbox run` exited 2, which systemd does not restart: every display stayed
+blank, at a table in a café where nobody reads the log."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from golfbox.commands import UsageError
+from golfbox.commands import run as service_cli
+from golfbox.hal.config import load_config
+from golfbox.table import last_good
+
+# Three sim seats and a shared display that writes each frame to a PNG file in the
+# working folder (luma.emulator's capture device), so a test sees what it showed.
+TABLE = """
+[[seats]]
+backend = "sim"
+[[seats]]
+backend = "sim"
+[[seats]]
+backend = "sim"
+[shared_display]
+driver = "capture"
+width = 128
+height = 64
+scale = 1
+[game]
+names = { 1 = "Ann", 2 = "Bob", 3 = "Cleo" }
+"""
+EMOJI_EDIT = TABLE.replace('3 = "Cleo"', '3 = "Ann 🎲"')
+REFUSAL = ("game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the displays cannot draw; "
+           "they draw Latin, Cyrillic and Greek letters")
+
+
+class Started:
+    """What one `golfbox run` under a fake systemd did: its exit status, its log, the
+    STATUS= lines it sent and the shared display's frames (oldest first)."""
+
+    def __init__(self, returncode: int, output: str, statuses: list[str], frames: list[Path]):
+        self.returncode, self.output, self.statuses, self.frames = returncode, output, statuses, frames
+
+
+def start(tmp_path: Path, config_text: str, run: str) -> Started:
+    """Write the config and run the service as systemd does until it is READY (then
+    SIGTERM), or until it exits by itself. The copy goes beside --journal."""
+    config = tmp_path / "config.toml"
+    config.write_text(config_text)
+    folder = tmp_path / run  # the working folder: the capture display's frames
+    folder.mkdir()
+    sock_path = str(tmp_path / f"{run}.sock")
+    statuses: list[str] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(0.2)
+        env = dict(os.environ, NOTIFY_SOCKET=sock_path, SDL_VIDEODRIVER="dummy")
+        env.pop("WATCHDOG_USEC", None)
+        env.pop("STATE_DIRECTORY", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
+             "--journal", str(tmp_path / "journal.sqlite3")],
+            cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        try:
+            seen: list[str] = []
+            deadline = time.monotonic() + 30
+            while not any("READY=1" in m for m in seen) and process.poll() is None:
+                assert time.monotonic() < deadline, seen
+                try:
+                    seen.append(sock.recv(4096).decode())
+                except TimeoutError:
+                    pass
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            output, _ = process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    statuses = [line.removeprefix("STATUS=") for m in seen for line in m.splitlines()
+                if line.startswith("STATUS=")]
+    return Started(process.returncode, output, statuses, sorted(folder.glob("golfbox_*.png")))
+
+
+def lobby_frame(started: Started) -> Image.Image:
+    """The lobby as the shared display last showed it before "paused"."""
+    assert len(started.frames) >= 2, started.output
+    return Image.open(started.frames[-2]).convert("L")
+
+
+def test_a_refused_edit_runs_on_the_last_good_config_and_says_why(tmp_path):
+    good = start(tmp_path, TABLE, "good")
+    assert good.returncode == 0, good.output
+    copy = tmp_path / last_good.LAST_GOOD
+    assert copy.read_text() == TABLE
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    assert not any("refused" in s for s in good.statuses)
+
+    edited = start(tmp_path, EMOJI_EDIT, "edited")  # exited 2: nothing on any display
+    assert edited.returncode == 0, edited.output
+    config = tmp_path / "config.toml"
+    # The log, at error level: which file, which key, which seat; then what it runs on.
+    assert f"ERROR golfbox.commands.run: config refused: {config}: {REFUSAL}" in edited.output
+    assert f"running on {copy}, the config the table last started with" in edited.output
+    # systemctl status: the whole refusal, beside what the table is doing.
+    assert any(f"config refused: {config}: {REFUSAL}" in s and f"running on {copy}" in s
+               for s in edited.statuses), edited.statuses
+    # The shared display: the same lobby (the last good config's) with the fault in it.
+    assert ImageChops.difference(lobby_frame(good), lobby_frame(edited)).getbbox() is not None
+    assert copy.read_text() == TABLE  # the copy is kept, not the refused edit
+
+    mended = start(tmp_path, TABLE.replace('3 = "Cleo"', '3 = "Ann 2"'), "mended")
+    assert mended.returncode == 0, mended.output
+    assert "config refused" not in mended.output
+    assert not any("refused" in s for s in mended.statuses)
+    assert 'Ann 2' in copy.read_text()  # the next refusal runs on this one
+
+
+def test_the_fault_is_in_the_table_language_and_names_the_key():
+    path = Path("/etc/golfbox/config.toml")
+    refused = f"{path}: {REFUSAL}"
+    assert (service_cli.refused_words("en", path, refused)
+            == "config.toml refused: game.names.3 · running on the last good one")
+    assert (service_cli.refused_words("fr", path, refused)
+            == "config.toml refusé : game.names.3 · on garde le dernier bon")
+    syntax = f"{path}: TOML syntax error: Expected '=' after a key in a key/value pair (at line 12, column 5)"
+    assert last_good.refused_key(syntax, path) == "line 12"
+    # The displays draw no square brackets: they were '?'.
+    assert last_good.refused_key("seats[3].buttons (from pinmap.toml): x", path) == "seats(3).buttons"
+    assert last_good.refused_key("seats: 1 seat wired, a game needs at least 2", path) == "seats"
+    assert (service_cli.refused_words("en", path, f"{path}: cannot read the config file: denied")
+            == "config.toml refused · running on the last good one")
+
+
+def run_cli(tmp_path: Path, config_text: str) -> int:
+    config = tmp_path / "config.toml"
+    config.write_text(config_text)
+    return service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
+                                              journal=str(tmp_path / "journal.sqlite3")))
+
+
+def test_a_first_boot_with_a_refused_config_still_exits_2(tmp_path):
+    with pytest.raises(UsageError) as error:
+        run_cli(tmp_path, EMOJI_EDIT)
+    assert str(error.value).startswith(REFUSAL)  # the one line, as before
+    assert not (tmp_path / last_good.LAST_GOOD).exists()
+
+
+@pytest.mark.parametrize("copy_text", [
+    EMOJI_EDIT,  # refused too (kept by an older version that took it)
+    "[[seats]]\nbackend = ",  # torn
+])
+def test_a_refused_last_good_copy_exits_2_as_before(tmp_path, copy_text):
+    (tmp_path / last_good.LAST_GOOD).write_text(copy_text)
+    with pytest.raises(UsageError) as error:
+        run_cli(tmp_path, TABLE.replace('names =', 'nmaes ='))
+    assert str(error.value).startswith("game.nmaes: unknown key (expected one of: variant,")
+    assert (tmp_path / last_good.LAST_GOOD).read_text() == copy_text
+
+
+def test_a_refused_game_setting_runs_on_the_copy_too(tmp_path):
+    """settings_from_config's refusals (a bot level, a seat number) count as the file's."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    copy = tmp_path / "state" / last_good.LAST_GOOD
+    copy.parent.mkdir()
+    copy.write_text(TABLE)
+    config.write_text(TABLE + 'bots = { 2 = "genius" }\n')
+    loaded, refused = service_cli._load_or_last_good(config, copy)
+    assert loaded.game["names"]["3"] == "Cleo" and loaded.path == copy
+    assert refused.startswith(f"{config}: game.bots.2: unknown bot 'genius'")
+
+
+def test_the_copy_is_kept_when_it_differs_only(tmp_path, caplog):
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    copy = tmp_path / "state" / last_good.LAST_GOOD
+    copy.parent.mkdir()
+    with caplog.at_level(logging.INFO):
+        last_good.keep(load_config(config), config, copy)
+    assert copy.read_text() == TABLE and stat.S_IMODE(copy.stat().st_mode) == 0o600
+    before = copy.stat()
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        last_good.keep(load_config(config), config, copy)  # the same: not written again
+    after = copy.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert not caplog.records
+    assert os.listdir(copy.parent) == [last_good.LAST_GOOD]  # no temp file left
+
+
+def test_an_edit_saved_after_the_start_is_not_kept(tmp_path):
+    """The copy is the config the table started with, not one saved since (not checked)."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    started_with = load_config(config)
+    config.write_text(EMOJI_EDIT)
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(started_with, config, copy)
+    assert not copy.exists() and not list(tmp_path.glob(".*tmp"))
+
+
+def test_a_state_folder_that_cannot_take_the_copy_is_a_warning(tmp_path, caplog):
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    (tmp_path / "not-a-folder").write_text("")
+    copy = tmp_path / "not-a-folder" / last_good.LAST_GOOD
+    with caplog.at_level(logging.WARNING):
+        last_good.keep(load_config(config), config, copy)  # the table runs on
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert caplog.records[0].getMessage().startswith(f"cannot keep the config that started in {copy}")
+
+
+def test_the_copy_reads_its_pin_map_beside_the_config(tmp_path):
+    """The Pi's config names pinmap = "pinmap.toml", beside it in /etc/golfbox: the copy,
+    in /var/lib/golfbox, reads that one, as its config did."""
+    etc, state = tmp_path / "etc", tmp_path / "state"
+    etc.mkdir()
+    state.mkdir()
+    repo = Path(__file__).resolve().parents[1]
+    (etc / "pinmap.toml").write_text((repo / "hardware/pinmap.toml").read_text())
+    config = etc / "config.toml"
+    config.write_text((repo / "hardware/config.example.toml").read_text())
+    copy = state / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    assert copy.read_text() == config.read_text()
+    kept = last_good.load_last_good(copy, config)
+    assert kept is not None and kept == dataclasses.replace(load_config(config), path=copy)
+    assert last_good.load_last_good(copy, tmp_path / "config.toml") is None  # no pinmap.toml there
+
+
+def test_the_copy_lives_in_the_state_folder(monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/golfbox:/other")
+    assert last_good.last_good_path(None) == Path("/var/lib/golfbox/config.last-good.toml")
+    assert last_good.last_good_path("/tmp/x/j.sqlite3") == Path("/tmp/x/config.last-good.toml")
+    monkeypatch.delenv("STATE_DIRECTORY")
+    assert last_good.last_good_path(None) == Path("/var/lib/golfbox/config.last-good.toml")
