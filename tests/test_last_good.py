@@ -250,3 +250,26 @@ def test_the_copy_lives_in_the_state_folder(monkeypatch):
     assert last_good.last_good_path("/tmp/x/j.sqlite3") == Path("/tmp/x/config.last-good.toml")
     monkeypatch.delenv("STATE_DIRECTORY")
     assert last_good.last_good_path(None) == Path("/var/lib/golfbox/config.last-good.toml")
+
+
+def test_no_press_clears_the_refused_config_fault(sim_table):
+    """The fault stays through the lobby, a match and its presses: only a start on a
+    config that loads goes without it."""
+    from golfbox.hal.base import Button
+
+    table = sim_table(variant="6-card", seats=3)
+    path = Path("/etc/golfbox/config.toml")
+    words = service_cli.refused_words("en", path, f"{path}: {REFUSAL}")
+    lobby_alone = table.shared.image.tobytes()
+    table.service.show_fault(last_good.CONFIG_FAULT, words, f"config refused: {path}: {REFUSAL}")
+    assert table.shared.image.tobytes() != lobby_alone  # drawn at once, not at the next change
+    assert table.service.notices.shared_line() == words
+    table.deal(0, 1)
+    for button in (Button.OK, Button.BACK, Button.LEFT, Button.RIGHT, Button.OK):
+        table.press(0, button)
+        table.press(1, button)
+    table.clock.advance(60)
+    table.service.run_until_idle()
+    assert table.service.state != "lobby"
+    assert table.service.notices.faults[last_good.CONFIG_FAULT] == words
+    assert words in table.service.notices.table
