@@ -87,7 +87,12 @@ def start(tmp_path: Path, config_text: str, run: str) -> Started:
                     pass
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-            output, _ = process.communicate(timeout=30)
+            try:
+                output, _ = process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:  # say what it did rather than only that it hung
+                process.kill()
+                output, _ = process.communicate()
+                raise AssertionError(f"no exit 60 s after SIGTERM:\n{output}") from None
         finally:
             if process.poll() is None:
                 process.kill()
