@@ -56,11 +56,14 @@ class Started:
         self.returncode, self.output, self.statuses, self.frames = returncode, output, statuses, frames
 
 
-def start(tmp_path: Path, config_text: str, run: str) -> Started:
-    """Write the config and run the service as systemd does until it is READY (then
-    SIGTERM), or until it exits by itself. The copy goes beside --journal."""
+def start(tmp_path: Path, config_text: str | None, run: str) -> Started:
+    """Write the config (None: remove it) and run the service as systemd does until it
+    is READY (then SIGTERM), or until it exits by itself. The copy goes beside --journal."""
     config = tmp_path / "config.toml"
-    config.write_text(config_text)
+    if config_text is None:
+        config.unlink(missing_ok=True)
+    else:
+        config.write_text(config_text)
     folder = tmp_path / run  # the working folder: the capture display's frames
     folder.mkdir()
     sock_path = str(tmp_path / f"{run}.sock")
@@ -134,6 +137,28 @@ def test_a_refused_edit_runs_on_the_last_good_config_and_says_why(tmp_path):
     assert "config refused" not in mended.output
     assert not any("refused" in s for s in mended.statuses)
     assert 'Ann 2' in copy.read_text()  # the next refusal runs on this one
+
+
+def test_a_config_gone_runs_on_the_last_good_config_and_says_so(tmp_path):
+    """Moved aside to edit it, deleted: the service ran a headless simulated table (the
+    default path) or exited 2 (another), and every real display stayed blank."""
+    good = start(tmp_path, TABLE, "good")
+    assert good.returncode == 0, good.output
+    gone = start(tmp_path, None, "gone")
+    assert gone.returncode == 0, gone.output
+    config, copy = tmp_path / "config.toml", tmp_path / last_good.LAST_GOOD
+    assert f"ERROR golfbox.commands.run: config refused: {config}: no such file" in gone.output
+    assert any(f"running on {copy}" in s for s in gone.statuses), gone.statuses
+    assert ImageChops.difference(lobby_frame(good), lobby_frame(gone)).getbbox() is not None
+    assert copy.read_text() == TABLE
+    assert (service_cli.refused_words("en", config, f"{config}: no such file")
+            == "config.toml missing · running on the last good one")
+
+
+def test_a_config_gone_with_no_copy_is_refused_as_before(tmp_path):
+    with pytest.raises(UsageError, match=r"--config .*config.toml: no such file"):
+        service_cli.run(argparse.Namespace(config=str(tmp_path / "config.toml"), headless=True,
+                                           new=False, journal=str(tmp_path / "journal.sqlite3")))
 
 
 def test_the_fault_is_in_the_table_language_and_names_the_key():

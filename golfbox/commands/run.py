@@ -65,8 +65,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.config:
         raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
-    if config_path.exists() or config_path.is_symlink():  # a folder or a dangling link: say so
-        copy = last_good.last_good_path(args.journal)
+    copy = last_good.last_good_path(args.journal)
+    there = config_path.exists() or config_path.is_symlink()  # a folder, a dangling link: say so
+    # A config gone (moved aside to edit it, deleted) from a table that has started with
+    # one runs on that, as a refused one does: not a simulated table with blank displays.
+    if there or last_good.load_last_good(copy, config_path) is not None:
         config, refused = _load_or_last_good(config_path, copy)
         return serve(config, journal_path(args.journal, config, laptop=False),
                      new=getattr(args, "new", False), config_file=config_path, keep_as=copy,
@@ -91,17 +94,20 @@ def run(args: argparse.Namespace) -> int:
 def _load_or_last_good(path: Path, copy: Path) -> tuple[HardwareConfig, str]:
     """The config at ``path``, or (when it is refused) the copy of the last one a start
     ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2)."""
-    try:
-        return last_good.load_checked(path), ""
-    except ConfigError as exc:
-        refusal = exc
-    config = last_good.load_last_good(copy, path)
-    if config is None:  # a first boot: nothing to run on, as before
-        raise UsageError(str(refusal)) from None
+    if path.exists() or path.is_symlink():
+        try:
+            return last_good.load_checked(path), ""
+        except ConfigError as exc:
+            refusal = exc
+        config = last_good.load_last_good(copy, path)
+        if config is None:  # a first boot: nothing to run on, as before
+            raise UsageError(str(refusal)) from None
+        refused = str(config_usage_error(path, refusal))
+    else:
+        config, refused = last_good.load_last_good(copy, path), f"{path}: {MISSING}"
     # Nobody at the table reads the log: it runs on what last started, and says why.
     # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
     # does not answer is shown as a fault of its own, as at any start.
-    refused = str(config_usage_error(path, refusal))
     log.error("config refused: %s", refused)
     log.error("running on %s, the config the table last started with, until %s is mended "
               "and the service restarted (golfbox check-config %s)", copy, path, path)
@@ -176,8 +182,13 @@ def _open_or_set_aside(path: Path) -> Journal:
         return Journal(path)
 
 
+MISSING = "no such file"  # a config gone, in the log and STATUS=
+
+
 def refused_words(lang: str, config_file: Path, refused: str) -> str:
     """The shared display's words for a refused config: its file, the key at fault."""
+    if refused == f"{config_file}: {MISSING}":
+        return say(lang, "{file} missing · running on the last good one", file=config_file.name)
     key = last_good.refused_key(refused, config_file)
     if key:
         return say(lang, "{file} refused: {key} · running on the last good one",

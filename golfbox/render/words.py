@@ -105,6 +105,7 @@ FRENCH: dict[str, str] = {
     "{file} refused: {key} · running on the last good one":
         "{file} refusé : {key} · on garde le dernier bon",
     "{file} refused · running on the last good one": "{file} refusé · on garde le dernier bon",
+    "{file} missing · running on the last good one": "{file} absent · on garde le dernier bon",
     "{who} is away: a bot plays for it until it is back":
         "{who} est absent : un robot joue à sa place",
     "{who} is not in the config: a bot plays for it":
