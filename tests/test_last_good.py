@@ -303,3 +303,20 @@ def test_no_press_clears_the_refused_config_fault(sim_table):
     assert table.service.state != "lobby"
     assert table.service.notices.faults[last_good.CONFIG_FAULT] == words
     assert words in table.service.notices.table
+
+
+def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path):
+    """/var/lib/golfbox is 0700, the service's own: a builder running `golfbox run
+    --config F` as themself on the Pi got PermissionError's traceback from the look at
+    the copy, not the config's one line. (Root reads any folder: a name too long for the
+    file system fails the same look, with ENAMETOOLONG.)"""
+    journal = tmp_path / ("x" * 300) / "journal.sqlite3"
+    for config in (tmp_path / "config.toml", tmp_path / "gone.toml"):
+        with pytest.raises(UsageError) as error:
+            service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
+                                               journal=str(journal)))
+        assert "Traceback" not in str(error.value)
+    (tmp_path / "config.toml").write_text(EMOJI_EDIT)
+    with pytest.raises(UsageError, match="game.names.3"):
+        service_cli.run(argparse.Namespace(config=str(tmp_path / "config.toml"), headless=True,
+                                           new=False, journal=str(journal)))

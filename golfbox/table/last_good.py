@@ -54,7 +54,11 @@ def load_checked(path: Path, *, pinmap_folder: Path | None = None) -> HardwareCo
 
 def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
     """The copy kept for ``config_path``, if there is one and it loads; else None."""
-    if not copy.is_file():
+    try:
+        if not copy.is_file():
+            return None
+    except OSError as exc:  # /var/lib/golfbox is 0700: a builder's own run may not look in
+        log.debug("%s cannot be looked at: %s", copy, exc.strerror or exc)
         return None
     try:
         return load_checked(copy, pinmap_folder=config_path.parent)
