@@ -748,8 +748,18 @@ def check_hand_edit(vm: VM, report: Report) -> None:
     vm.sh("systemctl restart golfbox.service")
     state = wait_active(vm, 60, not_pid=pid)
     expect("refused" not in state["StatusText"], f"the fault stayed after a good start: {state['StatusText']!r}")
-    report.ok("a hand-edited config refused at a restart: the table runs on the last good one and says "
-              "why; mended, the fault goes",
+    # Moved aside to be edited, then a reboot: not a headless simulated table.
+    vm.sh("mv /etc/golfbox/config.toml /etc/golfbox/config.toml.edit && systemctl restart golfbox.service")
+    gone = wait_active(vm, 60, not_pid=state["MainPID"])
+    vm.sh("mv /etc/golfbox/config.toml.edit /etc/golfbox/config.toml")
+    expect("config refused: /etc/golfbox/config.toml: no such file" in gone["StatusText"]
+           and LAST_GOOD in gone["StatusText"],
+           f"systemctl status does not say the config is gone: {gone['StatusText']!r}")
+    vm.sh("systemctl restart golfbox.service")
+    state = wait_active(vm, 60, not_pid=gone["MainPID"])
+    expect("refused" not in state["StatusText"], f"the fault stayed after a good start: {state['StatusText']!r}")
+    report.ok("a hand-edited config refused at a restart, or moved aside: the table runs on the last "
+              "good one and says why; mended, the fault goes",
               f"active again {refused_s:.0f} s after the restart, status {state['StatusText']!r}")
 
 
