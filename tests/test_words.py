@@ -172,14 +172,6 @@ def test_a_name_written_with_separate_marks_is_drawn_as_its_letters(name):
     assert (glyphs.rise(apart), glyphs.hang(apart)) == (glyphs.rise(name), glyphs.hang(name))
 
 
-def test_marks_tell_the_accents_apart():
-    def mark(letter: str) -> bytes:
-        image = Image.new("1", (6, 6), 0)
-        glyphs.draw_text(ImageDraw.Draw(image), 0, 2, letter, 1)
-        return image.crop((0, 0, 6, 1)).tobytes()
-
-    assert len({mark(ch) for ch in "ÉÈÊË"}) == 4
-
 
 # Everything a seat is told on the bar at its screen's bottom, in French: one line each
 # (two lines there stand only 6 rows apart, too close for accents).
