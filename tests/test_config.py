@@ -629,3 +629,17 @@ def test_a_mux_channel_named_by_its_bus_and_by_its_channel_is_one_spot():
                              "used by seats[0].display.i2c (bus 22 is that channel)")
     data["seats"][1]["display"]["i2c"]["channel"] = 1
     assert len(parse_config(data).seats) == 2
+
+
+@pytest.mark.parametrize("name", ["config", "pin map"])
+def test_a_symlink_loop_given_as_the_config_or_pin_map_is_one_error_naming_it(tmp_path, name):
+    """A relative pin map is resolved to its full path: on Python 3.11 and 3.12 (the Pi's is
+    3.11) pathlib's resolve() raises RuntimeError on a symlink loop, a traceback from
+    check-config, run and check-hardware instead of their one line."""
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop.name)
+    config = tmp_path / "config.toml"
+    config.write_text(f'pinmap = "{loop.name}"\n{SIM_SEATS}')
+    with pytest.raises(ConfigError, match="loop.toml") as caught:
+        load_config(loop if name == "config" else config)
+    assert "\n" not in str(caught.value)

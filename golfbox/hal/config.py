@@ -210,7 +210,8 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None) -> Hardw
         pinmap_file = Section(data, "").getstr("pinmap")
         try:
             pinmap_path = ((pinmap_folder or path.parent) / pinmap_file).resolve()
-        except (OSError, ValueError) as exc:  # a NUL byte, a symlink loop
+        # A NUL byte, a symlink loop: RuntimeError from Python 3.11 and 3.12, OSError after.
+        except (OSError, ValueError, RuntimeError) as exc:
             raise ConfigError(f"pinmap: {pinmap_file!r} is not a usable path ({exc})") from None
         pinmap = _read_toml(pinmap_path, "pin map", key="pinmap: ")
         pinmap_name = pinmap_path.name
