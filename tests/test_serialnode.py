@@ -137,6 +137,23 @@ def test_states_older_than_the_window_do_not_place_a_press():
     assert clock.stamp(41_000, read_at=50.0) == 50.0  # not 65.5 s early, by a tick 40 s away
 
 
+def test_a_press_read_after_a_long_stall_is_not_placed_a_wrap_early():
+    """The reader stalled 15 s (the node's frames wait in the port), then read them at
+    once: STATEs sent 12 to 15 s before their read took a press 3 s before its read
+    for one 65.5 s older (each was unwrapped by its own read time, as if it had come
+    within 10 s): it was placed 52.5 s before it was made."""
+    clock = NodeClock()
+    for ms in range(0, 12_001, 250):  # sent from 0 to 12 s, all read at 15 s
+        clock.sample(ms, read_at=15.0)
+    # pressed at 12.0 s (tick 12000), its BUTTON read after those STATEs
+    assert 12.0 <= clock.stamp(12_000, read_at=15.0) <= 15.0
+    # as the flood allowance leaves it: the first 10 STATEs of the burst
+    first = NodeClock()
+    for ms in range(0, 2_251, 250):
+        first.sample(ms, read_at=15.0)
+    assert 12.0 <= first.stamp(12_000, read_at=15.0) <= 15.0
+
+
 def simulated_presses(rng, offset, drift, seconds=200.0):
     """A node (its ms ticks ``offset`` s ahead, its crystal ``drift`` fast) sending a STATE
     every 250 ms and pressed every 0.5 s or so, seen by a NodeClock: for each press,

@@ -218,9 +218,9 @@ class NodeClock:
 
     WINDOW = 10.0  # s of STATEs (4 a second) kept
     HALF = 0x8000  # ticks are compared within ±32.8 s
-    # A press placed this far after its own read wrapped: it is more than 32.8 s old. A
-    # recent one is placed after its read by no more than the quickest STATE's delay (ms),
-    # or the time since the last STATE before it, should the line have lost the ones after.
+    # A press placed (by the newest STATE) this far after its own read wrapped: it is more
+    # than 32.8 s old. A recent one is placed after its read by no more than that STATE's
+    # delay, or the time since it was sent, should the line have lost the ones after.
     AFTER_READ = 10.0
     DRIFT = 100e-6  # the node's crystal and the table's clock differ by at most this
 
@@ -238,18 +238,26 @@ class NodeClock:
         happened, on the table's clock: never after its read."""
         if tick is None:
             return read_at
-        when = None
-        for sample_read, sample_tick in self._samples:
-            if sample_read < read_at - self.WINDOW:
-                continue  # no STATE came since: too old to compare a 16-bit tick with
-            # ms from the sample's tick to the end of the press's, signed: the sample may
-            # come before or after
-            after = (tick - sample_tick + self.HALF) % 0x10000 - self.HALF + 1
-            if sample_read + after / 1000 > read_at + self.AFTER_READ:
-                after -= 0x10000  # pressed 32.8 to 55.5 s before its read, not in its future
-            placed = sample_read + (after + abs(after) * self.DRIFT) / 1000
-            when = placed if when is None else min(when, placed)
-        return read_at if when is None else min(when, read_at)
+        recent = [(r, t) for r, t in self._samples if r >= read_at - self.WINDOW]
+        if not recent:
+            return read_at  # no STATE came since: too old to compare a 16-bit tick with
+        # The press is unwrapped once, by the newest STATE (the one its BUTTON came right
+        # after): a STATE read by a reader stalled 10 s and more took a recent press for
+        # one 65.5 s older, by its own read time, and placed it a wrap early.
+        newest_read, newest_tick = recent[-1]
+        # ms from the newest STATE's tick to the end of the press's, signed
+        after = (tick - newest_tick + self.HALF) % 0x10000 - self.HALF + 1
+        if newest_read + after / 1000 > read_at + self.AFTER_READ:
+            after -= 0x10000  # pressed 32.8 to 55.5 s before its read, not in its future
+        # The node sent its STATEs in the order they came, each tick after the one
+        # before: each is unwrapped from the next by the (forward) ms between them.
+        when, since, later_tick = read_at, 0, newest_tick
+        for sample_read, sample_tick in reversed(recent):
+            since += (later_tick - sample_tick) % 0x10000
+            later_tick = sample_tick
+            ms = after + since  # from this STATE's tick to the end of the press's
+            when = min(when, sample_read + (ms + abs(ms) * self.DRIFT) / 1000)
+        return when
 
 
 # -- the hub --------------------------------------------------------------------
