@@ -706,6 +706,27 @@ def test_a_node_flooding_states_neither_floods_the_table_nor_slows_its_clock(mak
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
 
 
+def test_a_burst_of_held_up_states_places_a_press_by_the_newest_of_them(make_peer, make_hub):
+    """A reader stalled 25 s reads the node's frames at once. The flood allowance kept
+    only the first 10 STATEs of the burst for the node's clock, sent 22 s before the
+    press after them: it was taken for one 65.5 s older and placed 50 s before it was
+    made. Each STATE's tick is kept (the newest, as many as 10 s of them at 10 a second)."""
+    peer = make_peer(boot_tick=40_000)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(1.5)  # the allowance fills again
+    with peer.lock:
+        now = peer.tick()
+        for ms in range(-25_000, 0, 250):  # 25 s of STATEs, held up, sent at once
+            peer.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(peer.events, 0, 0, 0, now + ms))
+            if ms == -3_000:
+                peer.events += 1
+                peer.link.send(protocol.MSG_BUTTON, protocol.pack_button(peer.events, 2, 0, now + ms))
+        pressed = time.monotonic() - 3.0
+    event = events.get(timeout=2)
+    assert pressed - 0.01 <= event.at <= time.monotonic()
+
+
 def test_a_nodes_firmware_version_is_logged_on_one_line(make_peer, make_hub, caplog):
     """The version in HELLO is any UTF-8 the node sends: a newline in it wrote a second,
     made-up line into the table's log ("seat 2: ..." from nobody)."""

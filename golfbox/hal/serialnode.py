@@ -223,9 +223,11 @@ class NodeClock:
     # delay, or the time since it was sent, should the line have lost the ones after.
     AFTER_READ = 10.0
     DRIFT = 100e-6  # the node's crystal and the table's clock differ by at most this
+    KEPT = 100  # STATEs: the WINDOW's at 10 a second (a node sends 4)
 
     def __init__(self) -> None:
-        self._samples: deque[tuple[float, int]] = deque()  # (read time, tick), oldest first
+        # (read time, tick), oldest first; the newest KEPT, should a node flood STATEs
+        self._samples: deque[tuple[float, int]] = deque(maxlen=self.KEPT)
 
     def sample(self, tick: int, read_at: float) -> None:
         """A STATE sent at node ``tick`` was read at ``read_at``."""
@@ -738,12 +740,14 @@ class _NodeConnection:
                                         at=self.node_clock.stamp(tick, read_at))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
+                _counter, _down, rx_errors, flags, tick = protocol.unpack_state(payload)
+                # Its tick is kept even from a STATE the allowance drops: a stalled reader's
+                # burst kept only its first STATEs, seconds older than a press after them.
+                if tick is not None:
+                    self.node_clock.sample(tick, read_at)
                 if not self._states.take(time.monotonic()):
                     self._flood.warn(self._label(), "more than %d STATEs a second: one dropped", STATE_RATE)
                     return
-                _counter, _down, rx_errors, flags, tick = protocol.unpack_state(payload)
-                if tick is not None:
-                    self.node_clock.sample(tick, read_at)
                 self.stats.node_rx_errors = rx_errors
                 self._panel_state(bool(flags & protocol.STATE_PANEL_FAILING))
             elif msg_type == protocol.MSG_PONG and len(payload) == 4:
