@@ -95,12 +95,14 @@ def test_failing_display_is_marked_degraded_once_and_show_never_raises(clock):
     panel = SimDisplay("seat 2 display")
     display = ResilientDisplay(panel, 1, events.append, clock=clock)
     panel.fail(OSError(errno.EREMOTEIO, "Remote I/O error"))
+    failed_at = clock()
     display.show(frame("1"))
     display.show(frame("2"))
     clock.now += 10
     display.show(frame("3"))
     assert not display.healthy
     assert events == [LinkEvent(1, False, "seat 2 display: [Errno 121] Remote I/O error")]
+    assert events[0].at == failed_at  # stamped when it failed (the table's steady timer)
 
 
 def test_degraded_display_is_retried_with_exponential_backoff():
@@ -141,6 +143,7 @@ def test_recovered_display_is_healthy_again_and_gets_the_newest_frame(clock):
     assert panel.image.tobytes() == frame("newest", (256, 64)).convert("L").tobytes()
     assert events == [LinkEvent(None, False, "shared display: I2C error (simulated)"),
                       LinkEvent(None, True, "shared display: working again")]
+    assert events[1].at == clock()  # stamped when it answered
     # A second failure is reported again, and backoff starts from the first delay.
     panel.fail()
     display.show(frame("x", (256, 64)))

@@ -305,7 +305,9 @@ def test_a_seat_whose_node_never_comes_is_reported_gone_once():
     events = queue.Queue()
     hub.start(events.put)
     try:
-        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: no seat node found", buttons=True)
+        event = events.get(timeout=3)
+        assert event == LinkEvent(SEAT, False, "seat 5: no seat node found", buttons=True)
+        assert 0 < time.monotonic() - event.at < 1  # stamped on the table's clock
         time.sleep(0.3)
         assert events.empty()
     finally:

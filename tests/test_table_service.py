@@ -1186,6 +1186,56 @@ def test_a_flapping_seat_node_is_taken_over_at_takeover_after_from_its_first_fai
     assert table.journal.away_writes == 2  # away, then taken over: not a write a flip
 
 
+def test_a_failure_queued_before_the_steady_timer_fell_due_keeps_the_part_away(
+        clock, sim_table, monkeypatch, tmp_path):
+    """A part that failed again just before its 1.5 s were up, its failure still in the
+    inbox when the steady timer fell due (the loop busy drawing), was counted back by
+    the timer, then failed anew: the shared display blinked its fault off and on, the
+    journal's seats away were written twice more and the takeover wait began again.
+    The failure came first: the part was never steady, and nothing changes."""
+    monkeypatch.setenv("GOLFBOX_DISPLAY_RETRY", "0.05")
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=4,
+                      takeover_after=10.0, journal=AwayJournal(tmp_path / "journal.sqlite3"))
+    svc, panel, shared = table.service, table.displays[1], table.shared
+    panel.fail()
+    table.press(1, Button.RIGHT)  # its frame fails: its fault is on
+    clock.advance(0.05)
+    panel.recover()
+    svc.run_until_idle()  # the retry works: back, not yet steady
+    back, changes = clock(), shared.changes
+    assert svc.table_message == "P2's screen is not answering"
+    clock.now = back + 1.49
+    panel.fail()  # a frame drawn 10 ms before the timer is due fails: queued, not handled
+    svc.seat_displays[1].show(panel.image.copy())
+    clock.now = back + 1.5
+    svc.run_until_idle()
+    assert svc.table_message == "P2's screen is not answering"
+    assert shared.changes == changes  # no blink
+    # A seat node: the same, and neither its journal row nor its takeover wait change.
+    svc.post(LinkEvent(0, False, "loose cable", buttons=True, at=clock()))
+    svc.run_until_idle()
+    first, writes = clock(), table.journal.away_writes
+    clock.advance(1.0)
+    svc.post(LinkEvent(0, True, "loose cable", buttons=True, at=clock()))
+    svc.run_until_idle()
+    back, changes = clock(), shared.changes
+    svc.post(LinkEvent(0, False, "loose cable", buttons=True, at=back + 1.49))
+    clock.now = back + 1.5
+    svc.run_until_idle()
+    assert shared.changes == changes and table.journal.away_writes == writes
+    assert svc.session.away[0] == first  # the wait from its first failure stands
+    # One that failed after its 1.5 s, the loop late to handle the timer, was steady:
+    # counted back, and failed anew.
+    clock.advance(0.5)
+    svc.post(LinkEvent(0, True, "loose cable", buttons=True, at=clock()))
+    svc.run_until_idle()
+    back = clock()
+    svc.post(LinkEvent(0, False, "loose cable", buttons=True, at=back + 1.6))
+    clock.now = back + 1.7
+    svc.run_until_idle()
+    assert svc.session.away[0] == back + 1.6 and table.journal.away_writes == writes + 2
+
+
 def test_a_seat_node_back_and_steady_is_its_persons_again(clock, sim_table):
     """A node back after a bot took over its seat is the person's again once it has
     answered for 1.5 s, however it flickered as it was plugged in; a failure before

@@ -59,6 +59,11 @@ class LinkEvent:
     connected: bool
     reason: str = ""
     buttons: bool = False  # the seat's buttons went (or came back) too, not only its display
+    # When it happened, on the table's clock (as a press): it may wait in the queue while
+    # the part's steady timer falls due, and a failure before that means it was not
+    # steady (TableService._steady). None: when the table handles it (a test's own).
+    # Not compared: two reports of one change are equal whenever each was made.
+    at: float | None = field(default=None, kw_only=True, compare=False)
 
 
 EventSink = Callable[["ButtonEvent | LinkEvent"], None]

@@ -104,7 +104,8 @@ class ResilientDisplay:
             self.healthy = True
             self._delay = self._first_retry
             log.info("%s: working again", self.name)
-            self._post(LinkEvent(self.seat, True, f"{self.name}: working again"))
+            self._post(LinkEvent(self.seat, True, f"{self.name}: working again",
+                                 at=self._clock()))
 
     def _failed(self, exc: OSError) -> None:
         self.last_error = exc
@@ -114,7 +115,8 @@ class ResilientDisplay:
             self.healthy = False
             self._delay = self._first_retry
             log.warning("%s: %s; retrying in the background", self.name, exc)
-            self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}"))
+            self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}",
+                                 at=self._clock()))
             self.failed_tries = 0
         else:
             self._delay = min(self._delay * 2, self._max_retry)

@@ -357,7 +357,8 @@ class SerialNodeHub:
             missing = sorted(s.seat for s in self._seats.values() if not s.ever_connected)
         for seat in missing:
             log.warning("seat %d: no seat node found", seat + 1)
-            self._post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found", buttons=True))
+            self._post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found", buttons=True,
+                                 at=self.clock()))
 
     def candidate_ports(self) -> list[str]:
         """Ports that may hold a seat node: USB ids from the config, then configured paths."""
@@ -402,7 +403,7 @@ class SerialNodeHub:
             else:
                 log.warning("seat nodes: node %s on %s is not given to any seat (add a [[seats]] table with backend = \"serial\" and node = \"%s\")", node_id, connection.path, node_id)
                 return None
-        self._post(LinkEvent(seat, True, buttons=True))
+        self._post(LinkEvent(seat, True, buttons=True, at=self.clock()))
         return seat
 
     def _release(self, connection: "_NodeConnection", reason: str | None, retry: bool = False) -> None:
@@ -418,7 +419,8 @@ class SerialNodeHub:
             self._lock.notify_all()
         if seat is not None and reason is not None:
             log.warning("seat %d: %s", seat + 1, reason)
-            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True))
+            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True,
+                                 at=self.clock()))
 
     def _post(self, event: ButtonEvent | LinkEvent) -> None:
         if self._sink is not None and not self._stop.is_set():
@@ -769,10 +771,11 @@ class _NodeConnection:
         name = f"seat {self.seat + 1} display"
         if failing:
             log.warning("%s: the seat node's OLED does not answer", name)
-            self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer"))
+            self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer",
+                                     at=self.hub.clock()))
         else:
             log.info("%s: working again", name)
-            self.hub._post(LinkEvent(self.seat, True, f"{name}: working again"))
+            self.hub._post(LinkEvent(self.seat, True, f"{name}: working again", at=self.hub.clock()))
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1

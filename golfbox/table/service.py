@@ -18,6 +18,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from typing import Callable
 
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
@@ -82,6 +83,7 @@ class TableService:
         self.shared_display = shared_display
         # SimpleQueue: put() is safe from a signal handler and from any thread.
         self._inbox: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
+        self._taken: deque = deque()  # events taken from the inbox early (_steady), in order
         self.timers = timers if timers is not None else Timers()
         self.notices = Notices()
         self.lobby = Lobby(settings)
@@ -150,6 +152,11 @@ class TableService:
     def step(self, timeout: float | None = 0.0) -> bool:
         """Handle one queued event or one due timer, waiting up to ``timeout`` seconds
         (None: for ever), less if a timer falls due sooner. True if something was handled."""
+        if self._taken:  # queued before the timer that took them fired: theirs is the turn
+            event = self._taken.popleft()
+            if event is not _WAKE:
+                self._handle(event)
+            return True
         if self._fire_due():
             return True
         due = self.timers.next_due()
@@ -282,7 +289,7 @@ class TableService:
             steadying.cancel()
         self.session.link_changed(event, where)
         if not event.connected:
-            self._failed_at[key] = self.clock()
+            self._failed_at[key] = self.clock() if event.at is None else event.at
             return
         away_for = self.clock() - self._failed_at.pop(key, self.clock())
         # A node or panel that was away may have lost its picture: it gets it now.
@@ -298,8 +305,26 @@ class TableService:
         if pressed or not self.session.part_down(event.seat, event.buttons):
             self._part_back(key)
         else:
-            self._steadying[key] = self.timers.call_at(self.clock() + STEADY_SECONDS,
-                                                       lambda: self._part_back(key))
+            due = self.clock() + STEADY_SECONDS
+            self._steadying[key] = self.timers.call_at(due, lambda: self._steady(key, due))
+
+    def _steady(self, key: tuple, due: float) -> None:
+        """The part's steady timer fell due: counted back, unless it failed before that
+        and the failure waits in the inbox (the loop was busy as the timer fell due).
+        Counted back, then failed, it blinked its fault off and on, its journal row
+        written twice and its takeover wait begun again."""
+        while True:
+            try:
+                self._taken.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        for event in self._taken:
+            if (isinstance(event, LinkEvent) and not event.connected
+                    and part_key(event.seat, event.buttons) == key
+                    and (event.at is None or event.at < due)):
+                self._steadying.pop(key, None)  # the failure, handled next, says the rest
+                return
+        self._part_back(key)
 
     def _part_back(self, key: tuple) -> None:
         self._steadying.pop(key, None)

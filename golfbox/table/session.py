@@ -422,7 +422,8 @@ class Session:
             self.notices.details[key] = event.reason or f"{where}: failed"
             return
         if event.buttons:  # a seat node: its person can no longer play
-            self.away[event.seat] = self._clock()
+            # Waited on from when it failed: the failure may have waited in the queue.
+            self.away[event.seat] = self._clock() if event.at is None else event.at
             if self.settings.takeover_after:
                 words += " · " + say(self.language, "a bot plays in {n} s",
                                      n=f"{self.settings.takeover_after:g}")
