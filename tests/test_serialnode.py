@@ -481,6 +481,7 @@ class PeerNode:
         self.lock = threading.Lock()
         self._power_up(boot_tick)
         self.presses = []  # (button code, tick) to send
+        self.flags = 0  # its STATEs' (protocol.STATE_PANEL_FAILING: its OLED does not answer)
         self.stop = False
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -531,7 +532,7 @@ class PeerNode:
                     tick = now if self.ticks else None
                     if now - self.last_state >= 250:
                         self.last_state = now
-                        self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, 0, 0, 0, tick))
+                        self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, 0, 0, self.flags, tick))
                     for button, pressed in self.presses:
                         self.events += 1
                         self.link.send(protocol.MSG_BUTTON, protocol.pack_button(
@@ -608,6 +609,37 @@ def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
     time.sleep(0.6)
     pressed = peer.press()
     assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
+
+
+def collect(events, count, timeout):
+    """Up to ``count`` events from the queue, within ``timeout`` s."""
+    got, deadline = [], time.monotonic() + timeout
+    while len(got) < count and time.monotonic() < deadline:
+        try:
+            got.append(events.get(timeout=0.05))
+        except queue.Empty:
+            pass
+    return got
+
+
+def test_a_node_back_with_its_oled_mended_while_unplugged_mends_its_display_fault(
+        make_peer, make_hub):
+    """A node whose OLED did not answer, unplugged, its panel's cable pushed back in and
+    plugged in again: the new connection took the panel for answering before it knew,
+    so the node's STATEs changed nothing and the panel's fault stayed on the shared
+    display for ever. What the node last said of its panel is kept across connections."""
+    peer = make_peer()
+    peer.flags = protocol.STATE_PANEL_FAILING
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
+    assert collect(events, 2, timeout=5) == [
+        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, False, "seat 5 display: the node's OLED does not answer")]
+    peer.restart(off=1.0)
+    peer.flags = 0
+    assert collect(events, 3, timeout=6) == [
+        LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True),
+        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, True, "seat 5 display: working again")]
 
 
 def _flood(peer, blocks, seconds):

@@ -279,6 +279,9 @@ class _SeatState:
     # The node's counter of its last button event that arrived, kept across its connections:
     # presses it counted but dropped with a session (unplugged, or its queue full) show as a gap.
     last_event: int | None = None
+    # What its node last said of its OLED, kept across connections too: one mended while
+    # the node was unplugged says so at once in its new connection's STATEs.
+    panel_failing: bool = False
 
 
 @dataclass
@@ -510,7 +513,6 @@ class _NodeConnection:
         self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
         self._presses = _Allowance(hub.config.press_rate, PRESS_BURST)
         self._states = _Allowance(STATE_RATE, STATE_RATE)
-        self._panel_failing = False  # as the node last reported in STATE
         self.node_clock = NodeClock()
 
     def wake(self) -> None:
@@ -765,9 +767,12 @@ class _NodeConnection:
 
     def _panel_state(self, failing: bool) -> None:
         """The node says whether its OLED answers: shown like any failing display (buttons stay)."""
-        if failing == self._panel_failing or self.seat is None:
+        if self.seat is None:
             return
-        self._panel_failing = failing
+        state = self.hub._seats[self.seat]  # only the connection serving it writes this
+        if failing == state.panel_failing:
+            return
+        state.panel_failing = failing
         name = f"seat {self.seat + 1} display"
         if failing:
             log.warning("%s: the seat node's OLED does not answer", name)
