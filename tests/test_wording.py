@@ -541,3 +541,49 @@ def test_each_seat_says_at_the_result_whether_it_won_or_shares_the_win(totals, s
                                                               n=words[6], of=3)
         assert shows(shown, words), (seat, words)
         assert shows(shown, say(lang, "TOTAL {n}", n=totals[seat]))
+
+
+def test_the_curtain_never_shows_a_frame_drawn_after_the_state_it_judged_by(tmp_path):
+    """The terminal looked at the table's state, then read a seat's picture: if the table
+    thread dealt in between, the first in-round picture of another person's seat was
+    drawn with no curtain (the state read was the lobby's), until the next redraw. The
+    picture is read first: one drawn in a round was drawn after the state said so."""
+    import argparse
+
+    from golfbox.commands.sim import add_arguments, table_settings
+    from golfbox.table.sim import SimTable
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1", "--lobby"])
+    table = SimTable(table_settings(args, humans=2, bot_delay=0.0, auto_start=False))
+    svc = table.service
+    try:
+        for seat in (0, 1):
+            table.press(seat, Button.OK, EventKind.PRESSED)  # both join
+            svc.run_until_idle()
+        ui = terminal_ui(table, 70, 260)
+        ui.humans, ui.keys_of = [0, 1], {0: terminal.SEAT_KEYS[0], 1: terminal.SEAT_KEYS[1]}
+
+        class DealtMeanwhile(terminal.Curtain):
+            """The table thread runs right after the UI looked at the state for seat 2:
+            seat 1 holds ● and the match is dealt."""
+
+            def hides(self, seat, state):
+                if svc.state == "lobby" and seat == 1:
+                    table.press(0, Button.OK, EventKind.HELD)
+                    svc.run_until_idle()
+                return super().hides(seat, state)
+
+        ui.curtain = DealtMeanwhile(ui.humans)  # nobody has pressed a key at it: all hidden
+        ui.draw()
+        assert svc.state == "playing"
+        in_round = table.image("seat-1")
+        drawn = ui.screen.all()
+        if "seat 2 · you · hidden" not in drawn:
+            rows = ["".join(run.text for run in runs).strip()
+                    for cell in terminal.CELL_MODES["auto"]
+                    for runs in terminal.cell_runs(in_round, cell)]
+            assert not [row for row in rows if len(row) > 20 and row in drawn]
+    finally:
+        table.close()

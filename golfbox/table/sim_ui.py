@@ -245,6 +245,10 @@ class TerminalUI:
     def _panel(self, panel: terminal.Panel, cell: terminal.CellGeometry = terminal.HALFBLOCK) -> None:
         key = panel.display
         sim = self.table.sim_display(key)
+        # The picture before the state the curtain judges by: the table thread goes to its
+        # new state before it draws, so a picture drawn in a round is never judged by the
+        # lobby's state read before the deal.
+        image = sim.image
         width, height = terminal.cells_for(sim.size, cell)
         hidden = False  # a person's screen the others at this keyboard may not see
         if key == SHARED:
@@ -261,10 +265,10 @@ class TerminalUI:
         if hidden:
             for dy, line in enumerate(terminal.curtain_lines(seat)):
                 self._put(top + height // 2 - 2 + dy, panel.left + 2, line[:width - 2])
-        elif sim.image is None:
+        elif image is None:
             self._put(top, panel.left, "(nothing shown yet)")
         else:
-            for dy, runs in enumerate(terminal.cell_runs(sim.image, cell)):
+            for dy, runs in enumerate(terminal.cell_runs(image, cell)):
                 x = panel.left
                 for run in runs:
                     self._put(top + dy, x, run.text, self._colour(run.fg, run.bg))
@@ -377,9 +381,10 @@ class WindowUI:
         canvas = Image.new("RGB", (width, height), (40, 40, 46))
         draw = ImageDraw.Draw(canvas)
 
-        def paste(key: str, label: str, x: int, y: int, hidden: tuple[str, ...] = ()) -> None:
+        def paste(key: str, label: str, x: int, y: int, image: Image.Image | None,
+                  hidden: tuple[str, ...] = ()) -> None:
             draw.text((x, y), label, fill=(200, 200, 200))
-            image = None if hidden else self.table.image(key)
+            image = None if hidden else image
             size = self.table.sim_display(key).size
             if image is None:
                 image = Image.new("L", size, 0)
@@ -390,16 +395,17 @@ class WindowUI:
 
         y = WINDOW_GAP
         if self.table.hardware.shared_display:
-            paste(SHARED, "table", WINDOW_GAP, y)
+            paste(SHARED, "table", WINDOW_GAP, y, self.table.image(SHARED))
             y += shared_h
         for i, seat in enumerate(seats):
             row, col = divmod(i, per_row)
             who = "you" if seat in self.keys_of else "bot"
+            image = self.table.image(seat_key(seat))  # before the state: as TerminalUI._panel
             hidden = (terminal.curtain_lines(seat)
                       if self.curtain.hides(seat, self.table.service.state) else ())
             who += " · hidden" if hidden else ""
             paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
-                  y + row * (seat_h + label_h + WINDOW_GAP), hidden)
+                  y + row * (seat_h + label_h + WINDOW_GAP), image, hidden)
         return canvas
 
     def loop(self) -> None:
