@@ -193,3 +193,35 @@ def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise(clock):
         assert events == []  # the hub reports nodes coming and going, not the wrapper
     finally:
         hardware.close()
+
+
+def test_a_table_with_a_seat_node_away_goes_on_and_says_so_once(clock):
+    """The node display's wrapper retries at once (no backoff), and assemble_table lent
+    it the table's timers and inbox: with a node away, its retry fell due at once for
+    ever, so the loop fired it again and again and never read a press (a core spun and
+    the table froze); and its failure would have been a second fault beside the hub's.
+    It is tried again at each frame, and the hub alone reports the node."""
+    from golfbox.hal.config import parse_config
+    from golfbox.table.assemble import assemble_table
+    from golfbox.table.settings import TableSettings
+
+    pytest.importorskip("serial")
+    config = parse_config({"seats": [{"backend": "sim"}, {"backend": "serial", "node": "e661"}],
+                           "seat_nodes": {"usb_ids": ["ffff:fffe"]}})  # matches no real port
+    hardware = build_hardware(config, lambda event: None, clock=clock)
+    try:
+        svc = assemble_table(TableSettings(variant="6-card", seats=2, auto_start=True),
+                             hardware.pads, hardware.seat_displays, hardware.shared_display,
+                             clock=clock)
+        svc.post(ButtonEvent(0, Button.OK, at=clock()))  # seat 1 turns up a card
+        steps = 0
+        while svc.step(0.0) and steps < 100:
+            steps += 1
+        assert steps < 100 and svc.match.round.face_up[0] == 1
+        assert not hardware.seat_displays[1].healthy  # its frame waits in the hub
+        assert svc.table_message == ""  # the hub says so, once it has looked for the node
+        svc.post(LinkEvent(1, False, "seat 2: no seat node found", buttons=True))
+        svc.run_until_idle()
+        assert svc.table_message == "P2's seat is unplugged · a bot plays in 120 s"  # once
+    finally:
+        hardware.close()

@@ -145,6 +145,11 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
                                             config.shared_display)
 
 
+def _hub_reports(event) -> None:
+    """A node display's wrapper reports nothing: the hub posts the node's comings and
+    goings, and its panel's (assemble_table lends a wrapper without a sink the table's)."""
+
+
 def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
                   clock: Callable[[], float]) -> tuple[list[ButtonPad], dict[int, Display]]:
     """Seat nodes through golfbox.hal.serialnode (imported only when a seat uses one).
@@ -160,7 +165,7 @@ def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
     table = {**config.seat_nodes, "seats": {str(seat.index + 1): seat.node for seat in seats}}
     hub = SerialNodeHub(SerialNodeConfig.from_mapping(table, where="seat_nodes"), clock)
     displays: dict[int, Display] = {
-        seat.index: ResilientDisplay(hub.display(seat.index), seat.index, None,
-                                     first_retry=0.0, max_retry=0.0)
+        seat.index: ResilientDisplay(hub.display(seat.index), seat.index, _hub_reports,
+                                     clock=clock, first_retry=0.0, max_retry=0.0)
         for seat in seats}
     return [hub], displays

@@ -124,7 +124,10 @@ class ResilientDisplay:
         if self.failed_tries % TRIES_LOGGED_EVERY == 0:  # the log shows it is still being tried
             log.info("%s: still failing after %d tries: %s", self.name, self.failed_tries, exc)
         self._next_try = self._clock() + self._delay
-        if self.call_at is not None:
+        # No backoff (a seat node's display): tried again at each frame, not on a timer
+        # that would fall due at once for ever, the table's loop firing it and reading
+        # no press while the node is away.
+        if self.call_at is not None and self._delay > 0:
             if self._retry is not None:
                 self._retry.cancel()
             self._retry = self.call_at(self._next_try, self.poll)
