@@ -137,6 +137,22 @@ def test_states_older_than_the_window_do_not_place_a_press():
     assert clock.stamp(41_000, read_at=50.0) == 50.0  # not 65.5 s early, by a tick 40 s away
 
 
+def test_a_press_by_a_quick_state_10_s_old_is_late_by_up_to_4_ms_more():
+    """The bound the docstring gives, met: the only quick STATE (0 ms on its way)
+    the window's oldest, sent at the end of its tick's ms, a press at the start of
+    its, the node 100 ppm fast (the other STATEs took 5 ms): 4.0 ms late, not 2.5."""
+    def tick(moment):
+        return math.floor(moment * (1 + CRYSTALS) * 1000) & 0xFFFF
+    clock = NodeClock()
+    sent = 0.000999 / (1 + CRYSTALS)
+    clock.sample(tick(sent), read_at=sent)
+    for k in range(1, 40):
+        clock.sample(tick(k / 4), read_at=k / 4 + 0.005)
+    pressed = (9975 + 1e-6) / 1000 / (1 + CRYSTALS)
+    late = clock.stamp(tick(pressed), read_at=pressed + 0.0255) - pressed
+    assert 0.0039 < late <= 0.004 + 1e-6
+
+
 def test_a_press_read_after_a_long_stall_is_not_placed_a_wrap_early():
     """The reader stalled 15 s (the node's frames wait in the port), then read them at
     once: STATEs sent 12 to 15 s before their read took a press 3 s before its read

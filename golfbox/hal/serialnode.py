@@ -209,9 +209,10 @@ class NodeClock:
     whole ms (a tick is truncated: the press may be up to 1 ms after it), with the
     crystals' drift (≤ DRIFT) over its distance from the STATE taken the way that
     places it later: never earlier than the press, and later only by that frame's
-    delay (a few ms) and up to 2.5 ms more (0.2 ms more a second its BUTTON came
-    late: the drift both ways), up to about 55 s late: 16-bit ticks wrap every
-    65.5 s (tests/test_serialnode.py simulates it). A node that restarts (its
+    delay (a few ms) and up to 4 ms more (2 ms of truncated ticks, the drift both
+    ways over the window; 0.2 ms more a second its BUTTON came late), up to about
+    55 s late: 16-bit ticks wrap every 65.5 s (tests/test_serialnode.py simulates
+    it). A node that restarts (its
     ticks from 0 again) comes back on a new connection, with a new NodeClock:
     USB goes away while it boots.
     """
