@@ -24,6 +24,16 @@ from golfbox.table.settings import TableSettings
 from golfbox.table.timers import ManualClock
 
 
+@pytest.fixture(autouse=True)
+def service_state_directory(tmp_path, monkeypatch) -> Path:
+    """systemd's StateDirectory= for every test: `golfbox run --config F` keeps its
+    journal and its last good config there, which is otherwise /var/lib/golfbox. A
+    test never writes the machine's, nor runs on a copy another run left there."""
+    state = tmp_path / "state-directory"
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))
+    return state
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     """Time that passes only when a test says so (``clock.advance(seconds)``)."""

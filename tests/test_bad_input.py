@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def golfbox(tmp_path: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
                PYTHONPATH=str(ROOT))
-    env.pop("STATE_DIRECTORY", None)
+    env["STATE_DIRECTORY"] = str(tmp_path / "state-directory")  # not /var/lib/golfbox
     return subprocess.run([sys.executable, "-m", "golfbox", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
