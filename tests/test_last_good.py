@@ -320,3 +320,16 @@ def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path):
     with pytest.raises(UsageError, match="game.names.3"):
         service_cli.run(argparse.Namespace(config=str(tmp_path / "config.toml"), headless=True,
                                            new=False, journal=str(journal)))
+
+
+def test_a_laptop_without_a_config_never_runs_on_a_copy(tmp_path, monkeypatch):
+    """No state directory and no --journal (a laptop's `golfbox run`, `make run`): no
+    config is the simulator, whatever a run as root once left in /var/lib/golfbox."""
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    looked: list[Path] = []
+    monkeypatch.setattr(last_good, "load_last_good", lambda copy, path: looked.append(copy))
+    with pytest.raises(UsageError, match="no such file"):
+        service_cli.run(argparse.Namespace(config=str(tmp_path / "gone.toml"), headless=True,
+                                           new=False, journal=None))
+    assert looked == []

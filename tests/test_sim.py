@@ -256,6 +256,7 @@ class Terminal:
                "XDG_STATE_HOME": str(cwd / ".local" / "state"),  # its journal, never the real one
                **(env or {})}
         env.pop("GOLFBOX_CONFIG", None)
+        env.pop("STATE_DIRECTORY", None)  # a laptop's terminal: no systemd state directory
         # A session of its own with the pty as controlling terminal, so Ctrl-C is a SIGINT.
         self.process = subprocess.Popen([str(GOLFBOX), *argv], stdin=slave, stdout=slave,
                                         stderr=slave, cwd=cwd, env=env, start_new_session=True,

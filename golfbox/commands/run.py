@@ -67,9 +67,11 @@ def run(args: argparse.Namespace) -> int:
     config_path = Path(args.config)
     copy = last_good.last_good_path(args.journal)
     there = config_path.exists() or config_path.is_symlink()  # a folder, a dangling link: say so
-    # A config gone (moved aside to edit it, deleted) from a table that has started with
-    # one runs on that, as a refused one does: not a simulated table with blank displays.
-    if there or last_good.load_last_good(copy, config_path) is not None:
+    # A config gone (moved aside to edit it, deleted) from a service that has started
+    # with one runs on that, as a refused one does: not a simulated table with blank
+    # displays. (A laptop has no state directory: its `golfbox run` is the simulator.)
+    served = bool(args.journal or os.environ.get("STATE_DIRECTORY"))
+    if there or (served and last_good.load_last_good(copy, config_path) is not None):
         config, refused = _load_or_last_good(config_path, copy)
         return serve(config, journal_path(args.journal, config, laptop=False),
                      new=getattr(args, "new", False), config_file=config_path, keep_as=copy,
