@@ -4,7 +4,6 @@ Only ``machine`` is fake (tests/fake_mpy/machine.py, at the pin and I2C level);
 the firmware, protocol.py and MicroPython's framebuf are the real ones.
 """
 
-import queue
 import time
 from unittest.mock import ANY
 
@@ -15,6 +14,7 @@ from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, po
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
 from golfbox.hal.serialnode import image_to_pages
+from test_serialnode import collect
 
 pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
 
@@ -28,17 +28,6 @@ def move_frame(step):
     draw.text((6, 4), "seat 5   42 pts", fill=1)
     draw.text((6, 24 + 2 * step), f"hand: {'A23456789TJQK'[step % 13]}", fill=1)
     return image
-
-
-def collect(events, count, timeout):
-    got = []
-    deadline = time.monotonic() + timeout
-    while len(got) < count and time.monotonic() < deadline:
-        try:
-            got.append(events.get(timeout=0.05))
-        except queue.Empty:
-            pass
-    return got
 
 
 def test_protocol_module_is_byte_identical_under_micropython():
