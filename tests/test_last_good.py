@@ -56,9 +56,11 @@ class Started:
         self.returncode, self.output, self.statuses, self.frames = returncode, output, statuses, frames
 
 
-def start(tmp_path: Path, config_text: str | None, run: str) -> Started:
+def start(tmp_path: Path, config_text: str | None, run: str, *,
+          journal: bool = True) -> Started:
     """Write the config (None: remove it) and run the service as systemd does until it
-    is READY (then SIGTERM), or until it exits by itself. The copy goes beside --journal."""
+    is READY (then SIGTERM), or until it exits by itself. The copy goes beside --journal
+    (``journal=False``: no --journal, as a builder's own run by hand)."""
     config = tmp_path / "config.toml"
     if config_text is None:
         config.unlink(missing_ok=True)
@@ -75,8 +77,8 @@ def start(tmp_path: Path, config_text: str | None, run: str) -> Started:
         env.pop("WATCHDOG_USEC", None)
         env.pop("STATE_DIRECTORY", None)
         process = subprocess.Popen(
-            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
-             "--journal", str(tmp_path / "journal.sqlite3")],
+            [sys.executable, "-m", "golfbox", "run", "--config", str(config)]
+            + (["--journal", str(tmp_path / "journal.sqlite3")] if journal else []),
             cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True)
         try:
@@ -333,3 +335,25 @@ def test_a_laptop_without_a_config_never_runs_on_a_copy(tmp_path, monkeypatch):
         service_cli.run(argparse.Namespace(config=str(tmp_path / "gone.toml"), headless=True,
                                            new=False, journal=None))
     assert looked == []
+
+
+def test_a_run_by_hand_neither_keeps_nor_runs_on_a_copy(tmp_path, monkeypatch):
+    """No state directory and no --journal: a builder's own `golfbox run --config F`
+    (on a laptop, or `sudo` on the Pi with the service stopped, to try an edit). A
+    refused F is its one line and exit 2, not the table run on whatever config the
+    service last kept in /var/lib/golfbox; and a good F is not kept there (it became
+    the café's copy, root's own 0600, or a warning at every run on a laptop)."""
+    monkeypatch.delenv("STATE_DIRECTORY")
+    config = tmp_path / "try.toml"
+    config.write_text(EMOJI_EDIT)
+    looked: list[Path] = []
+    monkeypatch.setattr(last_good, "load_last_good", lambda copy, path: looked.append(copy))
+    with pytest.raises(UsageError, match="game.names.3"):
+        service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
+                                           journal=None))
+    assert looked == []
+
+    journal = f'[journal]\npath = "{tmp_path / "journal.sqlite3"}"\n'
+    by_hand = start(tmp_path, TABLE + journal, "by_hand", journal=False)
+    assert by_hand.returncode == 0, by_hand.output
+    assert "cannot keep" not in by_hand.output and "kept " not in by_hand.output

@@ -65,13 +65,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.config:
         raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
-    copy = last_good.last_good_path(args.journal)
     there = config_path.exists() or config_path.is_symlink()  # a folder, a dangling link: say so
+    # Only a service (a state directory, or --journal) keeps and runs on a copy. A run
+    # by hand (a laptop, `sudo golfbox run --config try.toml` on the Pi) is refused
+    # as before and keeps nothing: /var/lib/golfbox's copy is the service's own.
+    served = bool(args.journal or os.environ.get("STATE_DIRECTORY"))
+    copy = last_good.last_good_path(args.journal) if served else None
     # A config gone (moved aside to edit it, deleted) from a service that has started
     # with one runs on that, as a refused one does: not a simulated table with blank
     # displays. (A laptop has no state directory: its `golfbox run` is the simulator.)
-    served = bool(args.journal or os.environ.get("STATE_DIRECTORY"))
-    if there or (served and last_good.load_last_good(copy, config_path) is not None):
+    if there or (copy and last_good.load_last_good(copy, config_path) is not None):
         config, refused = _load_or_last_good(config_path, copy)
         return serve(config, journal_path(args.journal, config, laptop=False),
                      new=getattr(args, "new", False), config_file=config_path, keep_as=copy,
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                  new=getattr(args, "new", False))
 
 
-def _load_or_last_good(path: Path, copy: Path) -> tuple[HardwareConfig, str]:
+def _load_or_last_good(path: Path, copy: Path | None) -> tuple[HardwareConfig, str]:
     """The config at ``path``, or (when it is refused) the copy of the last one a start
     ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2)."""
     if path.exists() or path.is_symlink():
@@ -101,12 +104,15 @@ def _load_or_last_good(path: Path, copy: Path) -> tuple[HardwareConfig, str]:
             return last_good.load_checked(path), ""
         except ConfigError as exc:
             refusal = exc
-        config = last_good.load_last_good(copy, path)
+        config = last_good.load_last_good(copy, path) if copy else None
         if config is None:  # a first boot: nothing to run on, as before
             raise UsageError(str(refusal)) from None
         refused = str(config_usage_error(path, refusal))
     else:
-        config, refused = last_good.load_last_good(copy, path), f"{path}: {MISSING}"
+        config = last_good.load_last_good(copy, path) if copy else None
+        if config is None:  # gone since it was looked for, with the copy
+            raise UsageError(f"--config {path}: no such file")
+        refused = f"{path}: {MISSING}"
     # Nobody at the table reads the log: it runs on what last started, and says why.
     # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
     # does not answer is shown as a fault of its own, as at any start.

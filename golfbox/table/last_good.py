@@ -8,7 +8,9 @@ state directory (``config.last-good.toml`` beside the journal, 0600, only
 rewritten when it differs), and a start whose config is refused runs on that
 copy instead, the refusal shown on the shared display and in systemd's
 STATUS= until a start on a mended config. With no copy (a first boot) or a
-copy refused too, the start fails as before: exit 2, one line.
+copy refused too, the start fails as before: exit 2, one line. Only a service
+keeps and runs on a copy (a state directory or --journal, golfbox.commands.run):
+a run by hand is refused as before and leaves the service's copy alone.
 
 A relative ``pinmap`` in the copy is read beside the config it stands for
 (/etc/golfbox/pinmap.toml), as when that config started.
