@@ -357,3 +357,21 @@ def test_a_run_by_hand_neither_keeps_nor_runs_on_a_copy(tmp_path, monkeypatch):
     by_hand = start(tmp_path, TABLE + journal, "by_hand", journal=False)
     assert by_hand.returncode == 0, by_hand.output
     assert "cannot keep" not in by_hand.output and "kept " not in by_hand.output
+
+
+def test_a_config_link_whose_file_is_gone_is_missing(tmp_path):
+    """/etc/golfbox/config.toml a link to the table's file, that file moved aside to
+    edit: the shared display said 'config.toml refused' with no key, as for a typo;
+    it is missing, as the link's own file moved aside is."""
+    target = tmp_path / "tables" / "cafe.toml"
+    target.parent.mkdir()
+    target.write_text(TABLE)
+    config = tmp_path / "config.toml"
+    config.symlink_to(target)
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    target.rename(tmp_path / "cafe.toml.editing")
+    ran_on, refused = service_cli._load_or_last_good(config, copy)
+    assert ran_on == last_good.load_checked(copy, pinmap_folder=tmp_path)
+    assert (service_cli.refused_words("en", config, refused)
+            == "config.toml missing · running on the last good one")

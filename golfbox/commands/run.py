@@ -99,20 +99,15 @@ def run(args: argparse.Namespace) -> int:
 def _load_or_last_good(path: Path, copy: Path | None) -> tuple[HardwareConfig, str]:
     """The config at ``path``, or (when it is refused) the copy of the last one a start
     ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2)."""
-    if path.exists() or path.is_symlink():
-        try:
-            return last_good.load_checked(path), ""
-        except ConfigError as exc:
-            refusal = exc
-        config = last_good.load_last_good(copy, path) if copy else None
-        if config is None:  # a first boot: nothing to run on, as before
-            raise UsageError(str(refusal)) from None
-        refused = str(config_usage_error(path, refusal))
-    else:
-        config = last_good.load_last_good(copy, path) if copy else None
-        if config is None:  # gone since it was looked for, with the copy
-            raise UsageError(f"--config {path}: no such file")
-        refused = f"{path}: {MISSING}"
+    gone = not path.exists()  # a link whose file was moved aside to edit is gone too
+    try:
+        return last_good.load_checked(path), ""
+    except ConfigError as exc:
+        refusal = exc
+    config = last_good.load_last_good(copy, path) if copy else None
+    if config is None:  # a first boot: nothing to run on, as before
+        raise UsageError(str(refusal)) from None
+    refused = f"{path}: {MISSING}" if gone else str(config_usage_error(path, refusal))
     # Nobody at the table reads the log: it runs on what last started, and says why.
     # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
     # does not answer is shown as a fault of its own, as at any start.
