@@ -15,6 +15,7 @@ timers), so a display comes back even when no new frame is being drawn. Without
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -104,8 +105,7 @@ class ResilientDisplay:
             self.healthy = True
             self._delay = self._first_retry
             log.info("%s: working again", self.name)
-            self._post(LinkEvent(self.seat, True, f"{self.name}: working again",
-                                 at=self._clock()))
+            self._post(LinkEvent(self.seat, True, f"{self.name}: working again"))
 
     def _failed(self, exc: OSError) -> None:
         self.last_error = exc
@@ -115,8 +115,7 @@ class ResilientDisplay:
             self.healthy = False
             self._delay = self._first_retry
             log.warning("%s: %s; retrying in the background", self.name, exc)
-            self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}",
-                                 at=self._clock()))
+            self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}"))
             self.failed_tries = 0
         else:
             self._delay = min(self._delay * 2, self._max_retry)
@@ -134,5 +133,5 @@ class ResilientDisplay:
 
     def _post(self, event: LinkEvent) -> None:
         if self.sink is not None:
-            self.sink(event)
+            self.sink(dataclasses.replace(event, at=self._clock()))  # when it happened: now
 

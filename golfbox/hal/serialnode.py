@@ -14,6 +14,7 @@ so importing this module needs no hardware package.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import logging
 import os
@@ -212,9 +213,8 @@ class NodeClock:
     delay (a few ms) and up to 4 ms more (2 ms of truncated ticks, the drift both
     ways over the window; 0.2 ms more a second its BUTTON came late), up to about
     55 s late: 16-bit ticks wrap every 65.5 s (tests/test_serialnode.py simulates
-    it). A node that restarts (its
-    ticks from 0 again) comes back on a new connection, with a new NodeClock:
-    USB goes away while it boots.
+    it). A node that restarts (its ticks from 0 again) comes back on a new
+    connection, with a new NodeClock: USB goes away while it boots.
     """
 
     WINDOW = 10.0  # s of STATEs (4 a second) kept
@@ -361,8 +361,7 @@ class SerialNodeHub:
             missing = sorted(s.seat for s in self._seats.values() if not s.ever_connected)
         for seat in missing:
             log.warning("seat %d: no seat node found", seat + 1)
-            self._post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found", buttons=True,
-                                 at=self.clock()))
+            self._post(LinkEvent(seat, False, f"seat {seat + 1}: no seat node found", buttons=True))
 
     def candidate_ports(self) -> list[str]:
         """Ports that may hold a seat node: USB ids from the config, then configured paths."""
@@ -407,7 +406,7 @@ class SerialNodeHub:
             else:
                 log.warning("seat nodes: node %s on %s is not given to any seat (add a [[seats]] table with backend = \"serial\" and node = \"%s\")", node_id, connection.path, node_id)
                 return None
-        self._post(LinkEvent(seat, True, buttons=True, at=self.clock()))
+        self._post(LinkEvent(seat, True, buttons=True))
         return seat
 
     def _release(self, connection: "_NodeConnection", reason: str | None, retry: bool = False) -> None:
@@ -423,10 +422,11 @@ class SerialNodeHub:
             self._lock.notify_all()
         if seat is not None and reason is not None:
             log.warning("seat %d: %s", seat + 1, reason)
-            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True,
-                                 at=self.clock()))
+            self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True))
 
     def _post(self, event: ButtonEvent | LinkEvent) -> None:
+        if isinstance(event, LinkEvent) and event.at is None:  # when it happened: now
+            event = dataclasses.replace(event, at=self.clock())
         if self._sink is not None and not self._stop.is_set():
             self._sink(event)
 
@@ -777,11 +777,10 @@ class _NodeConnection:
         name = f"seat {self.seat + 1} display"
         if failing:
             log.warning("%s: the seat node's OLED does not answer", name)
-            self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer",
-                                     at=self.hub.clock()))
+            self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer"))
         else:
             log.info("%s: working again", name)
-            self.hub._post(LinkEvent(self.seat, True, f"{name}: working again", at=self.hub.clock()))
+            self.hub._post(LinkEvent(self.seat, True, f"{name}: working again"))
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1
