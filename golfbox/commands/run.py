@@ -74,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
     # A config gone (moved aside to edit it, deleted) from a service that has started
     # with one runs on that, as a refused one does: not a simulated table with blank
     # displays. (A laptop has no state directory: its `golfbox run` is the simulator.)
-    if there or (copy and last_good.load_last_good(copy, config_path) is not None):
-        config, refused = _load_or_last_good(config_path, copy)
+    loaded = _load_or_last_good(config_path, copy, there=there) if there or copy else None
+    if loaded is not None:
+        config, refused = loaded
         return serve(config, journal_path(args.journal, config, laptop=False),
                      new=getattr(args, "new", False), config_file=config_path, keep_as=copy,
                      refused=refused)
@@ -96,9 +97,11 @@ def run(args: argparse.Namespace) -> int:
                  new=getattr(args, "new", False))
 
 
-def _load_or_last_good(path: Path, copy: Path | None) -> tuple[HardwareConfig, str]:
+def _load_or_last_good(path: Path, copy: Path | None, *,
+                       there: bool = True) -> tuple[HardwareConfig, str] | None:
     """The config at ``path``, or (when it is refused) the copy of the last one a start
-    ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2)."""
+    ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2),
+    or None if nothing is ``there`` (no file, no link) to refuse."""
     gone = not path.exists()  # a link whose file was moved aside to edit is gone too
     try:
         return last_good.load_checked(path), ""
@@ -106,6 +109,8 @@ def _load_or_last_good(path: Path, copy: Path | None) -> tuple[HardwareConfig, s
         refusal = exc
     config = last_good.load_last_good(copy, path) if copy else None
     if config is None:  # a first boot: nothing to run on, as before
+        if not there:
+            return None
         raise UsageError(str(refusal)) from None
     refused = f"{path}: {MISSING}" if gone else str(config_usage_error(path, refusal))
     # Nobody at the table reads the log: it runs on what last started, and says why.
