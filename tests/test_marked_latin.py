@@ -100,3 +100,54 @@ def test_a_letter_hanging_under_the_line_has_a_short_form(letter):
     short = drawn(letter, short=True)
     others = [ch for ch in glyphs._SMALL if glyphs.drawn_letters(ch) != glyphs.drawn_letters(letter)]
     assert all(short != drawn(other, short=True) and short != drawn(other) for other in others)
+
+
+def bitmap(rows: str, rise: int = 0) -> bytes:
+    """``rows`` ('#'/'.' joined by '|') where ``drawn`` puts a glyph rising ``rise`` rows."""
+    lines = rows.split("|")
+    image = Image.new("1", (len(lines[0]) + 4, 14), 0)
+    for y, line in enumerate(lines):
+        for x, ch in enumerate(line):
+            image.putpixel((2 + x, 4 - rise + y), ch == "#")
+    return image.tobytes()
+
+
+# Letters with a stroke, a hook or a dot of their own, drawn as their plain letter
+# (Ħ as H, Þ as P): 'ĦANNA' read HANNA, 'ÞÓRA' PÓRA. Each is drawn as itself now.
+STROKED = {
+    "Ħ": (".#.#.|#####|.###.|.#.#.|.#.#.", "H"),  # Maltese: the bar out over the crossbar
+    "Ŧ": ("###|.#.|###|.#.|.#.", "T"),  # Sámi: a bar across the stem
+    "Ŀ": ("#..|#..|#.#|#..|###", "L"),  # Catalan: L and the dot of L·L
+    "Þ": ("#..|##.|#.#|##.|#..", "P"),  # Icelandic thorn: a stem through a bowl
+    "Ŋ": ("#..#|##.#|#.##|#..#|#..#|..#.", "N"),  # Sámi eng: N, its hook under the line
+    "Ŗ": ("##.|#.#|##.|#.#|#.#|.#.", "R"),  # old Latvian: R and a cedilla
+}
+
+
+@pytest.mark.parametrize("letter", STROKED)
+def test_a_stroked_letter_is_drawn_as_itself_not_its_plain_letter(letter):
+    rows, plain_letter = STROKED[letter]
+    assert drawn(letter) == bitmap(rows) == drawn(letter.lower())
+    assert drawn(letter) != drawn(plain_letter)
+    assert glyphs.drawn_letters(letter.lower()) == letter
+    assert glyphs.hang(letter) == (letter in "ŊŖ")
+
+
+def test_names_with_stroked_letters_are_not_their_plain_names():
+    for name, plain_name in (("Ħanna", "Hanna"), ("Þóra", "Póra"), ("Ŧiina", "Tiina"),
+                             ("Ŋuolla", "Nuolla"), ("Ŗiga", "Riga")):
+        assert drawn(name) != drawn(plain_name), name
+        assert glyphs.drawn_letters(name) != glyphs.drawn_letters(plain_name), name
+    assert glyphs.drawn_letters("Ŀ") != glyphs.drawn_letters("L·")  # Ŀ is not L and a dot
+
+
+@pytest.mark.parametrize("letter", "ŊŖ")
+def test_a_stroked_letter_with_a_tail_has_a_short_form(letter):
+    """Ŋ's hook and Ŗ's cedilla hang as Ş's does: on the last row of a 128 px shared
+    display they stay within the line, the letter a row shorter."""
+    image = Image.new("1", (12, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 2, 3, letter, 1, short=True)
+    assert not image.crop((0, 8, 12, 14)).getbbox() and image.getbbox()
+    short = drawn(letter, short=True)
+    others = [ch for ch in glyphs._SMALL if ch != letter]
+    assert all(short != drawn(other, short=True) and short != drawn(other) for other in others)

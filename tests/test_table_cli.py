@@ -64,10 +64,13 @@ driver = "sim"
     ({"names": {"2": "p3"}}, "game.names.2: 'p3' is seat 3's name when it has none"),
     ({"names": {"2": "J1"}}, "game.names.2: 'J1' is seat 1's name when it has none"),  # en français
     ({"names": {"1": "P2", "2": "Bob"}}, None),
-    # The font draws a letter it has no glyph for as its plain letter (Ħ as H), cedilla and
-    # comma below alike (Ş Ș), and a name's marks as characters of their own as the
-    # composed letter: drawn alike too.
-    ({"names": {"1": "Ħanna", "2": "Hanna"}}, "game.names.2: 'Hanna' is seat 1's name too"),
+    # The font draws a mark it has no drawing for left out (Ạ as A), cedilla and comma
+    # below alike (Ş Ș), and a name's marks as characters of their own as the composed
+    # letter: drawn alike too.
+    ({"names": {"1": "Phạm", "2": "Pham"}}, "game.names.2: 'Pham' is seat 1's name too"),
+    # Ħ and Þ were drawn H and P: 'Ħanna' was refused beside 'Hanna'. Letters of their own.
+    ({"names": {"1": "Ħanna", "2": "Hanna", "3": "Þóra"}}, None),
+    ({"names": {"1": "Þóra", "2": "Póra"}}, None),
     ({"names": {"1": "Ştefan", "2": "Ștefan"}}, "game.names.2: 'Ștefan' is seat 1's name too"),
     # Ř, Ğ and Ł are letters of their own, drawn with their marks: names apart.
     ({"names": {"1": "Ondřej", "2": "Ondrej", "3": "Ağca"}}, None),

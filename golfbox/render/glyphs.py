@@ -128,7 +128,7 @@ _UNDER_MARK = {("A", "\u0302"): "###|#.#|###|#.#|#.#", ("O", "\u0302"): "###|#.#
                ("U", "\u030a"): ".#.|#.#|#.#|#.#|###",
                ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|..."}
 # Letters whose tail hangs, a row shorter: their short form (_SHORT) keeps the tail
-# within the line. R has none (Ŗ, out of use, stays R): its short form read B.
+# within the line. R is not one (its 4-row form alone read B): Ŗ is written out below.
 _FOUR_ROWS = {
     "A": ".#.|#.#|###|#.#", "C": ".##|#..|#..|.##", "E": "###|##.|#..|###", "G": ".##|#..|#.#|.##",
     "I": "###|.#.|.#.|###", "K": "#.#|##.|#.#|#.#", "L": "#..|#..|#..|###", "N": "#..#|##.#|#.##|#..#",
@@ -155,7 +155,14 @@ for _letter in _MARKED:
 # Letters with a stroke, which Unicode does not split into a letter and a mark
 # (Icelandic Ð is drawn as Đ), and the capital sharp s (ß is SS in capitals).
 _SMALL.update({"Ł": ".#..|.##.|.#..|##..|.###", "Đ": ".##.|.#.#|##.#|.#.#|.##.",
-               "Ð": ".##.|.#.#|##.#|.#.#|.##.", "ẞ": "###.|#..#|#.#.|#..#|#.##"})
+               "Ð": ".##.|.#.#|##.#|.#.#|.##.", "ẞ": "###.|#..#|#.#.|#..#|#.##",
+               # Maltese Ħ, its bar out over a thick crossbar; Sámi Ŧ; Catalan Ŀ, the dot
+               # of L·L; Icelandic Þ, a stem through a bowl; Sámi Ŋ, N with a hook
+               "Ħ": ".#.#.|#####|.###.|.#.#.|.#.#.", "Ŧ": "###|.#.|###|.#.|.#.",
+               "Ŀ": "#..|#..|#.#|#..|###", "Þ": "#..|##.|#.#|##.|#..",
+               "Ŋ": "#..#|##.#|#.##|#..#|#..#|..#.",
+               # Ŗ: R and the cedilla (_BELOW)
+               "Ŗ": "##.|#.#|##.|#.#|#.#|.#."})
 _SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#.#..|.####",
                "Ø": ".###|#.##|##.#|##.#|###."})
 # rows a glyph starts above the line's top
@@ -186,7 +193,8 @@ _SMALL_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SMALL.items()} f
 _SHORT = {
     "Д": ".###.|.#.#.|.#.#.|#####|#...#", "Ц": "#.#.|#.#.|#.#.|####|...#",
     "Щ": "#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|###|.#.",
-    "Ђ": "###.|.##.|.#.#|.#.#|..#.", **_SHORT_TAILED,  # Ç Ş Ą...: a 4-row letter, its tail
+    "Ђ": "###.|.##.|.#.#|.#.#|..#.", "Ŋ": "#..#|##.#|#.##|#..#|..#.",
+    "Ŗ": "##.|#.#|##.|#.#|.#.", **_SHORT_TAILED,  # Ç Ş Ą...: a 4-row letter, its tail
 }
 _SHORT_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SHORT.items()} for scale in (1, 2)}
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
@@ -199,14 +207,13 @@ _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
 
 
 def _plain(char: str) -> str:
-    """A letter the font has no glyph for, as its plain letter (Ŗ as R, Ħ as H), else '?'."""
+    """A letter the font has no glyph for, as its plain letter (Ạ as A, Ĳ as J), else '?'."""
     base = unicodedata.normalize("NFD", char)[0]
     base = _UNMARKED.get(base, base)
     return base if base in _SMALL else _UNKNOWN
 
 
-_UNMARKED = {"Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ŋ": "N", "Þ": "P",
-             "Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
+_UNMARKED = {"Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
              # and what a phone or a word processor types for ' - and a space (O’Brien),
              # or a keyboard whose apostrophe key types an accent or a prime (O´Brien)
              "’": "'", "‘": "'", "´": "'", "`": "'", "ʹ": "'", "′": "'",
@@ -231,7 +238,7 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
 @functools.lru_cache(maxsize=4096)  # fit_name asks again of each name cut, frame after frame
 def drawn_letters(text: str) -> str:
     """``text`` as the small font draws it, a letter for each glyph: in capitals, a letter
-    it has no glyph for as its plain letter ('Ħanna' → 'HANNA'), a Cyrillic or Greek
+    it has no glyph for as its plain letter ('Phạm' → 'PHAM'), a Cyrillic or Greek
     letter drawn as a Latin one as that one (Cyrillic 'Ока' → Latin 'OKA'), a letter drawn
     as another as that one (Romanian Ș → Turkish Ş, comma and cedilla alike). A character it
     cannot draw at all stays itself: two names both drawn '????' are still two names."""
