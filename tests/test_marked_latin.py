@@ -151,3 +151,50 @@ def test_a_stroked_letter_with_a_tail_has_a_short_form(letter):
     short = drawn(letter, short=True)
     others = [ch for ch in glyphs._SMALL if ch != letter]
     assert all(short != drawn(other, short=True) and short != drawn(other) for other in others)
+
+
+# Latin Extended-B and Additional letters with one mark the font draws on other letters
+# (Pinyin Ǎ Ǐ Ǒ Ǔ, Skolt Sámi Ǧ Ǩ, Macedonian-Latin Ǵ, Ǹ, Livonian Ȧ Ȯ Ȳ, Guarani Ẽ Ỹ,
+# Vietnamese and Welsh Ỳ): each was drawn as its plain letter ('DIǸA' read DINA). Each
+# is its letter with the mark a letter of Latin Extended-A carries, there before.
+MARK_AS_ON = {"Ǎ": "Č", "Ǐ": "Č", "Ǒ": "Č", "Ǔ": "Č", "Ǧ": "Č", "Ǩ": "Č", "Ȟ": "Č",
+              "Ǵ": "Ś", "Ǹ": "Ѝ", "Ȧ": "Ż", "Ȯ": "Ż", "Ḋ": "Ż", "Ṡ": "Ż", "Ȳ": "Ū",
+              "Ẽ": "Ũ", "Ỹ": "Ũ", "Ỳ": "È", "Ẑ": "Ŝ", "Ȩ": "Ş"}
+
+
+def mark_rows(letter: str) -> bytes:
+    """The mark of ``letter``: its rows above the line's top, or under the line's bottom."""
+    image = Image.new("1", (8, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 0, 4, letter, 1)
+    return image.crop((0, 0, 8, 4)).tobytes() + image.crop((0, 9, 8, 14)).tobytes()
+
+
+@pytest.mark.parametrize("letter", MARK_AS_ON)
+def test_a_latin_extended_b_letter_is_its_letter_and_its_mark(letter):
+    base = unicodedata.normalize("NFD", letter)[0]
+    assert drawn(letter) != drawn(base) and drawn(letter.lower()) == drawn(letter)
+    assert glyphs.undrawable(letter + letter.lower()) is None
+    assert glyphs.drawn_letters(letter.lower()) == letter
+    assert glyphs.text_width(letter) == glyphs.text_width(base)
+    assert mark_rows(letter) == mark_rows(MARK_AS_ON[letter])
+    under = Image.new("1", (8, 14), 0)  # and under its mark, the letter as ever
+    glyphs.draw_text(ImageDraw.Draw(under), 0, 4, letter, 1)
+    plain_letter = Image.new("1", (8, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(plain_letter), 0, 4, base, 1)
+    assert under.crop((0, 4, 8, 9)).tobytes() == plain_letter.crop((0, 4, 8, 9)).tobytes() \
+        or letter == "Ȩ"  # E is a row shorter over a tail, as in Ş Ę
+
+
+# Vietnamese Ơ Ư (TRƯƠNG): a horn up from the right of O, and from U's right stem a
+# row above the line's top. Both were drawn O and U ('TRUONG').
+HORNED = {"Ơ": (".#.#|#.#.|#.#.|#.#.|.#..", 0), "Ư": ("...#|#.#.|#.#.|#.#.|#.#.|###.", 1)}
+
+
+@pytest.mark.parametrize("letter", HORNED)
+def test_a_horned_letter_is_drawn_with_its_horn(letter):
+    rows, rise = HORNED[letter]
+    assert drawn(letter) == bitmap(rows, rise) == drawn(letter.lower())
+    assert glyphs.rise(letter) == rise and glyphs.hang(letter) == 0
+    assert drawn(unicodedata.normalize("NFD", letter)) == drawn(letter)  # O then U+031B
+    assert drawn("Trương") != drawn("Truong")
+    assert glyphs.drawn_letters("Trương") == "TRƯƠNG"

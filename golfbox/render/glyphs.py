@@ -136,7 +136,8 @@ _FOUR_ROWS = {
 }
 # The marked Latin capitals, then the Cyrillic and Greek ones (a Greek tonos is dropped,
 # as capitals drop it: Ά is Α): Latin first, the letter drawn_letters writes for both.
-_MARKED = [*map(chr, [*range(0xC0, 0x180), *range(0x218, 0x21C)]), *"ЁЇЙЎЌЃЀЍΪΫ"]
+# Latin Extended-B and Additional too: Ǎ Ǒ Ǧ Ǩ (caron), Ǵ Ǹ, Ȧ Ȳ, Ẽ Ỹ Ỳ.
+_MARKED = [*map(chr, [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)]), *"ЁЇЙЎЌЃЀЍΪΫ"]
 _RISE: dict[str, int] = {}
 _SHORT_TAILED: dict[str, str] = {}
 for _letter in _MARKED:
@@ -161,13 +162,15 @@ _SMALL.update({"Ł": ".#..|.##.|.#..|##..|.###", "Đ": ".##.|.#.#|##.#|.#.#|.##.
                "Ħ": ".#.#.|#####|.###.|.#.#.|.#.#.", "Ŧ": "###|.#.|###|.#.|.#.",
                "Ŀ": "#..|#..|#.#|#..|###", "Þ": "#..|##.|#.#|##.|#..",
                "Ŋ": "#..#|##.#|#.##|#..#|#..#|..#.",
-               # Ŗ: R and the cedilla (_BELOW)
-               "Ŗ": "##.|#.#|##.|#.#|#.#|.#."})
+               # Ŗ: R and the cedilla (_BELOW); Vietnamese Ơ Ư: a horn up from the
+               # right of O, and from U's right stem a row above the line (_RISE)
+               "Ŗ": "##.|#.#|##.|#.#|#.#|.#.", "Ơ": ".#.#|#.#.|#.#.|#.#.|.#..",
+               "Ư": "...#|#.#.|#.#.|#.#.|#.#.|###."})
 _SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#.#..|.####",
                "Ø": ".###|#.##|##.#|##.#|###."})
 # rows a glyph starts above the line's top
 _SMALL["Ґ"] = "..#|" + _SMALL["Г"]  # Г with its stroke turned up, a row above the line
-_RISE["Ґ"] = 1
+_RISE["Ґ"] = _RISE["Ư"] = 1
 
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
