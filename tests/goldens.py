@@ -57,6 +57,10 @@ SCRIPT_NAMES = ("Иван", "Мария", "Γιώργος", "Дмитрий", "�
 # Latin names with marks over or under their letters beyond French and German ones (Ł Ř
 # Ğ Ș Ś Ő Ã Ț): each was drawn as its plain letter. Țurcan sits in the last row of scores.
 MARKED_NAMES = ("Łukasz", "Dvořák", "Ağca", "Ștefan", "Śmigły", "Kőrösi", "João", "Țurcan")
+# Letters drawn as their plain letter before (Maltese Ħ, Icelandic Þ, Sámi Ŧ Ŋ, Catalan Ŀ,
+# old Latvian Ŗ; Vietnamese horns Ư Ơ, Pinyin carons Ǐ Ǎ). Áŋŋá and Ŗūta, whose letters
+# hang, sit in the last row of scores.
+STROKED_NAMES = ("Ħanna", "Þóra", "Trương", "Lǐ Nǎ", "Ŧiina", "Coŀlet", "Áŋŋá", "Ŗūta")
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -305,6 +309,11 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
             _eight_mid().view(None), size, MARKED_NAMES, lang=lang)
     screens["seat_marked_names"] = lambda: render_seat(
         _eight_mid().view(1), names=MARKED_NAMES, lang=lang)
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_stroked{tag}"] = lambda size=size: render_table(
+            _eight_mid().view(None), size, STROKED_NAMES, lang=lang)
+    screens["seat_stroked_names"] = lambda: render_seat(
+        _eight_mid().view(1), names=STROKED_NAMES, lang=lang)
     screens["notice_scripts"] = lambda: render_notice(
         (128, 64), SCRIPT_NAMES[6], say(lang, "a bot plays this seat"), SCRIPT_NAMES)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.

@@ -18,7 +18,8 @@ from golfbox.render import render_reveal, render_seat, render_table  # noqa: E40
 from golfbox.render.table import reveal_pages  # noqa: E402
 
 TAILED = ("ЩУКИН", "ЂОРЂЕ", "ÇAĞRI", "ЦВЕТАН", "ДИМА", "ЏЕЈН", "ЩЕДРИН", "ЂУРЂА",
-          "ȚURCAN", "ĄŽUOLAS", "ŞÜKRÜ")  # cedilla, ogonek and comma below hang as Ç's
+          "ȚURCAN", "ĄŽUOLAS", "ŞÜKRÜ",  # cedilla, ogonek and comma below hang as Ç's
+          "ÁŊŊÁ", "ŖŪTA")  # and Ŋ's hook, Ŗ's cedilla
 SIZES = ((256, 64), (128, 64))
 PAD = 8
 
@@ -126,7 +127,7 @@ def test_no_text_is_drawn_over(monkeypatch, size, players):
     the last action's accents went into the tail of the mover's name in big letters
     over it ('ÇAĞRI to play' over 'ÉLODIE took …')."""
     spy = Spy(monkeypatch)
-    tailed = TAILED + ("ÉLODIE", "ÉMILE", "ZOË", "ŁUKASZ", "DVOŘÁK", "İLKAY")
+    tailed = TAILED + ("ÉLODIE", "ÉMILE", "ZOË", "ŁUKASZ", "DVOŘÁK", "İLKAY", "TRƯƠNG", "LǏ NǍ")
     bad = []
     for shift in range(len(tailed)):
         names = [tailed[(seat * 3 + shift) % len(tailed)] for seat in range(players)]
@@ -148,7 +149,7 @@ def test_a_short_tailed_letter_reads_as_no_other():
         glyphs.draw_text(ImageDraw.Draw(image), 2, 3, text, 1, short=short)
         return image.tobytes()
 
-    shorts = {letter: looks(letter, True) for letter in "ДЦЩЏЂÇŞĄĘĮŲŢĢĶĻŅ"}
+    shorts = {letter: looks(letter, True) for letter in "ДЦЩЏЂÇŞĄĘĮŲŢĢĶĻŅŊŖȨ"}
     assert len(set(shorts.values())) == len(shorts)
     for letter, short in shorts.items():
         assert glyphs.hang(letter) == 1
