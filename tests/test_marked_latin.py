@@ -198,3 +198,26 @@ def test_a_horned_letter_is_drawn_with_its_horn(letter):
     assert drawn(unicodedata.normalize("NFD", letter)) == drawn(letter)  # O then U+031B
     assert drawn("Trương") != drawn("Truong")
     assert glyphs.drawn_letters("Trương") == "TRƯƠNG"
+
+
+# A letter with two marks (Vietnamese tone over a letter's own mark, Pinyin's tone over
+# Ü): over a letter there is room for one, so it is drawn with its own (ê's roof, ơ's
+# horn, ü's dots) and the tone is left out, as Ạ is A. It was drawn as its plain letter:
+# 'Nguyễn' as NGUYEN, and 'Trường' half marked as TRƯONG.
+TWO_MARKS = {"Ễ": "Ê", "Ế": "Ê", "Ờ": "Ơ", "Ừ": "Ư", "Ặ": "Ă", "Ẫ": "Â", "Ǚ": "Ü", "Ǜ": "Ü",
+             "Ḗ": "Ē", "Ṏ": "Õ"}
+
+
+@pytest.mark.parametrize("letter", TWO_MARKS)
+def test_a_letter_with_two_marks_is_drawn_with_its_own_mark(letter):
+    one = TWO_MARKS[letter]
+    for written in (letter, letter.lower(), unicodedata.normalize("NFD", letter.lower())):
+        assert drawn(written) == drawn(one), written
+        assert (glyphs.rise(written), glyphs.hang(written)) == (glyphs.rise(one), 0)
+    assert drawn(letter, short=True) == drawn(one, short=True)
+    assert glyphs.drawn_letters(letter) == one and glyphs.undrawable(letter) is None
+
+
+def test_vietnamese_names_keep_their_letters_own_marks():
+    assert glyphs.drawn_letters("Nguyễn Trường Đặng") == "NGUYÊN TRƯƠNG ĐĂNG"
+    assert drawn("Trường") == drawn("Trương") != drawn("Truong")

@@ -72,6 +72,9 @@ driver = "sim"
     ({"names": {"1": "Ħanna", "2": "Hanna", "3": "Þóra"}}, None),
     ({"names": {"1": "Þóra", "2": "Póra"}}, None),
     ({"names": {"1": "Ştefan", "2": "Ștefan"}}, "game.names.2: 'Ștefan' is seat 1's name too"),
+    # A letter with two marks is drawn with its own, the tone left out (Ễ as Ê).
+    ({"names": {"1": "Nguyễn", "2": "Trường", "3": "Lǚ"}}, None),
+    ({"names": {"1": "Nguyễn", "2": "Nguyên"}}, "game.names.2: 'Nguyên' is seat 1's name too"),
     # Ř, Ğ and Ł are letters of their own, drawn with their marks: names apart.
     ({"names": {"1": "Ondřej", "2": "Ondrej", "3": "Ağca"}}, None),
     ({"names": {"1": "Łukasz", "2": "Lukasz", "3": "Agca"}}, None),
@@ -88,6 +91,7 @@ driver = "sim"
      "displays cannot draw; they draw Latin, Cyrillic and Greek letters"),
     ({"names": {"1": "李娜"}}, "game.names.1: '李娜' holds '李' (U+674E), which the displays cannot"),
     ({"names": {"2": "Bob محمد"}}, "game.names.2: 'Bob محمد' holds 'م' (U+0645), which the displays"),
+    ({"names": {"2": "한나"}}, "game.names.2: '한나' holds '한' (U+D55C), which the displays cannot"),
     ({"names": {"2": "́Ann"}}, "game.names.2: '́Ann' holds '́' (U+0301), which the"),
     ({"names": {"1": "Dvořák", "2": "Łukasz", "3": "Zoë Ñ"}}, None),  # marks are drawn
     ({"seats": 5}, "game.seats: 5 seats, but only 3 are wired"),

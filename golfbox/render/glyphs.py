@@ -210,9 +210,16 @@ _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
 
 
 def _plain(char: str) -> str:
-    """A letter the font has no glyph for, as its plain letter (Ạ as A, Ĳ as J), else '?'."""
-    base = unicodedata.normalize("NFD", char)[0]
+    """A letter the font has no glyph for, as the nearest one it has, else '?': with two
+    marks, the letter with the first mark it draws (there is room for one: Vietnamese
+    Ễ as Ê, Ờ as Ơ, Ặ as Ă, the tone left out; Pinyin Ǚ as Ü), else its plain letter
+    (Ạ as A, Ĳ as J)."""
+    base, *marks = unicodedata.normalize("NFD", char)
     base = _UNMARKED.get(base, base)
+    for mark in marks:  # NFD puts the letter's own mark (ê's roof, ơ's horn) before the tone
+        marked = unicodedata.normalize("NFC", base + mark)
+        if marked in _SMALL:
+            return marked
     return base if base in _SMALL else _UNKNOWN
 
 
@@ -226,16 +233,21 @@ _UNMARKED = {"Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Uni
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
     marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
-    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ŗ's."""
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ạ's."""
     if text.isascii():
         return text.upper()
     letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
     return "".join(ch for i, ch in enumerate(letters) if not (i and unicodedata.combining(ch)))
 
 
+def _drawn(char: str) -> str:
+    """The glyph drawn for a capital: its own, else _plain's."""
+    return char if char in _SMALL else _plain(char)
+
+
 def _glyphs(text: str, scale: int) -> list[Image.Image]:
     masks = _SMALL_MASKS[scale]
-    return [masks.get(ch) or masks[_plain(ch)] for ch in _letters(text)]
+    return [masks[_drawn(ch)] for ch in _letters(text)]
 
 
 @functools.lru_cache(maxsize=4096)  # fit_name asks again of each name cut, frame after frame
@@ -246,7 +258,7 @@ def drawn_letters(text: str) -> str:
     as another as that one (Romanian Ș → Turkish Ş, comma and cedilla alike). A character it
     cannot draw at all stays itself: two names both drawn '????' are still two names."""
     def drawn_as(ch: str) -> str:
-        plain = ch if ch in _SMALL else _plain(ch)
+        plain = _drawn(ch)
         return ch if plain == _UNKNOWN != ch else _DRAWN_AS[plain]
 
     return "".join(drawn_as(ch) for ch in _letters(text))
@@ -280,7 +292,7 @@ def text_width(text: str, scale: int = 1) -> int:
 
 def rise(text: str, scale: int = 1) -> int:
     """Rows ``text``'s accents reach above its top (times ``scale``): 0 if it has none."""
-    return max((_RISE.get(char, 0) for char in _letters(text)), default=0) * scale
+    return max((_RISE.get(_drawn(char), 0) for char in _letters(text)), default=0) * scale
 
 
 def hang(text: str, scale: int = 1) -> int:
@@ -294,9 +306,9 @@ def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
     """Stamp ``text`` with its top-left at (x, y); returns the x after it.
     Accents rise MARK_RISE rows above y (times ``scale``); a cedilla hangs below, or
     if ``short`` (no row under the line) stays within it, its letter a row shorter."""
-    shorts = _SHORT_MASKS[scale] if short else {}
-    for char, glyph in zip(_letters(text), _glyphs(text, scale)):
-        glyph = shorts.get(char, glyph)
+    masks, shorts = _SMALL_MASKS[scale], _SHORT_MASKS[scale] if short else {}
+    for char in map(_drawn, _letters(text)):
+        glyph = shorts.get(char) or masks[char]
         draw.bitmap((x, y - _RISE.get(char, 0) * scale), glyph, fill=fill)
         x += glyph.width + scale
     return x
