@@ -23,6 +23,7 @@ from PIL import Image, ImageChops
 
 from golfbox.commands import UsageError
 from golfbox.commands import run as service_cli
+from golfbox.hal.base import Button
 from golfbox.hal.config import load_config
 from golfbox.table import last_good
 
@@ -171,10 +172,12 @@ def test_the_fault_is_in_the_table_language_and_names_the_key():
     assert (service_cli.refused_words("fr", path, refused)
             == "config.toml refusé : game.names.3 · on garde le dernier bon")
     syntax = f"{path}: TOML syntax error: Expected '=' after a key in a key/value pair (at line 12, column 5)"
-    assert last_good.refused_key(syntax, path) == "line 12"
+    assert last_good.refused_at(syntax, path) == ("config.toml", "line 12")
     # The displays draw no square brackets: they were '?'.
-    assert last_good.refused_key("seats[3].buttons (from pinmap.toml): x", path) == "seats(3).buttons"
-    assert last_good.refused_key("seats: 1 seat wired, a game needs at least 2", path) == "seats"
+    assert (last_good.refused_at("seats[3].buttons (from pinmap.toml): x", path)
+            == ("pinmap.toml", "seats(3).buttons"))
+    assert (last_good.refused_at("seats: 1 seat wired, a game needs at least 2", path)
+            == ("config.toml", "seats"))
     assert (service_cli.refused_words("en", path, f"{path}: cannot read the config file: denied")
             == "config.toml refused · running on the last good one")
 
@@ -258,9 +261,9 @@ def test_a_state_folder_that_cannot_take_the_copy_is_a_warning(tmp_path, caplog)
     assert caplog.records[0].getMessage().startswith(f"cannot keep the config that started in {copy}")
 
 
-def test_the_copy_reads_its_pin_map_beside_the_config(tmp_path):
+def test_the_copy_keeps_its_pin_map(tmp_path):
     """The Pi's config names pinmap = "pinmap.toml", beside it in /etc/golfbox: the copy,
-    in /var/lib/golfbox, reads that one, as its config did."""
+    in /var/lib/golfbox, keeps that one beside it and needs nothing in /etc/golfbox."""
     etc, state = tmp_path / "etc", tmp_path / "state"
     etc.mkdir()
     state.mkdir()
@@ -271,9 +274,11 @@ def test_the_copy_reads_its_pin_map_beside_the_config(tmp_path):
     copy = state / last_good.LAST_GOOD
     last_good.keep(last_good.load_checked(config), config, copy)
     assert copy.read_text() == config.read_text()
+    assert (state / last_good.LAST_GOOD_PINMAP).read_text() == (etc / "pinmap.toml").read_text()
     kept = last_good.load_last_good(copy, config)
     assert kept is not None and kept == dataclasses.replace(load_config(config), path=copy)
-    assert last_good.load_last_good(copy, tmp_path / "config.toml") is None  # no pinmap.toml there
+    (etc / "pinmap.toml").unlink()
+    assert last_good.load_last_good(copy, config) == kept
 
 
 def test_the_copy_lives_in_the_state_folder(monkeypatch):
@@ -375,3 +380,139 @@ def test_a_config_link_whose_file_is_gone_is_missing(tmp_path):
     assert ran_on == last_good.load_checked(copy, pinmap_folder=tmp_path)
     assert (service_cli.refused_words("en", config, refused)
             == "config.toml missing · running on the last good one")
+
+
+# Three seats whose buttons come from a pin map beside the config (the Pi's
+# /etc/golfbox/pinmap.toml), on gpiozero's mock pins; the shared display as TABLE's.
+PINNED = """pinmap = "pinmap.toml"
+[gpio]
+pin_factory = "mock"
+""" + "".join('[[seats]]\nbackend = "gpio"\ndisplay = { driver = "dummy" }\n' for _ in range(3)) + \
+    TABLE[TABLE.index("[shared_display]"):]
+PINMAP = """[[seats]]
+buttons = { left = 17, right = 27, ok = 22, back = 4 }
+[[seats]]
+buttons = { left = 5, right = 6, ok = 13, back = 19 }
+[[seats]]
+buttons = { left = 12, right = 16, ok = 20, back = 21 }
+"""
+PINMAP_CLASH = PINMAP.replace("ok = 20", "ok = 17")
+PIN_REFUSAL = ("seats[2].buttons.ok (from pinmap.toml): GPIO 17 is already used by "
+               "seats[0].buttons.left (from pinmap.toml)")
+
+
+def test_a_refused_pin_map_runs_on_the_pin_map_kept_with_the_copy(tmp_path):
+    """The copy's pinmap was read beside the live config: a pin map broken by a hand
+    edit was read for the copy too, refused as well, and the service exited 2 (blank
+    displays all evening). The pin map that started is kept with the copy now."""
+    (tmp_path / "pinmap.toml").write_text(PINMAP)
+    good = start(tmp_path, PINNED, "good")
+    assert good.returncode == 0, good.output
+    pinmap_copy = tmp_path / last_good.LAST_GOOD_PINMAP
+    assert pinmap_copy.read_text() == PINMAP
+    assert stat.S_IMODE(pinmap_copy.stat().st_mode) == 0o600
+
+    (tmp_path / "pinmap.toml").write_text(PINMAP_CLASH)
+    edited = start(tmp_path, PINNED, "edited")
+    assert edited.returncode == 0, edited.output
+    config, copy = tmp_path / "config.toml", tmp_path / last_good.LAST_GOOD
+    assert f"ERROR golfbox.commands.run: config refused: {config}: {PIN_REFUSAL}" in edited.output
+    assert f"running on {copy} with {pinmap_copy}, the config the table last" in edited.output
+    assert any(f"config refused: {config}: {PIN_REFUSAL}" in s
+               and f"running on {copy} with {pinmap_copy}" in s
+               for s in edited.statuses), edited.statuses
+    assert ImageChops.difference(lobby_frame(good), lobby_frame(edited)).getbbox() is not None
+    assert pinmap_copy.read_text() == PINMAP and copy.read_text() == PINNED
+
+    (tmp_path / "pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
+    mended = start(tmp_path, PINNED, "mended")
+    assert mended.returncode == 0 and "config refused" not in mended.output, mended.output
+    assert "ok = 24" in pinmap_copy.read_text()
+
+
+def test_a_pin_map_fault_names_the_pin_map():
+    path = Path("/etc/golfbox/config.toml")
+    pinmap = path.with_name("pinmap.toml")
+    words = {lang: service_cli.refused_words(lang, path, f"{path}: {PIN_REFUSAL}")
+             for lang in ("en", "fr")}
+    assert words == {"en": "pinmap.toml refused: seats(2).buttons.ok · running on the last good one",
+                     "fr": "pinmap.toml refusé : seats(2).buttons.ok · on garde le dernier bon"}
+    syntax = (f"{path}: pinmap: {pinmap}: TOML syntax error: Expected '=' after a key in a "
+              "key/value pair (at line 3, column 9)")
+    assert (service_cli.refused_words("en", path, syntax)
+            == "pinmap.toml refused: line 3 · running on the last good one")
+    assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap} does not exist")
+            == "pinmap.toml missing · running on the last good one")
+    assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap}: is a folder, not "
+                                                  "a pin map file")
+            == "pinmap.toml refused · running on the last good one")
+    assert (service_cli.refused_words("en", path, f"{path}: shared_display (in pinmap.toml): "
+                                                  "unknown key 'spi0'")
+            == "pinmap.toml refused: shared_display · running on the last good one")
+    # The config's own value or key is the config's fault, whatever it names.
+    assert (service_cli.refused_words("en", path, f"{path}: pinmap: 'a\\x00b' is not a usable "
+                                                  "path (embedded null byte)")
+            == "config.toml refused: pinmap · running on the last good one")
+    assert (service_cli.refused_words("en", path, f"{path}: seats[1].buttons.ok: GPIO 17 is "
+                                                  "already used by seats[0].buttons.left "
+                                                  "(from pinmap.toml)")
+            == "config.toml refused: seats(1).buttons.ok · running on the last good one")
+
+
+def pinned(folder: Path) -> Path:
+    """PINNED and its PINMAP in ``folder`` (as in /etc/golfbox): the config."""
+    folder.mkdir()
+    (folder / "pinmap.toml").write_text(PINMAP)
+    config = folder / "config.toml"
+    config.write_text(PINNED)
+    return config
+
+
+def test_a_config_without_a_pin_map_keeps_none(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / last_good.LAST_GOOD_PINMAP).write_text(PINMAP)  # kept for an earlier config
+    last_good.keep(load_config(config), config, state / last_good.LAST_GOOD)
+    assert os.listdir(state) == [last_good.LAST_GOOD]
+
+
+def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
+    """pinmap.toml a link to the table's own: its bytes are kept, not the link (which
+    the edit it stands for would break too). Its faults name it as the config does."""
+    config = pinned(tmp_path / "etc")
+    etc = config.parent
+    (etc / "pins").mkdir()
+    (etc / "pinmap.toml").rename(etc / "pins/cafe.toml")
+    (etc / "pinmap.toml").symlink_to("pins/cafe.toml")
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    pinmap_copy = tmp_path / last_good.LAST_GOOD_PINMAP
+    assert not pinmap_copy.is_symlink() and pinmap_copy.read_text() == PINMAP
+
+    (etc / "pins/cafe.toml").write_text(PINMAP_CLASH)
+    ran_on, refused = service_cli._load_or_last_good(config, copy)
+    assert refused == f"{config}: {PIN_REFUSAL}"
+    assert ran_on.path == copy and ran_on.pinmap_path == pinmap_copy
+    assert ran_on.seats[2].buttons[Button.OK] == 20
+
+
+def test_a_pin_map_edited_since_the_start_is_not_kept(tmp_path):
+    config = pinned(tmp_path / "etc")
+    started_with = load_config(config)
+    (tmp_path / "etc/pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(started_with, config, copy)
+    assert os.listdir(tmp_path) == ["etc"]
+
+
+def test_a_copy_kept_without_its_pin_map_reads_the_one_beside_the_config(tmp_path):
+    """A copy kept by the version before (no pinmap.last-good.toml) is run on as then:
+    with the pin map beside the config, if that one loads."""
+    config = pinned(tmp_path / "etc")
+    copy = tmp_path / last_good.LAST_GOOD
+    copy.write_text(PINNED)
+    config.write_text(PINNED.replace("[game]", "[gmae]"))
+    ran_on, _ = service_cli._load_or_last_good(config, copy)
+    assert ran_on.pinmap_path == config.with_name("pinmap.toml")

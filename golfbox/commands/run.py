@@ -112,13 +112,14 @@ def _load_or_last_good(path: Path, copy: Path | None, *,
         if not there:
             return None
         raise UsageError(str(refusal)) from None
-    refused = f"{path}: {MISSING}" if gone else str(config_usage_error(path, refusal))
+    refused = f"{path}: {last_good.MISSING}" if gone else str(config_usage_error(path, refusal))
     # Nobody at the table reads the log: it runs on what last started, and says why.
     # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
     # does not answer is shown as a fault of its own, as at any start.
     log.error("config refused: %s", refused)
     log.error("running on %s, the config the table last started with, until %s is mended "
-              "and the service restarted (golfbox check-config %s)", copy, path, path)
+              "and the service restarted (golfbox check-config %s)",
+              last_good.running_on(config), path, path)
     return config, refused
 
 
@@ -190,18 +191,15 @@ def _open_or_set_aside(path: Path) -> Journal:
         return Journal(path)
 
 
-MISSING = "no such file"  # a config gone, in the log and STATUS=
-
-
 def refused_words(lang: str, config_file: Path, refused: str) -> str:
-    """The shared display's words for a refused config: its file, the key at fault."""
-    if refused == f"{config_file}: {MISSING}":
-        return say(lang, "{file} missing · running on the last good one", file=config_file.name)
-    key = last_good.refused_key(refused, config_file)
+    """The shared display's words for a refused config: its file (or its pin map's),
+    the key at fault."""
+    file, key = last_good.refused_at(refused, config_file)
+    if key is None:
+        return say(lang, "{file} missing · running on the last good one", file=file)
     if key:
-        return say(lang, "{file} refused: {key} · running on the last good one",
-                   file=config_file.name, key=key)
-    return say(lang, "{file} refused · running on the last good one", file=config_file.name)
+        return say(lang, "{file} refused: {key} · running on the last good one", file=file, key=key)
+    return say(lang, "{file} refused · running on the last good one", file=file)
 
 
 def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
@@ -266,7 +264,8 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if refused:  # not mended by any button: by the next start on a config that loads
             service.show_fault(last_good.CONFIG_FAULT,
                                refused_words(service.current.lang, config_file, refused),
-                               f"config refused: {refused}; running on {keep_as}")
+                               f"config refused: {refused}; running on "
+                               f"{last_good.running_on(config)}")
         log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
         if config_file is not None and keep_as is not None and not refused:
             last_good.keep(config, config_file, keep_as)

@@ -185,6 +185,9 @@ class HardwareConfig:
     game: dict[str, Any] = field(default_factory=dict)
     journal: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    # The pin map file it was read with (its link followed), None without one. Not
+    # compared: the same pins read from another file are the same config.
+    pinmap_path: Path | None = field(default=None, compare=False)
 
     @property
     def displays(self) -> list[DisplayConfig]:
@@ -196,26 +199,32 @@ class HardwareConfig:
 # ---------------------------------------------------------------- entry points
 
 
-def load_config(path: str | Path, *, pinmap_folder: Path | None = None) -> HardwareConfig:
+def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
+                pinmap_file: Path | None = None) -> HardwareConfig:
     """Read and validate a config file; ConfigError names the key (or line) at fault.
-    A relative ``pinmap`` is read from ``pinmap_folder``, by default the file's own
-    (the table's kept copy of its config stands for one in another folder)."""
+    A relative ``pinmap`` is read from ``pinmap_folder``, by default the file's own;
+    ``pinmap_file`` is read instead of the file ``pinmap`` names (the table's kept copy
+    of its config keeps the pin map it started with: golfbox.table.last_good)."""
     if not str(path):  # Path("") would be the current folder
         raise ConfigError("--config: an empty path is not a config file")
     path = Path(path)
     data = _read_toml(path, "config")
     pinmap: dict[str, Any] = {}
     pinmap_name = ""
+    pinmap_path = None
     if "pinmap" in data:
-        pinmap_file = Section(data, "").getstr("pinmap")
+        named = Section(data, "").getstr("pinmap")
         try:
-            pinmap_path = ((pinmap_folder or path.parent) / pinmap_file).resolve()
+            pinmap_path = pinmap_file or ((pinmap_folder or path.parent) / named).resolve()
         # A NUL byte, a symlink loop: RuntimeError from Python 3.11 and 3.12, OSError after.
         except (OSError, ValueError, RuntimeError) as exc:
-            raise ConfigError(f"pinmap: {pinmap_file!r} is not a usable path ({exc})") from None
+            raise ConfigError(f"pinmap: {named!r} is not a usable path ({exc})") from None
         pinmap = _read_toml(pinmap_path, "pin map", key="pinmap: ")
-        pinmap_name = pinmap_path.name
-    return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path)
+        # Its keys are named as the config names it, wherever it was read (through a
+        # link, from the kept copy): the file to mend, and the same config either way.
+        pinmap_name = Path(named).name
+    return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path,
+                        pinmap_path=pinmap_path)
 
 
 def sim_config(seats: int = 4) -> HardwareConfig:
@@ -321,8 +330,10 @@ TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared
 
 
 def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
-                 pinmap_name: str = "pin map", path: Path | None = None) -> HardwareConfig:
-    """Validate an already-parsed TOML document (``pinmap`` fills in left-out pins)."""
+                 pinmap_name: str = "pin map", path: Path | None = None,
+                 pinmap_path: Path | None = None) -> HardwareConfig:
+    """Validate an already-parsed TOML document (``pinmap`` fills in left-out pins;
+    ``path`` and ``pinmap_path`` say where they were read)."""
     pinmap = pinmap or {}
     top = Section(data, "")
     top.check_known(TOP_KEYS)
@@ -358,6 +369,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
         game=top.section("game", {}).raw,
         journal=_parse_journal(top.section("journal", {})),
         path=path,
+        pinmap_path=pinmap_path,
     )
     _check_pins(config)
     _check_i2c(config)

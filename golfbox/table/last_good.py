@@ -12,8 +12,11 @@ copy refused too, the start fails as before: exit 2, one line. Only a service
 keeps and runs on a copy (a state directory or --journal, golfbox.commands.run):
 a run by hand is refused as before and leaves the service's copy alone.
 
-A relative ``pinmap`` in the copy is read beside the config it stands for
-(/etc/golfbox/pinmap.toml), as when that config started.
+A config that names a pin map (/etc/golfbox/pinmap.toml) started with that pin
+map too: it is kept beside the copy (``pinmap.last-good.toml``, by the same
+rules), and the copy runs on it, so a pin map broken by a hand edit runs on the
+kept pair as a refused config does. A copy kept by a version before, with no
+pin map of its own, reads the one beside the config it stands for, as then.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from golfbox.table.settings import settings_from_config
 log = logging.getLogger(__name__)
 
 LAST_GOOD = "config.last-good.toml"
+LAST_GOOD_PINMAP = "pinmap.last-good.toml"  # the pin map the copy started with, beside it
+MISSING = "no such file"  # a config gone, in the log and STATUS=
 CONFIG_FAULT = "config"  # the key of Notices.faults while the table runs on the copy
 LONGEST_KEY = 30  # a key longer than this is left out of the displays' words (the log has it)
 
@@ -47,77 +52,133 @@ def last_good_path(journal_override: str | None) -> Path:
     return Path("/var/lib/golfbox") / LAST_GOOD
 
 
-def load_checked(path: Path, *, pinmap_folder: Path | None = None) -> HardwareConfig:
+def load_checked(path: Path, *, pinmap_folder: Path | None = None,
+                 pinmap_file: Path | None = None) -> HardwareConfig:
     """``path`` loaded and its [game] checked, as a start checks them (ConfigError if not)."""
-    config = load_config(path, pinmap_folder=pinmap_folder)
+    config = load_config(path, pinmap_folder=pinmap_folder, pinmap_file=pinmap_file)
     settings_from_config(config.game, len(config.seats))
     return config
 
 
 def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
     """The copy kept for ``config_path``, if there is one and it loads; else None."""
+    pinmap = copy.with_name(LAST_GOOD_PINMAP)
     try:
         if not copy.is_file():
             return None
+        kept_pinmap = pinmap.is_file()
     except OSError as exc:  # /var/lib/golfbox is 0700: a builder's own run may not look in
         log.debug("%s cannot be looked at: %s", copy, exc.strerror or exc)
         return None
     try:
+        if kept_pinmap:
+            return load_checked(copy, pinmap_file=pinmap)
+        # Kept by the version before, which kept no pin map: the one beside the config.
         return load_checked(copy, pinmap_folder=config_path.parent)
     except ConfigError as exc:  # an older version's copy, a damaged card: as a first boot
         log.debug("%s refused too: %s", copy, exc)
         return None
 
 
-def refused_key(message: str, config_path: Path) -> str:
-    """The key (or the line) a refusal names, short enough for the displays, or ''.
-    'game.names.3: 'Ann 🎲' holds …' -> 'game.names.3', 'seats[2].display: …' ->
-    'seats(2).display'; a TOML syntax error -> 'line 5'."""
+def running_on(config: HardwareConfig) -> str:
+    """What a refused start runs on, for the log and STATUS=: the copy and its pin map."""
+    return f"{config.path} with {config.pinmap_path}" if config.pinmap_path else f"{config.path}"
+
+
+def refused_at(message: str, config_path: Path) -> tuple[str, str | None]:
+    """The name of the file a refusal is of (the config, or its pin map) and the key or
+    line at fault, short enough for the displays: '' if none, None if the file is gone.
+    'game.names.3: 'Ann 🎲' holds …' -> ('config.toml', 'game.names.3');
+    'seats[2].buttons.ok (from pinmap.toml): …' -> ('pinmap.toml', 'seats(2).buttons.ok');
+    'pinmap: /etc/golfbox/pinmap.toml: TOML syntax error: …' -> ('pinmap.toml', 'line 5')."""
     message = message.removeprefix(f"{one_line(config_path)}: ")
+    file = config_path.name
+    if message == MISSING:
+        return file, None
+    # The pin map file itself (gone, not TOML, unreadable), which load_config names whole.
+    whole = re.match(r"pinmap: (/[^:]*?)(: | does not exist$)", message)
+    if whole:
+        file, message = Path(whole[1]).name, message[whole.end():]
+        if whole[2] != ": ":
+            return file, None
     if message.startswith("TOML syntax error"):
         line = re.search(r"\(at line (\d+)", message)
-        return f"line {line[1]}" if line else ""
-    key = message.split(": ", 1)[0].split(" (from ", 1)[0]
+        return file, f"line {line[1]}" if line else ""
+    key = message.split(": ", 1)[0]
+    # 'seats[2].buttons.ok (from pinmap.toml)', 'shared_display (in pinmap.toml)'
+    from_pinmap = re.fullmatch(r"(\S+) \((?:from|in) ([^()]+)\)", key)
+    if from_pinmap:
+        key, file = from_pinmap[1], from_pinmap[2]
     if ": " not in message or " " in key or len(key) > LONGEST_KEY:
-        return ""
-    return key.replace("[", "(").replace("]", ")")  # the displays draw no [ ]: 'seats?2?
+        return file, ""
+    return file, key.replace("[", "(").replace("]", ")")  # the displays draw no [ ]: 'seats?2?
 
 
 def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
-    """Keep ``config_path`` as the copy to run on when a later edit is refused: written
-    atomically (a temp file, fsync, rename) and 0600, only when it differs, and only if
-    it still loads as ``config`` (the config the table started with: an edit saved since
-    it was read is not it). A folder that cannot take it is logged, not fatal."""
+    """Keep ``config_path`` as the copy to run on when a later edit is refused, and the
+    pin map it names (if any) beside it: each written atomically (a temp file, fsync,
+    rename) and 0600, only when it differs, and only if the two still load as ``config``
+    (the config the table started with: an edit saved since it was read is not it). A
+    folder that cannot take them is logged, not fatal."""
+    pinmap_copy = copy.with_name(LAST_GOOD_PINMAP)
+    pairs = [(config_path, copy)]
+    if config.pinmap_path is not None:  # the file it read its pins from (a link followed)
+        pairs.append((config.pinmap_path, pinmap_copy))
+    new: list[tuple[Path, Path, Path]] = []  # (source, temp, kept) of each that differs
     try:
-        text = _read_file(config_path)
-        if text is None or (copy.is_file() and copy.read_bytes() == text):
+        if config.pinmap_path is None:  # one kept for an earlier config would mislead
+            pinmap_copy.unlink(missing_ok=True)
+        read_from = []  # the pair as it will be kept
+        for source, kept in pairs:
+            text = _read_file(source)
+            if text is None:
+                return
+            if kept.is_file() and kept.read_bytes() == text:
+                read_from.append(kept)
+            else:
+                new.append((source, _write_temp(kept, text), kept))
+                read_from.append(new[-1][1])
+        if not new:
             return
-        temp = copy.with_name(f".{copy.name}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
         try:
-            os.fchmod(fd, 0o600)  # an older temp file of wider mode
-            with os.fdopen(fd, "wb", closefd=False) as out:
-                out.write(text)
-                out.flush()
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            same = _same(load_checked(temp, pinmap_folder=config_path.parent), config)
+            same = _same(load_checked(read_from[0], pinmap_file=read_from[-1] if
+                                      len(read_from) > 1 else None), config)
         except ConfigError:
             same = False
         if not same:
-            os.unlink(temp)
-            log.info("%s changed since the table started with it: no copy kept", config_path)
+            log.info("%s changed since the table started with it: no copy kept",
+                     " or ".join(str(source) for source, _ in pairs))
             return
-        os.replace(temp, copy)
+        # Most edits change one of the two, one rename. (A power cut between the two
+        # renames of an edit of both would leave the new pin map with the old copy.)
+        while new:  # the pin map first
+            source, temp, kept = new[-1]
+            os.replace(temp, kept)
+            new.pop()
+            log.info("kept %s as %s, to run on if a later edit is refused", source, kept)
         _fsync_folder(copy.parent)
     except OSError as exc:
         log.warning("cannot keep the config that started in %s: %s (the table runs on; a "
                     "refused config at a later start will not run on it)", copy,
                     exc.strerror or exc)
-        return
-    log.info("kept %s as %s, to run on if a later edit is refused", config_path, copy)
+    finally:
+        for _, temp, _ in new:  # not renamed
+            temp.unlink(missing_ok=True)
+
+
+def _write_temp(kept: Path, text: bytes) -> Path:
+    """``text`` in a temp file beside ``kept``, 0600 and on the disk, to rename over it."""
+    temp = kept.with_name(f".{kept.name}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # an older temp file of wider mode
+        with os.fdopen(fd, "wb", closefd=False) as out:
+            out.write(text)
+            out.flush()
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    return temp
 
 
 def _read_file(path: Path) -> bytes | None:

@@ -761,6 +761,48 @@ def check_hand_edit(vm: VM, report: Report) -> None:
     report.ok("a hand-edited config refused at a restart, or moved aside: the table runs on the last "
               "good one and says why; mended, the fault goes",
               f"active again {refused_s:.0f} s after the restart, status {state['StatusText']!r}")
+    check_pin_map_edit(vm, report, config, state["MainPID"])
+
+
+PINMAP = "/etc/golfbox/pinmap.toml"
+LAST_GOOD_PINMAP = "/var/lib/golfbox/pinmap.last-good.toml"
+
+
+def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
+    """The pin map a config names, broken by a hand edit: the copy read it beside the
+    live config, refused it too, and the service exited 2 (blank displays). The pin map
+    that started is kept with the copy now, and the table runs on the pair. (The sim
+    seats take no pins from it; a pin map's own keys are checked all the same.)"""
+    expect("pinmap" not in config, "the installed config names a pin map already")
+    pinmap = "[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
+    vm.write_file(PINMAP, pinmap, mode="0640")
+    vm.sh(f"chown root:golfbox {PINMAP}")
+    vm.write_file("/etc/golfbox/config.toml", 'pinmap = "pinmap.toml"\n' + config, mode="0640")
+    vm.sh("chown root:golfbox /etc/golfbox/config.toml && systemctl restart golfbox.service")
+    state = wait_active(vm, 60, not_pid=pid)
+    expect("refused" not in state["StatusText"], f"the pin map was refused: {state['StatusText']!r}")
+    expect(vm.sh(f"stat -c '%a %U' {LAST_GOOD_PINMAP}", check=False).out.strip() == "600 golfbox",
+           f"{LAST_GOOD_PINMAP} is not the service's own, 0600, after a start with a pin map")
+    expect(vm.sh(f"cat {LAST_GOOD_PINMAP}").out.rstrip() == pinmap.rstrip(),
+           f"{LAST_GOOD_PINMAP} is not the pin map the table started with")
+    vm.write_file(PINMAP, pinmap.replace("buttons =", "butons =", 1), mode="0640")
+    vm.sh(f"chown root:golfbox {PINMAP} && systemctl restart golfbox.service")
+    broken = wait_active(vm, 60, not_pid=state["MainPID"])
+    expect("config refused: /etc/golfbox/config.toml: seats[0].butons (in pinmap.toml): unknown key"
+           in broken["StatusText"] and f"{LAST_GOOD} with {LAST_GOOD_PINMAP}" in broken["StatusText"],
+           f"systemctl status does not say the pin map was refused: {broken['StatusText']!r}")
+    expect(vm.sh(f"cat {LAST_GOOD_PINMAP}").out.rstrip() == pinmap.rstrip(),
+           "the refused pin map replaced the kept one")
+    # As before: no pin map, and none kept.
+    vm.sh(f"rm {PINMAP}")
+    vm.write_file("/etc/golfbox/config.toml", config, mode="0640")
+    vm.sh("chown root:golfbox /etc/golfbox/config.toml && systemctl restart golfbox.service")
+    state = wait_active(vm, 60, not_pid=broken["MainPID"])
+    expect("refused" not in state["StatusText"], f"the fault stayed after a good start: {state['StatusText']!r}")
+    expect(vm.sh(f"test -e {LAST_GOOD_PINMAP}", check=False).rc != 0,
+           f"{LAST_GOOD_PINMAP} left after a start without a pin map")
+    report.ok("a pin map broken by a hand edit: the table runs on the config and pin map kept "
+              "when it last started, and says so", f"status {broken['StatusText']!r}")
 
 
 def check_uninstall(vm: VM, report: Report) -> None:
