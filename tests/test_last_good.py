@@ -200,12 +200,20 @@ def test_a_first_boot_with_a_refused_config_still_exits_2(tmp_path):
     EMOJI_EDIT,  # refused too (kept by an older version that took it)
     "[[seats]]\nbackend = ",  # torn
 ])
-def test_a_refused_last_good_copy_exits_2_as_before(tmp_path, copy_text):
-    (tmp_path / last_good.LAST_GOOD).write_text(copy_text)
-    with pytest.raises(UsageError) as error:
+def test_a_refused_last_good_copy_exits_2_as_before(tmp_path, copy_text, caplog):
+    """Exit 2 names the config; the log says why its copy was not run on either (it
+    said so at debug level only: journalctl showed nothing of the copy)."""
+    copy = tmp_path / last_good.LAST_GOOD
+    copy.write_text(copy_text)
+    with pytest.raises(UsageError) as error, caplog.at_level(logging.WARNING):
         run_cli(tmp_path, TABLE.replace('names =', 'nmaes ='))
     assert str(error.value).startswith("game.nmaes: unknown key (expected one of: variant,")
-    assert (tmp_path / last_good.LAST_GOOD).read_text() == copy_text
+    assert copy.read_text() == copy_text
+    [warning] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warning.levelname == "WARNING"
+    message = warning.getMessage()
+    assert message.startswith(f"{copy} is refused too, so the table does not run on it: ")
+    assert ("game.names.3: 'Ann 🎲'" if copy_text == EMOJI_EDIT else "TOML syntax error") in message
 
 
 def test_a_refused_game_setting_runs_on_the_copy_too(tmp_path):
@@ -312,17 +320,22 @@ def test_no_press_clears_the_refused_config_fault(sim_table):
     assert words in table.service.notices.table
 
 
-def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path):
+def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path, caplog):
     """/var/lib/golfbox is 0700, the service's own: a builder running `golfbox run
     --config F` as themself on the Pi got PermissionError's traceback from the look at
     the copy, not the config's one line. (Root reads any folder: a name too long for the
-    file system fails the same look, with ENAMETOOLONG.)"""
+    file system fails the same look, with ENAMETOOLONG.) The log says why the copy was
+    not run on."""
     journal = tmp_path / ("x" * 300) / "journal.sqlite3"
     for config in (tmp_path / "config.toml", tmp_path / "gone.toml"):
-        with pytest.raises(UsageError) as error:
+        caplog.clear()
+        with pytest.raises(UsageError) as error, caplog.at_level(logging.WARNING):
             service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
                                                journal=str(journal)))
         assert "Traceback" not in str(error.value)
+        assert [r.getMessage() for r in caplog.records] == [
+            f"{journal.parent / last_good.LAST_GOOD} cannot be looked at, so the table does "
+            "not run on it: File name too long"]
     (tmp_path / "config.toml").write_text(EMOJI_EDIT)
     with pytest.raises(UsageError, match="game.names.3"):
         service_cli.run(argparse.Namespace(config=str(tmp_path / "config.toml"), headless=True,

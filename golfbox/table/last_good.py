@@ -67,8 +67,9 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         if not copy.is_file():
             return None
         kept_pinmap = pinmap.is_file()
-    except OSError as exc:  # /var/lib/golfbox is 0700: a builder's own run may not look in
-        log.debug("%s cannot be looked at: %s", copy, exc.strerror or exc)
+    except OSError as exc:  # a name too long, a folder the service may not look in
+        log.warning("%s cannot be looked at, so the table does not run on it: %s", copy,
+                    exc.strerror or exc)
         return None
     try:
         if kept_pinmap:
@@ -76,7 +77,8 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         # Kept by the version before, which kept no pin map: the one beside the config.
         return load_checked(copy, pinmap_folder=config_path.parent)
     except ConfigError as exc:  # an older version's copy, a damaged card: as a first boot
-        log.debug("%s refused too: %s", copy, exc)
+        # Beside the exit 2's line, whoever reads the log learns why the copy was not used.
+        log.warning("%s is refused too, so the table does not run on it: %s", copy, exc)
         return None
 
 
