@@ -73,7 +73,8 @@ class RecordingJournal(Journal):
 class SimTestTable:
     """A whole table on sim hardware, driven from the test's thread: press, hold, then look."""
 
-    def __init__(self, tmp_path, clock=None, journal=True, shared_size=(256, 64), **settings):
+    def __init__(self, tmp_path, clock=None, journal=True, shared_size=(256, 64), faults=(),
+                 **settings):
         settings.setdefault("bot_delay", 0.0)
         self.settings = TableSettings(**settings)
         seats = range(self.settings.seats)
@@ -85,7 +86,7 @@ class SimTestTable:
             journal = RecordingJournal(tmp_path / "journal.sqlite3")
         self.journal = journal or None  # or a journal the test made (on tmp_path)
         self.service = assemble_table(self.settings, [self.pad], self.displays, self.shared,
-                                    self.journal, clock=self.clock)
+                                    self.journal, clock=self.clock, faults=faults)
 
     def press(self, seat, *buttons):
         for button in buttons:

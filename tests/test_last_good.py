@@ -142,6 +142,18 @@ def test_a_refused_edit_runs_on_the_last_good_config_and_says_why(tmp_path):
     assert 'Ann 2' in copy.read_text()  # the next refusal runs on this one
 
 
+def test_the_first_frame_on_the_copy_shows_the_fault(tmp_path):
+    """The fault was added after the first lobby frame was drawn (its words need the
+    table's language): the shared display showed the lobby without it, then with it."""
+    good = start(tmp_path, TABLE, "good")
+    assert good.returncode == 0, good.output
+    edited = start(tmp_path, EMOJI_EDIT, "edited")
+    assert edited.returncode == 0, edited.output
+    first, lobby = Image.open(edited.frames[0]).convert("L"), lobby_frame(edited)
+    assert ImageChops.difference(first, lobby).getbbox() is None  # the fault in it
+    assert ImageChops.difference(first, Image.open(good.frames[0]).convert("L")).getbbox()
+
+
 def test_a_config_gone_runs_on_the_last_good_config_and_says_so(tmp_path):
     """Moved aside to edit it, deleted: the service ran a headless simulated table (the
     default path) or exited 2 (another), and every real display stayed blank."""
@@ -302,12 +314,14 @@ def test_no_press_clears_the_refused_config_fault(sim_table):
     config that loads goes without it."""
     from golfbox.hal.base import Button
 
-    table = sim_table(variant="6-card", seats=3)
     path = Path("/etc/golfbox/config.toml")
     words = service_cli.refused_words("en", path, f"{path}: {REFUSAL}")
-    lobby_alone = table.shared.image.tobytes()
-    table.service.show_fault(last_good.CONFIG_FAULT, words, f"config refused: {path}: {REFUSAL}")
-    assert table.shared.image.tobytes() != lobby_alone  # drawn at once, not at the next change
+    lobby_alone = sim_table(variant="6-card", seats=3, journal=False).shared.image.tobytes()
+    table = sim_table(variant="6-card", seats=3, faults=[(
+        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, f"{path}: {REFUSAL}"),
+        f"config refused: {path}: {REFUSAL}")])
+    # In its first frame: it was added after that, a lobby without it first.
+    assert table.shared.changes == 1 and table.shared.image.tobytes() != lobby_alone
     assert table.service.notices.shared_line() == words
     table.deal(0, 1)
     for button in (Button.OK, Button.BACK, Button.LEFT, Button.RIGHT, Button.OK):

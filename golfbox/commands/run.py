@@ -247,11 +247,16 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
         log.warning("%s", warning)
     stop = threading.Event()  # set only with service.wake(): the loop sleeps until woken
+    # Not mended by any button: by the next start on a config that loads. In the table's
+    # language, which the journal's lobby or match decides: the service words it.
+    faults = [(last_good.CONFIG_FAULT, lambda lang: refused_words(lang, config_file, refused),
+               f"config refused: {refused}; running on {last_good.running_on(config)}")
+              ] if refused else []
     service = None
     try:
         service = assemble_table(settings, hardware.pads, hardware.seat_displays,
                                hardware.shared_display, journal, notifier=notifier, inbox=inbox,
-                               think_off_loop=True)
+                               think_off_loop=True, faults=faults)
 
         def on_signal(signum: int, _frame) -> None:
             log.info("%s: pausing the table", signal.Signals(signum).name)
@@ -261,11 +266,6 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, on_signal)
             signal.signal(signal.SIGINT, on_signal)
-        if refused:  # not mended by any button: by the next start on a config that loads
-            service.show_fault(last_good.CONFIG_FAULT,
-                               refused_words(service.current.lang, config_file, refused),
-                               f"config refused: {refused}; running on "
-                               f"{last_good.running_on(config)}")
         log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
         if config_file is not None and keep_as is not None and not refused:
             last_good.keep(config, config_file, keep_as)

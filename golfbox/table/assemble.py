@@ -24,8 +24,9 @@ def assemble_table(settings: TableSettings, pads: list[ButtonPad],
                    seat_displays: dict[int, Display], shared_display: Display | None,
                    journal: Journal | None = None, clock: Callable[[], float] = time.monotonic,
                    notifier=None, *, inbox: queue.SimpleQueue | None = None,
-                   think_off_loop: bool = False) -> TableService:
-    """A table service over these parts (``inbox``: the queue the pads already post into)."""
+                   think_off_loop: bool = False, faults=()) -> TableService:
+    """A table service over these parts (``inbox``: the queue the pads already post into;
+    ``faults``: TableService's, shown from the first frame)."""
     inbox = inbox if inbox is not None else queue.SimpleQueue()
     timers = Timers()
 
@@ -40,4 +41,5 @@ def assemble_table(settings: TableSettings, pads: list[ButtonPad],
     seats = {seat: resilient(d, seat) for seat, d in seat_displays.items()}
     shared = resilient(shared_display, None) if shared_display is not None else None
     return TableService(settings, pads, seats, shared, journal, clock, notifier,
-                        inbox=inbox, think_off_loop=think_off_loop, timers=timers)
+                        inbox=inbox, think_off_loop=think_off_loop, timers=timers,
+                        faults=faults)

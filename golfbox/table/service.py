@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections import deque
-from typing import Callable
+from typing import Callable, Iterable
 
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
 from golfbox.render.words import say
@@ -74,10 +74,14 @@ class TableService:
                  seat_displays: dict[int, Display], shared_display: Display | None,
                  journal: Journal | None = None, clock: Callable[[], float] = time.monotonic,
                  notifier=None, *, inbox: queue.SimpleQueue | None = None,
-                 think_off_loop: bool = False, timers: Timers | None = None):
+                 think_off_loop: bool = False, timers: Timers | None = None,
+                 faults: Iterable[tuple[object, Callable[[str], str], str]] = ()):
         """Built by table.assemble.assemble_table (which makes every display resilient and
         lends it ``timers``). ``inbox``: the queue the pads already post into, if any.
-        ``think_off_loop``: slow bots (hard) decide in a worker process (table.thinker)."""
+        ``think_off_loop``: slow bots (hard) decide in a worker process (table.thinker).
+        ``faults``: found before the table was built (its config refused), each its key,
+        its words in a language and its detail: shown from the first frame on, in the
+        table's language, until notices.mended(key); no press mends them."""
         self.settings, self.journal, self.notifier, self.clock = settings, journal, notifier, clock
         self.seat_displays = dict(seat_displays)
         self.shared_display = shared_display
@@ -111,6 +115,9 @@ class TableService:
         self.go(states.opening(self, self._lobby_row.kept))
         self._away_row = KeptRow(self._seats_away())  # as for the lobby: what the journal holds
         self.session.restore_away(self._away_row.kept, self.current.seat_name)
+        for key, words, detail in faults:  # (the language is the opening state's)
+            self.notices.faults[key] = words(self.current.lang)
+            self.notices.details[key] = detail
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
                 raise ValueError(f"{type(pad).__name__} stamps its presses on another clock than "
@@ -422,13 +429,6 @@ class TableService:
         if failures:
             log.info("journal: the lobby kept again after %d failed tries", failures)
             self.notices.mended(JOURNAL_FAULT)  # the journal takes writes again
-
-    def show_fault(self, key: object, words: str, detail: str) -> None:
-        """A fault found outside the table (its config refused at the start): on the
-        shared display and in STATUS= now, until notices.mended(key); no press mends it."""
-        self.notices.faults[key] = words
-        self.notices.details[key] = detail
-        self._redraw_faults()
 
     def _redraw_faults(self) -> None:
         """A fault found or mended after the frames were drawn (the lobby's save comes
