@@ -306,7 +306,10 @@ def test_the_copy_lives_in_the_state_folder(monkeypatch):
     assert last_good.last_good_path(None) == Path("/var/lib/golfbox/config.last-good.toml")
     assert last_good.last_good_path("/tmp/x/j.sqlite3") == Path("/tmp/x/config.last-good.toml")
     monkeypatch.delenv("STATE_DIRECTORY")
-    assert last_good.last_good_path(None) == Path("/var/lib/golfbox/config.last-good.toml")
+    assert last_good.last_good_path("/tmp/x/j.sqlite3") == Path("/tmp/x/config.last-good.toml")
+    # Neither: a run by hand, which keeps no copy and runs on none (not /var/lib/golfbox's).
+    assert last_good.last_good_path(None) is None
+    assert last_good.last_good_path("") is None
 
 
 def test_no_press_clears_the_refused_config_fault(sim_table):

@@ -66,11 +66,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--config: an empty path is not a config file")
     config_path = Path(args.config)
     there = config_path.exists() or config_path.is_symlink()  # a folder, a dangling link: say so
-    # Only a service (a state directory, or --journal) keeps and runs on a copy. A run
-    # by hand (a laptop, `sudo golfbox run --config try.toml` on the Pi) is refused
-    # as before and keeps nothing: /var/lib/golfbox's copy is the service's own.
-    served = bool(args.journal or os.environ.get("STATE_DIRECTORY"))
-    copy = last_good.last_good_path(args.journal) if served else None
+    # Only a service (a state directory, or --journal) keeps and runs on a copy: None
+    # for a run by hand (a laptop, `sudo golfbox run --config try.toml` on the Pi),
+    # refused as before and keeping nothing: /var/lib/golfbox's copy is the service's own.
+    copy = last_good.last_good_path(args.journal)
     # A config gone (moved aside to edit it, deleted) from a service that has started
     # with one runs on that, as a refused one does: not a simulated table with blank
     # displays. (A laptop has no state directory: its `golfbox run` is the simulator.)

@@ -41,15 +41,16 @@ CONFIG_FAULT = "config"  # the key of Notices.faults while the table runs on the
 LONGEST_KEY = 30  # a key longer than this is left out of the displays' words (the log has it)
 
 
-def last_good_path(journal_override: str | None) -> Path:
-    """Where the copy is kept: beside ``--journal`` when given, else in systemd's
-    StateDirectory= ($STATE_DIRECTORY, /var/lib/golfbox), else /var/lib/golfbox.
-    Never the config's own ``[journal] path``: a refused config cannot say it."""
+def last_good_path(journal_override: str | None) -> Path | None:
+    """Where a service keeps the copy: beside ``--journal`` when given, else in systemd's
+    StateDirectory= ($STATE_DIRECTORY, /var/lib/golfbox). None with neither: a run by
+    hand, which keeps none and runs on none. Never the config's own ``[journal] path``:
+    a refused config cannot say it."""
     if journal_override:
         return Path(journal_override).parent / LAST_GOOD
     if os.environ.get("STATE_DIRECTORY"):
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / LAST_GOOD
-    return Path("/var/lib/golfbox") / LAST_GOOD
+    return None
 
 
 def load_checked(path: Path, *, pinmap_folder: Path | None = None,
