@@ -546,3 +546,7 @@ def test_a_copy_kept_without_its_pin_map_reads_the_one_beside_the_config(tmp_pat
     config.write_text(PINNED.replace("[game]", "[gmae]"))
     ran_on, _ = service_cli._load_or_last_good(config, copy)
     assert ran_on.pinmap_path == config.with_name("pinmap.toml")
+    # The first start on a config that loads keeps its pin map beside the copy.
+    config.write_text(PINNED)
+    last_good.keep(last_good.load_checked(config), config, copy)
+    assert (tmp_path / last_good.LAST_GOOD_PINMAP).read_text() == PINMAP

@@ -211,7 +211,7 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
     data = _read_toml(path, "config")
     pinmap: dict[str, Any] = {}
     pinmap_name = ""
-    pinmap_path = None
+    pinmap_path: Path | None = None
     if "pinmap" in data:
         named = Section(data, "").getstr("pinmap")
         try:

@@ -99,10 +99,10 @@ def refused_at(message: str, config_path: Path) -> tuple[str, str | None]:
     if message == MISSING:
         return file, None
     # The pin map file itself (gone, not TOML, unreadable), which load_config names whole.
-    whole = re.match(r"pinmap: (/[^:]*?)(: | does not exist$)", message)
-    if whole:
-        file, message = Path(whole[1]).name, message[whole.end():]
-        if whole[2] != ": ":
+    pinmap_file = re.match(r"pinmap: (/[^:]*?)(: | does not exist$)", message)
+    if pinmap_file:
+        file, message = Path(pinmap_file[1]).name, message[pinmap_file.end():]
+        if pinmap_file[2] != ": ":
             return file, None
     if message.startswith("TOML syntax error"):
         line = re.search(r"\(at line (\d+)", message)
@@ -143,9 +143,9 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
                 read_from.append(new[-1][1])
         if not new:
             return
+        pinmap_read = read_from[1] if len(read_from) > 1 else None
         try:
-            same = _same(load_checked(read_from[0], pinmap_file=read_from[-1] if
-                                      len(read_from) > 1 else None), config)
+            same = _same(load_checked(read_from[0], pinmap_file=pinmap_read), config)
         except ConfigError:
             same = False
         if not same:
