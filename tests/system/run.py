@@ -774,6 +774,9 @@ def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
     that started is kept with the copy now, and the table runs on the pair. (The sim
     seats take no pins from it; a pin map's own keys are checked all the same.)"""
     expect("pinmap" not in config, "the installed config names a pin map already")
+    # A person edits in minutes; this check restarts within seconds of check_hand_edit's
+    # restarts, and the unit allows 5 starts in 120 s (StartLimitBurst): count afresh.
+    vm.sh("systemctl reset-failed golfbox.service")
     pinmap = "[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"
     vm.write_file(PINMAP, pinmap, mode="0640")
     vm.sh(f"chown root:golfbox {PINMAP}")
