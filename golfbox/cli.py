@@ -60,6 +60,7 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | Non
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _write_what_the_terminal_cannot_show_escaped(sys.stdout)
     parser, module = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # named by the command they were given to, not by "golfbox"
@@ -88,6 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         # Point stdout at /dev/null so the interpreter's last flush cannot fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + 13  # as a tool killed by SIGPIPE ends
+
+
+def _write_what_the_terminal_cannot_show_escaped(stream) -> None:
+    """On a terminal that is not UTF-8 (Latin-1, ASCII), print() raised on the first
+    character it has no byte for (check-hardware's ◀, a folder's →), and the rest of the
+    output was lost: it is written escaped (\\u25c0), as Python writes stderr."""
+    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="backslashreplace")
 
 
 def _reader_gone(stream) -> bool:

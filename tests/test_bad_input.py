@@ -18,9 +18,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def golfbox(tmp_path: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+def golfbox(tmp_path: Path, *args: str, timeout: float = 30,
+            **more_env: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), **more_env)
     env["STATE_DIRECTORY"] = str(tmp_path / "state-directory")  # not /var/lib/golfbox
     return subprocess.run([sys.executable, "-m", "golfbox", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
@@ -308,3 +309,19 @@ def test_a_rule_given_twice_with_two_values_is_refused_not_the_last_taken(tmp_pa
     run = golfbox(tmp_path, *command, "--rule", "knock_penalty=10", "--rule", "knock_penalty = 0")
     one_line_exit_2(run, "--rule knock_penalty: given twice, as 10 and 0")
     assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["check-hardware", "--seconds", "0"], "not pressed: seat 1 "),  # its buttons are ◀ ▶ ● ✕
+    (["demo", "--variant", "4-card", "--players", "2", "--rounds", "1", "--bot", "random",
+      "--out", "demo\u2192"], "rounds.png"),  # → is in no Latin-1 terminal
+])
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_is_not_utf8_gets_every_line_not_a_traceback(tmp_path, args, words,
+                                                                      encoding):
+    """A Latin-1 or ASCII terminal (PYTHONIOENCODING, or LC_ALL=C with PYTHONUTF8=0):
+    print() raised UnicodeEncodeError on the first ◀ or → and the rest was lost."""
+    run = golfbox(tmp_path, *args, PYTHONIOENCODING=encoding)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert words in run.stdout, run.stdout
