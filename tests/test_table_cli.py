@@ -264,3 +264,41 @@ def test_check_config_warns_of_a_capture_display(tmp_path, capsys):
     config.write_text(SIM_TABLE)
     assert check_config.run(argparse.Namespace(file=str(config))) == 0
     assert "WARNING" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda path: path.mkdir(), "is a directory, not a golfbox journal"),  # the folder, not the file
+    (lambda path: path.write_text("shopping: eggs\n"), "is not a golfbox journal"),
+])
+def test_check_config_refuses_a_journal_path_run_refuses(tmp_path, capsys, make, words):
+    """[journal] path = "/var/lib/golfbox", the folder: check-config said OK (install.sh
+    then enables the service), and every start of run exited 2 on it."""
+    from golfbox.commands import check_config
+
+    journal = tmp_path / "state"
+    make(journal)
+    before = journal.read_bytes() if journal.is_file() else None
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + f'[journal]\npath = "{journal}"\n')
+    with pytest.raises(UsageError) as refused:
+        check_config.run(argparse.Namespace(file=str(config)))
+    assert str(refused.value).startswith(f"{config}: journal.path: journal {journal}: ")
+    assert words in str(refused.value)
+    assert (journal.read_bytes() if journal.is_file() else None) == before  # not touched
+    args = argparse.Namespace(config=str(config), journal=None, headless=True, new=False)
+    with pytest.raises(UsageError, match=words):  # what run says of it
+        service_cli.run(args)
+
+
+def test_check_config_takes_a_journal_path_not_there_yet_or_a_journal(tmp_path, capsys):
+    from golfbox.commands import check_config
+    from golfbox.table.journal import Journal
+
+    journal = tmp_path / "state" / "journal.sqlite3"
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + f'[journal]\npath = "{journal}"\n')
+    assert check_config.run(argparse.Namespace(file=str(config))) == 0
+    assert not journal.parent.exists()  # it looks, it creates nothing
+    journal.parent.mkdir()
+    Journal(journal).close()
+    assert check_config.run(argparse.Namespace(file=str(config))) == 0

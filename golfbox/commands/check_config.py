@@ -1,10 +1,11 @@
 """``golfbox check-config [FILE]``: is this config one the table service will start with?
 
 Loads the file as ``golfbox run`` does (the pin map it names, every section,
-the [game] and [journal] tables) and touches no hardware, so it runs anywhere:
-install.sh runs it before enabling the service. Exit 0 and one summary line
-(then a WARNING line for each thing that works but should not be on a table),
-or exit 2 and the one-line error naming the key.
+the [game] and [journal] tables; of the journal file only its header, to refuse
+a folder or another program's file as run does) and touches no hardware, so it
+runs anywhere: install.sh runs it before enabling the service. Exit 0 and one
+summary line (then a WARNING line for each thing that works but should not be
+on a table), or exit 2 and the one-line error naming the key.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from golfbox.commands import UsageError, config_usage_error
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config
 from golfbox.commands.run import DEFAULT_CONFIG, journal_path
+from golfbox.table.journal import JournalError, check_file
 from golfbox.table.settings import settings_from_config
 
 
@@ -33,6 +35,11 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise config_usage_error(path, exc) from None
     journal = journal_path(None, config, laptop=False)
+    try:  # a folder (path = "/var/lib/golfbox"), a file of another program: run refuses it
+        check_file(journal)
+    except JournalError as exc:
+        key = "journal.path: " if config.journal.get("path") is not None else ""
+        raise config_usage_error(path, ConfigError(f"{key}{exc}")) from None
     print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
     for warning in warnings(config):
         print(f"WARNING: {warning}")
