@@ -168,3 +168,27 @@ def test_the_summary_names_seats_as_the_players_see_them(capsys):
                  "--rounds", "1", "--seed", "1", "--no-progress"]) == 0
     rows = capsys.readouterr().out.splitlines()[2:5]
     assert [row.split()[:2] for row in rows] == [["P1", "random"], ["P2", "greedy"], ["P3", "random"]]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [
+    ["simulate", "--variant", "4-card", "--players", "2", "--bots", "random", "--matches", "2",
+     "--no-progress"],
+    ["simulate", "--variant", "4-card", "--players", "2", "--bots", "random", "--matches", "2",
+     "--json"],
+    ["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"],
+    ["demo", "--variant", "4-card", "--players", "2", "--rounds", "1", "--bot", "random",
+     "--out", "pictures"],
+])
+def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
+    """`golfbox simulate … > results.txt` on a full disk: an OSError traceback (No space
+    left on device) once the run was over; it is one line, and exit 1 (it may pass)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "golfbox", *args], stdout=full, cwd=tmp_path,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True,
+                             timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == (  # after demo's INFO line
+        f"golfbox {args[0]}: cannot write the output: No space left on device"), run.stderr

@@ -12,6 +12,18 @@ class NotNow(Exception):
     status 1, which systemd restarts (it does not restart exit status 2)."""
 
 
+def output(text: str) -> None:
+    """Print a command's result on stdout, flushed: a stdout that cannot take it (a
+    full disk under ``> results.txt``) is one line and exit status 1, not a traceback.
+    A reader gone (``| head``) is left to golfbox.cli, which ends quietly."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise NotNow(f"cannot write the output: {exc.strerror or exc}") from None
+
+
 def config_usage_error(path, exc: Exception) -> UsageError:
     """A config that cannot be used, as one line naming its file once: the message
     shows the path escaped (configfile.one_line), so it is looked for escaped."""

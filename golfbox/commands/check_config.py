@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from golfbox.commands import UsageError, config_usage_error
+from golfbox.commands import UsageError, config_usage_error, output
 from golfbox.hal.config import ConfigError, HardwareConfig, load_config
 from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.table.journal import JournalError, check_file
@@ -40,9 +40,8 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as exc:
         key = "journal.path: " if config.journal.get("path") is not None else ""
         raise config_usage_error(path, ConfigError(f"{key}{exc}")) from None
-    print(f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}")
-    for warning in warnings(config):
-        print(f"WARNING: {warning}")
+    output("\n".join([f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}",
+                       *(f"WARNING: {warning}" for warning in warnings(config))]))
     return 0
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from golfbox.bots import DEFAULT_BOT
-from golfbox.commands import UsageError
+from golfbox.commands import UsageError, output
 from golfbox.commands.sim import add_match_arguments, table_settings
 from golfbox.engine import ActionKind
 from golfbox.hal.base import Button, EventKind
@@ -143,10 +143,10 @@ def run(args: argparse.Namespace) -> int:
     rounds = sum(title.startswith("round ") for title in recorder.round_ends)
     result = " and the match result" if "match result" in recorder.round_ends else ""
     written.append(f"{sheet} ({counted(rounds, 'round end')}{result})")
-    print(f"demo: {settings.variant}, seat 1 on autopilot and {counted(settings.seats - 1, 'bot')}, "
-          f"{counted(settings.rounds, 'round')}, seed {table.service.match.seed}; wrote:")
-    for line in written:
-        print(f"  {line}")
+    output("\n".join([f"demo: {settings.variant}, seat 1 on autopilot and "
+                       f"{counted(settings.seats - 1, 'bot')}, {counted(settings.rounds, 'round')}, "
+                       f"seed {table.service.match.seed}; wrote:",
+                       *(f"  {line}" for line in written)]))
     return 0
 
 

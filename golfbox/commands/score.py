@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from golfbox.commands import UsageError
+from golfbox.commands import UsageError, output
 from golfbox.engine import (NotationError, RuleError, VARIANTS, check_cards_exist, get_variant,
                             make_rules, parse_grid, parse_rule_args, round_scores, suited_cards)
 
@@ -37,6 +37,5 @@ def run(args: argparse.Namespace) -> int:
         seats = "one grid: seat 0" if last == 0 else f"0 to {last}: the first grid is seat 0"
         raise UsageError(f"--ender {args.ender}: seat out of range ({seats})")
     ranks = [[card >> 2 for card in grid] for grid in grids]
-    for score in round_scores(variant, rules, ranks, ender=args.ender):
-        print(score)
+    output("\n".join(str(score) for score in round_scores(variant, rules, ranks, ender=args.ender)))
     return 0

@@ -9,7 +9,7 @@ import sys
 import time
 
 from golfbox.bots import DEFAULT_BOT, make_bot
-from golfbox.commands import UsageError
+from golfbox.commands import UsageError, output
 from golfbox.engine import (DEFAULT_ROUNDS, RuleError, VARIANTS, get_variant, make_rules,
                             parse_rule_args)
 from golfbox.bots.simulate import simulate
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.end()
     status = 130 if result["interrupted"] else 0  # Ctrl-C: the summary so far, then 128 + SIGINT
-    print(json.dumps(result) if args.json else summary_text(result, args.matches))
+    output(json.dumps(result) if args.json else summary_text(result, args.matches))
     return status
 
 
