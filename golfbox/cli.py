@@ -59,7 +59,13 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # Ctrl-C, also while the command's modules are imported
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     _write_what_the_terminal_cannot_show_escaped(sys.stdout)
     parser, module = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
@@ -80,8 +86,6 @@ def main(argv: list[str] | None = None) -> int:
     except NotNow as exc:
         print(f"golfbox {args.command}: {one_line(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         if not _reader_gone(sys.stdout):
             raise  # another pipe broke (a socket, a worker's): a fault to report in full

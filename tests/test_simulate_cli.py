@@ -192,3 +192,20 @@ def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
     assert "Traceback" not in run.stderr, run.stderr
     assert run.stderr.splitlines()[-1] == (  # after demo's INFO line
         f"golfbox {args[0]}: cannot write the output: No space left on device"), run.stderr
+
+
+@pytest.mark.parametrize("after", [0.001, 0.005, 0.02])
+def test_ctrl_c_while_a_command_starts_is_exit_130_not_a_traceback(after):
+    """Ctrl-C in the first tenth of a second (longer on a Pi), while golfbox.cli imported
+    the command's module, was a KeyboardInterrupt traceback through importlib."""
+    code = ("import signal, sys\n"
+            "from golfbox.cli import main\n"
+            "signal.signal(signal.SIGALRM, signal.default_int_handler)  # as Ctrl-C's SIGINT\n"
+            f"signal.setitimer(signal.ITIMER_REAL, {after})\n"
+            "sys.exit(main(['simulate', '--variant', '4-card', '--players', '2', '--bots', "
+            "'random', '--matches', '100000', '--no-progress']))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         stdin=subprocess.DEVNULL, timeout=120)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 130, run.stderr
