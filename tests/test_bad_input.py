@@ -325,3 +325,13 @@ def test_a_terminal_that_is_not_utf8_gets_every_line_not_a_traceback(tmp_path, a
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr, run.stderr
     assert words in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize("option", [["demo", "--out"], ["sim", "--dump-frames"]])
+def test_a_file_given_as_the_pictures_folder_is_named_as_a_file(tmp_path, option):
+    """It was '--out notes.txt: File exists', as if the trouble were that it exists."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: eggs\n")
+    run = golfbox(tmp_path, *option, str(notes))
+    one_line_exit_2(run, f"{option[1]} {notes}: is a file, not a folder")
+    assert notes.read_text() == "shopping: eggs\n"

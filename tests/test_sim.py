@@ -670,7 +670,7 @@ def test_dump_frames_at_a_file_is_one_line(tmp_path, capsys):
     taken = tmp_path / "a-file"
     taken.write_text("")
     assert main(["sim", "--dump-frames", str(taken)]) == 2
-    assert capsys.readouterr().err == f"golfbox sim: --dump-frames {taken}: File exists\n"
+    assert capsys.readouterr().err == f"golfbox sim: --dump-frames {taken}: is a file, not a folder\n"
 
 
 def test_no_color_draws_in_the_terminals_own_colours(open_terminal):

@@ -114,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # its strerror, "File exists", read as if that were the trouble
+        raise UsageError(f"--out {out}: is a file, not a folder") from None
     except OSError as exc:
         raise UsageError(f"--out {out}: {exc.strerror}") from None
 

@@ -153,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--dump-frames: an empty path is not a folder")
     try:
         dump = FrameDump(dump_dir) if dump_dir else None
+    except FileExistsError:  # its strerror, "File exists", read as if that were the trouble
+        raise UsageError(f"--dump-frames {dump_dir}: is a file, not a folder") from None
     except OSError as exc:
         raise UsageError(f"--dump-frames {dump_dir}: {exc.strerror or exc}") from None
     if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
