@@ -45,6 +45,19 @@ def test_every_option_of_every_command_has_a_help_line():
             assert action.help, f"golfbox {command} {'/'.join(action.option_strings) or action.dest}"
 
 
+def test_every_option_with_a_default_says_what_it_is():
+    """golfbox simulate --help said only 'rounds per match' of --rounds: its 9 was not
+    told, where every other option with a default says it (sim's --rounds: default 9)."""
+    for command in COMMANDS:
+        parser, _ = build_parser([command])
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for action in sub.choices[command]._actions:
+            if action.default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+                continue
+            assert "default" in action.help and str(action.default) in action.help, \
+                f"golfbox {command} {'/'.join(action.option_strings)}: {action.help!r}"
+
+
 def simulate_in_a_terminal(*args: str, seconds: float) -> tuple[int, str, str, float]:
     """Run golfbox simulate with stderr on a pseudo-terminal (so it draws its bar), send it
     Ctrl-C's SIGINT after ``seconds``; exit status, stdout, what the terminal showed, and

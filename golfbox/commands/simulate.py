@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "names a bot per seat)")
     parser.add_argument("--matches", type=int, required=True, metavar="M",
                         help="matches to play (Ctrl-C stops early and prints what was played)")
-    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds per match")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                        help=f"rounds per match (default {DEFAULT_ROUNDS})")
     parser.add_argument("--seed", type=int, help="the same seed gives the same results")
     parser.add_argument("--bots", default=DEFAULT_BOT,
                         help=f"bot per seat, P1 first, comma separated (one name: every seat), "
