@@ -335,3 +335,47 @@ def test_a_file_given_as_the_pictures_folder_is_named_as_a_file(tmp_path, option
     run = golfbox(tmp_path, *option, str(notes))
     one_line_exit_2(run, f"{option[1]} {notes}: is a file, not a folder")
     assert notes.read_text() == "shopping: eggs\n"
+
+
+def golfbox_with_closed(fd: str, tmp_path: Path, *args: str) -> subprocess.Popen:
+    """golfbox started with stdin (``<&-``) or stderr (``2>&-``) closed, not redirected."""
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(ROOT))
+    env.pop("STATE_DIRECTORY", None)
+    return subprocess.Popen(["sh", "-c", f'exec "$@" {fd}>&-' if fd == "2" else 'exec "$@" <&-',
+                             "sh", sys.executable, "-m", "golfbox", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=None if fd == "2" else subprocess.PIPE,
+                            text=True)
+
+
+def test_simulate_with_stderr_closed_still_prints_its_result(tmp_path):
+    """`golfbox simulate … 2>&-` ended at once with exit 1 and printed nothing: it asked
+    the missing stderr (None) whether it is a terminal, to draw its bar."""
+    proc = golfbox_with_closed("2", tmp_path, "simulate", "--variant", "4-card", "--players", "2",
+                               "--bots", "random", "--matches", "2", "--seed", "1")
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0
+    assert out.startswith("2 matches, 18 rounds"), out
+
+
+def test_sim_with_stdin_closed_says_it_needs_a_terminal(tmp_path):
+    """`golfbox sim <&-`: an AttributeError traceback ('NoneType' … 'isatty')."""
+    proc = golfbox_with_closed("0", tmp_path, "sim")
+    _, errors = proc.communicate(timeout=60)
+    assert proc.returncode == 2, errors
+    assert errors == "golfbox sim: the simulator needs a terminal (or use --window)\n"
+
+
+def test_run_with_stdin_closed_runs_the_headless_table(tmp_path):
+    """`golfbox run <&-` on a laptop: the same traceback, where a pipe runs it headless."""
+    proc = golfbox_with_closed("0", tmp_path, "run")
+    try:
+        for line in proc.stderr:
+            assert "Traceback" not in line, line + proc.stderr.read()
+            if "table ready" in line:
+                break
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        proc.communicate()

@@ -12,6 +12,12 @@ class NotNow(Exception):
     status 1, which systemd restarts (it does not restart exit status 2)."""
 
 
+def is_terminal(stream) -> bool:
+    """True if ``stream`` is a terminal. One closed before the start (``<&-``, ``2>&-``)
+    is None in sys, and is no terminal."""
+    return stream is not None and stream.isatty()
+
+
 def output(text: str) -> None:
     """Print a command's result on stdout, flushed: a stdout that cannot take it (a
     full disk under ``> results.txt``) is one line and exit status 1, not a traceback.

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from golfbox.commands import NotNow, UsageError, config_usage_error
+from golfbox.commands import NotNow, UsageError, config_usage_error, is_terminal
 from golfbox.hal.config import ConfigError, HardwareConfig, sim_config
 from golfbox.render.words import say
 from golfbox.table import last_good
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.config != DEFAULT_CONFIG:
         raise UsageError(f"--config {args.config}: no such file")
     # The terminal simulator needs a terminal; under a pipe or a service manager run headless.
-    if not getattr(args, "headless", False) and sys.stdin.isatty() and sys.stdout.isatty():
+    if not getattr(args, "headless", False) and is_terminal(sys.stdin) and is_terminal(sys.stdout):
         try:
             sim_cli = importlib.import_module("golfbox.commands.sim")
         except ModuleNotFoundError as exc:

@@ -22,7 +22,7 @@ import threading
 
 from PIL import Image
 
-from golfbox.commands import UsageError
+from golfbox.commands import UsageError, is_terminal
 from golfbox.table import sim_ui, terminal
 from golfbox.table.sim import FrameDump, SimTable, fit_to_journal
 from golfbox.table.terminal import MAX_HUMANS
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--dump-frames {dump_dir}: is a file, not a folder") from None
     except OSError as exc:
         raise UsageError(f"--dump-frames {dump_dir}: {exc.strerror or exc}") from None
-    if not window and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not window and not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
         raise UsageError("the simulator needs a terminal (or use --window)")
     if not window and (problem := sim_ui.terminal_problem()):
         raise UsageError(problem)

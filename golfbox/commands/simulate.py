@@ -9,7 +9,7 @@ import sys
 import time
 
 from golfbox.bots import DEFAULT_BOT, make_bot
-from golfbox.commands import UsageError, output
+from golfbox.commands import UsageError, is_terminal, output
 from golfbox.engine import (DEFAULT_ROUNDS, RuleError, VARIANTS, get_variant, make_rules,
                             parse_rule_args)
 from golfbox.bots.simulate import simulate
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     total = args.matches * args.rounds
-    progress = ProgressBar(total) if not args.no_progress and sys.stderr.isatty() else None
+    progress = ProgressBar(total) if not args.no_progress and is_terminal(sys.stderr) else None
     try:
         result = simulate(variant, args.players, rules, matches=args.matches, rounds=args.rounds,
                           bots=bots, seed=args.seed, progress=progress).as_dict()
