@@ -302,3 +302,34 @@ def test_check_config_takes_a_journal_path_not_there_yet_or_a_journal(tmp_path, 
     journal.parent.mkdir()
     Journal(journal).close()
     assert check_config.run(argparse.Namespace(file=str(config))) == 0
+
+
+def test_check_config_refuses_a_journal_path_under_a_file(tmp_path, capsys):
+    """path = "/etc/golfbox/config.toml/journal.sqlite3": check-config said OK, and run
+    exited 2 on it ('cannot open: Not a directory')."""
+    from golfbox.commands import check_config
+
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + f'[journal]\npath = "{config}/journal.sqlite3"\n')
+    with pytest.raises(UsageError, match="journal.path: .*: cannot open: Not a directory"):
+        check_config.run(argparse.Namespace(file=str(config)))
+    args = argparse.Namespace(config=str(config), journal=None, headless=True, new=False)
+    with pytest.raises(UsageError, match="cannot open: Not a directory"):
+        service_cli.run(args)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may look into any folder")
+def test_check_config_takes_a_journal_this_user_may_not_look_at(tmp_path, capsys):
+    """`check-config` by a user other than the service's: the journal's folder (0700,
+    the service's own) cannot be looked into; that is no refusal."""
+    from golfbox.commands import check_config
+
+    private = tmp_path / "private"
+    private.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE + f'[journal]\npath = "{private}/journal.sqlite3"\n')
+    private.chmod(0)
+    try:
+        assert check_config.run(argparse.Namespace(file=str(config))) == 0
+    finally:
+        private.chmod(0o700)

@@ -515,7 +515,6 @@ def set_aside(path: os.PathLike | str) -> Path:
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 NOT_OURS = "is not a golfbox journal"
-CANNOT_OPEN = "cannot open"
 
 
 def _check_ours(path: Path) -> bool:
@@ -532,7 +531,7 @@ def _check_ours(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise JournalError(path, f"{CANNOT_OPEN}: {exc.strerror or exc}") from None
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
         raise JournalError(path, "is a directory, not a golfbox journal")
     if not stat.S_ISREG(info.st_mode):
@@ -543,7 +542,7 @@ def _check_ours(path: Path) -> bool:
         with open(path, "rb") as file:
             header = file.read(100)
     except OSError as exc:
-        raise JournalError(path, f"{CANNOT_OPEN}: {exc.strerror or exc}") from None
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
     if not header.startswith(SQLITE_MAGIC):
         raise JournalError(path, f"{NOT_OURS} (not an SQLite database); refusing to touch it")
     if len(header) < 100:  # the mark (application_id) is at byte 68: whose it was is lost
@@ -559,13 +558,13 @@ def _check_ours(path: Path) -> bool:
 
 def check_file(path: os.PathLike | str) -> None:
     """JournalError if what is at ``path`` is no golfbox journal (a folder, a text
-    file, another program's database), found by reading its header only. Nothing
-    there yet, or a file this user may not look at (the service's own), is no
-    refusal: its opening will tell."""
+    file, another program's database, a path under a file), found by reading its
+    header only. Nothing there yet, or a file this user may not look at (the
+    service's own, read by another user), is no refusal: its opening will tell."""
     try:
         _check_ours(Path(path))
     except JournalError as exc:
-        if not exc.problem.startswith(CANNOT_OPEN):
+        if not isinstance(exc.__context__, PermissionError):  # the OSError it was made of
             raise
 
 
