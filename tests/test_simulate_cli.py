@@ -37,6 +37,36 @@ def test_the_bar_is_redrawn_by_time_whatever_the_total(clock):
     assert "50/1,000,000,000 rounds" in stream.getvalue()
 
 
+@pytest.mark.parametrize("columns", [40, 52, 80, 0])  # 0: a terminal that does not say
+def test_the_bar_fits_the_terminal_it_is_drawn_on(clock, columns):
+    """In a 40-column terminal (a split pane) '[30 cells] 2,700/2,700 rounds' (52
+    characters) wrapped: each redraw went back to the start of its last line only,
+    and the pane filled with pieces of bars. The bar is narrowed to fit."""
+    import fcntl
+    import struct
+    import termios
+
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    with open(terminal, "w", encoding="utf-8") as stream:
+        bar = ProgressBar(2700, stream=stream, clock=clock)
+        for done in (1, 1350, 2700):
+            bar(done)
+            clock.now += ProgressBar.INTERVAL
+        bar.end()
+    shown = b""
+    while select.select([controller], [], [], 0.5)[0]:
+        try:
+            shown += os.read(controller, 4096)
+        except OSError:
+            break
+    os.close(controller)
+    drawn = [line for line in shown.decode().replace("\n", "\r").split("\r") if line]
+    assert drawn[-1] == "[" + "#" * len(drawn[-1].split("]")[0][1:]) + "] 2,700/2,700 rounds"
+    assert all(len(line) < (columns or 80) for line in drawn), drawn  # the last column wraps
+    assert drawn[-1].count("#") == (min(30, columns - 22) if columns else 30)
+
+
 def test_every_option_of_every_command_has_a_help_line():
     for command in COMMANDS:
         parser, _ = build_parser([command])

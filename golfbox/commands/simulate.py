@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -53,10 +54,23 @@ class ProgressBar:
         if done < self.total and self.next_draw is not None and now < self.next_draw:
             return
         self.next_draw = now + self.INTERVAL
-        filled = self.width * done // self.total
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+        width = self.fitting_width()
+        filled = width * done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
                           f"{done:,}/{self.total:,} rounds")
         self.stream.flush()
+
+    def fitting_width(self) -> int:
+        """The bar's cells, fewer in a narrow terminal: a line that reached its last
+        column wrapped, and each redraw went back to the start of its last line only."""
+        try:
+            columns = os.get_terminal_size(self.stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):  # not a terminal (a test's StringIO)
+            return self.width
+        if columns <= 0:  # a terminal that does not say (a serial console): as before
+            return self.width
+        widest = len(f"[] {self.total:,}/{self.total:,} rounds")  # the same width all along
+        return max(0, min(self.width, columns - 1 - widest))
 
     def end(self) -> None:
         if self.next_draw is not None:
