@@ -724,3 +724,28 @@ def test_sim_help_says_which_seats_the_bot_plays(capsys):
     args = parser.parse_args(["--lobby", "--humans", "2", "--bot", "easy"])
     settings = table_settings(args, humans=2, bot_delay=0.0, auto_start=False)
     assert settings.bots == {2: "easy", 3: "easy"}
+
+
+def test_window_without_a_screen_plays_nothing_first(monkeypatch, tmp_path, capsys):
+    """The window was opened after the table had started: with no screen, --window said
+    so, but the bots (--humans 0 --bot-delay 0) had already played into the journal,
+    moves nobody saw. The window is opened first now: the journal holds none."""
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    pygame = pytest.importorskip("pygame")
+    pygame.display.quit()  # SDL picks its driver again, from this environment
+    from golfbox.cli import main
+    from golfbox.table.journal import Journal
+
+    path = tmp_path / "sim.sqlite3"
+    try:
+        assert main(["sim", "--window", "--humans", "0", "--bot-delay", "0", "--players", "2",
+                     "--journal", str(path)]) == 2
+    finally:
+        pygame.display.quit()
+    assert "no screen to show a window on" in capsys.readouterr().err
+    journal = Journal(path)
+    try:  # the match dealt (as the table is built), not a card played
+        assert journal.unfinished().actions == []
+    finally:
+        journal.close()

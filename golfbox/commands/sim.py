@@ -178,14 +178,15 @@ def run(args: argparse.Namespace) -> int:
     table = SimTable(settings, on_change=on_change, journal=journal)
     with QuitOnSignals(table):
         try:
-            table.start()
-            if window:
+            if window:  # opened before the table starts: with no screen, nothing is played
                 try:
                     ui = sim_ui.WindowUI(table, human_seats, changed, all_screens)
                 except sim_ui.WindowUnavailable as exc:
                     raise UsageError(str(exc)) from None
+                table.start()
                 ui.loop()
             else:
+                table.start()
                 cells = terminal.CELL_MODES[getattr(args, "cells", "auto")]
                 sim_ui.run_terminal(table, human_seats, changed, cells, all_screens)
         finally:
