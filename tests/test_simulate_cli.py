@@ -237,6 +237,23 @@ def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
         f"golfbox {args[0]}: cannot write the output: No space left on device"), run.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ["simulate", "--variant", "4-card", "--players", "2", "--bots", "random", "--matches", "2",
+     "--no-progress"],
+    ["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"],
+])
+def test_a_closed_stdout_is_one_line_and_exit_1(tmp_path, args):
+    """`golfbox simulate … >&-`: Python has no sys.stdout then, and print() wrote the
+    result nowhere: exit 0 and nothing said. It is one line, and exit 1."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-m", "golfbox", *args], stdout=None, cwd=tmp_path,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True,
+                         timeout=120, preexec_fn=lambda: os.close(1))
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        f"golfbox {args[0]}: cannot write the output: stdout is closed"), run.stderr
+
+
 @pytest.mark.parametrize("after", [0.001, 0.005, 0.02])
 def test_ctrl_c_while_a_command_starts_is_exit_130_not_a_traceback(after):
     """Ctrl-C in the first tenth of a second (longer on a Pi), while golfbox.cli imported

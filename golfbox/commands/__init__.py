@@ -2,6 +2,8 @@
 ``run(args) -> int``. Only this package and golfbox.cli know about the command line;
 the layers below (engine, bots, render, hal, table) never import it."""
 
+import sys
+
 
 class UsageError(Exception):
     """Bad input from the command line: reported on one line, exit status 2."""
@@ -22,6 +24,8 @@ def output(text: str) -> None:
     """Print a command's result on stdout, flushed: a stdout that cannot take it (a
     full disk under ``> results.txt``) is one line and exit status 1, not a traceback.
     A reader gone (``| head``) is left to golfbox.cli, which ends quietly."""
+    if sys.stdout is None:  # closed before the start (>&-): print() writes nowhere
+        raise NotNow("cannot write the output: stdout is closed")
     try:
         print(text, flush=True)
     except BrokenPipeError:
