@@ -550,3 +550,21 @@ def test_a_copy_kept_without_its_pin_map_reads_the_one_beside_the_config(tmp_pat
     config.write_text(PINNED)
     last_good.keep(last_good.load_checked(config), config, copy)
     assert (tmp_path / last_good.LAST_GOOD_PINMAP).read_text() == PINMAP
+
+
+def test_an_edit_not_kept_leaves_the_copys_pin_map(tmp_path):
+    """The pin map copy was removed as soon as a table started on a config naming none,
+    even when that config was then not kept (edited since the start): the copy kept
+    before, which names a pin map, was left without its own and read the live one,
+    which a later hand edit breaks for both. It goes only with the copy it stood for."""
+    config = pinned(tmp_path / "etc")
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    config.write_text(TABLE)
+    started_with = load_config(config)
+    config.write_text(EMOJI_EDIT)  # saved after the start: not kept
+    last_good.keep(started_with, config, copy)
+    assert copy.read_text() == PINNED
+    (tmp_path / "etc/pinmap.toml").write_text(PINMAP_CLASH)
+    kept = last_good.load_last_good(copy, config)
+    assert kept is not None and kept.pinmap_path == tmp_path / last_good.LAST_GOOD_PINMAP

@@ -129,8 +129,6 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
         pairs.append((config.pinmap_path, pinmap_copy))
     new: list[tuple[Path, Path, Path]] = []  # (source, temp, kept) of each that differs
     try:
-        if config.pinmap_path is None:  # one kept for an earlier config would mislead
-            pinmap_copy.unlink(missing_ok=True)
         read_from = []  # the pair as it will be kept
         for source, kept in pairs:
             text = _read_file(source)
@@ -142,6 +140,7 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
                 new.append((source, _write_temp(kept, text), kept))
                 read_from.append(new[-1][1])
         if not new:
+            _drop_pinmap_copy(config, pinmap_copy)
             return
         pinmap_read = read_from[1] if len(read_from) > 1 else None
         try:
@@ -159,6 +158,7 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
             os.replace(temp, kept)
             new.pop()
             log.info("kept %s as %s, to run on if a later edit is refused", source, kept)
+        _drop_pinmap_copy(config, pinmap_copy)  # after the rename: until then the old pair stands
         _fsync_folder(copy.parent)
     except OSError as exc:
         log.warning("cannot keep the config that started in %s: %s (the table runs on; a "
@@ -167,6 +167,14 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
     finally:
         for _, temp, _ in new:  # not renamed
             temp.unlink(missing_ok=True)
+
+
+def _drop_pinmap_copy(config: HardwareConfig, pinmap_copy: Path) -> None:
+    """A config naming no pin map keeps none: one kept for an earlier config would
+    mislead. Only once this config is (or is already) the copy: an earlier copy left
+    in place still needs its own."""
+    if config.pinmap_path is None:
+        pinmap_copy.unlink(missing_ok=True)
 
 
 def _write_temp(kept: Path, text: bytes) -> Path:
