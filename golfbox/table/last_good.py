@@ -98,8 +98,11 @@ def refused_at(message: str, config_path: Path) -> tuple[str, str | None]:
     file = config_path.name
     if message == MISSING:
         return file, None
-    # The pin map file itself (gone, not TOML, unreadable), which load_config names whole.
-    pinmap_file = re.match(r"pinmap: (/[^:]*?)(: | does not exist$)", message)
+    # The pin map file itself (gone, not TOML, unreadable), which load_config names whole:
+    # up to its reason, as a folder's name may hold ': ' too (hal.config._read_toml).
+    pinmap_file = re.match(r"pinmap: (/.*?)(: (?=TOML |not UTF-8|cannot read the|not a usable"
+                           r"|more than 1 MiB|[^:]*, not a pin map file)| does not exist$)",
+                           message)
     if pinmap_file:
         file, message = Path(pinmap_file[1]).name, message[pinmap_file.end():]
         if pinmap_file[2] != ": ":
