@@ -222,6 +222,7 @@ def test_the_summary_names_seats_as_the_players_see_them(capsys):
     ["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"],
     ["demo", "--variant", "4-card", "--players", "2", "--rounds", "1", "--bot", "random",
      "--out", "pictures"],
+    ["check-hardware", "--seconds", "0"],  # the simulated backend, with no /etc/golfbox
 ])
 def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
     """`golfbox simulate … > results.txt` on a full disk: an OSError traceback (No space
@@ -241,6 +242,7 @@ def test_a_full_disk_under_the_output_is_one_line_and_exit_1(tmp_path, args):
     ["simulate", "--variant", "4-card", "--players", "2", "--bots", "random", "--matches", "2",
      "--no-progress"],
     ["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"],
+    ["check-hardware", "--seconds", "0"],
 ])
 def test_a_closed_stdout_is_one_line_and_exit_1(tmp_path, args):
     """`golfbox simulate … >&-`: Python has no sys.stdout then, and print() wrote the

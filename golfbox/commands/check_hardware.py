@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from golfbox.commands import output
 from golfbox.commands.run import DEFAULT_CONFIG
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
@@ -46,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     # A laptop; not a dangling link (a partition not mounted), which run refuses too.
     if args.config == DEFAULT_CONFIG and not os.path.lexists(DEFAULT_CONFIG):
         config = sim_config()
-        print(f"no config at {DEFAULT_CONFIG}: checking the simulated backend "
-              "(4 seats, shared display)")
+        output(f"no config at {DEFAULT_CONFIG}: checking the simulated backend "
+               "(4 seats, shared display)")
     else:
         try:
             config = load_config(args.config)
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _describe_wiring(config)
         for warning in hardware.mux_warnings:
-            print(f"WARNING: {warning}")
+            output(f"WARNING: {warning}")
         targets = _targets(hardware, config)
         for target in targets:
             target.show()
@@ -76,11 +77,11 @@ def run(args: argparse.Namespace) -> int:
         _drain_link_events(events)
         seen: set[tuple[int, Button]] = set()
         try:
-            print("press buttons (Ctrl-C to stop)" if args.seconds is None
-                  else f"press buttons for {args.seconds:g} s", flush=True)
+            output("press buttons (Ctrl-C to stop)" if args.seconds is None
+                   else f"press buttons for {args.seconds:g} s")
             _watch(hardware, events, args.seconds, targets, seen)
         except KeyboardInterrupt:  # the way to stop it: still print the summary
-            print()
+            output("")
         _report_buttons(config, seen)
         # Judged at the end: a display may have come back (or gone) while we watched.
         answered = all(getattr(t.display, "healthy", True) for t in targets)
@@ -126,9 +127,9 @@ def _describe_wiring(config: HardwareConfig) -> None:
             parts = ["simulated buttons"]
         if seat.display is not None:
             parts.append(f"display {seat.display.location()}")
-        print(f"seat {seat.index + 1}: " + ", ".join(parts))
+        output(f"seat {seat.index + 1}: " + ", ".join(parts))
     if config.shared_display is not None:
-        print(f"table: {config.shared_display.describe()}")
+        output(f"table: {config.shared_display.describe()}")
 
 
 def _report_displays(targets: list[_Target]) -> bool:
@@ -136,12 +137,12 @@ def _report_displays(targets: list[_Target]) -> bool:
     for target in targets:
         if not getattr(target.display, "healthy", True):
             all_ok = False
-            print(f"{target.name}: NOT ANSWERING: {target.display.last_error}")
+            output(f"{target.name}: NOT ANSWERING: {target.display.last_error}")
         elif target.config is not None and target.config.spi is not None:
             # SPI has no acknowledge: a missing or miswired panel takes the bytes all the same.
-            print(f"{target.name}: test pattern sent; SPI has no acknowledge, check it by eye")
+            output(f"{target.name}: test pattern sent; SPI has no acknowledge, check it by eye")
         else:
-            print(f"{target.name}: OK, test pattern shown")
+            output(f"{target.name}: OK, test pattern shown")
     return all_ok
 
 
@@ -177,9 +178,9 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
                 pass
             continue
         if isinstance(event, LinkEvent):
-            print(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")
+            output(event.reason or f"seat {event.seat}: link {'up' if event.connected else 'down'}")
             continue
-        print(event, flush=True)
+        output(str(event))
         seen.add((event.seat, event.button))
         if event.seat in by_seat:
             by_seat[event.seat].show(f"{event.button.value} {event.kind.value}")
@@ -195,9 +196,9 @@ def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]]) -> No
             where = f"GPIO{seat.buttons[button]}" if button in seat.buttons else f"{seat.backend} seat"
             missing.append(f"seat {seat.index + 1} {button.symbol} ({button.value}, {where})")
     if missing:
-        print("not pressed: " + ", ".join(missing))
+        output("not pressed: " + ", ".join(missing))
     else:
-        print("every button was pressed")
+        output("every button was pressed")
 
 
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
