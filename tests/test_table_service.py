@@ -14,6 +14,7 @@ from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableSettings
+from golfbox.render.words import say
 from golfbox.table.session import STEADY_SECONDS
 
 from conftest import RecordingJournal
@@ -1276,3 +1277,35 @@ def test_a_seat_node_back_and_steady_is_its_persons_again(clock, sim_table):
     clock.advance(1000.0)
     svc.run_until_idle()
     assert svc.players[svc.match.round.to_move].seat == 1 and svc.actions_played == 12
+
+
+def test_a_fault_standing_when_the_lobby_changes_language_is_said_in_the_new_one(clock, sim_table):
+    """A fault's words were made once, when it was found: a seat's screen failing in
+    English stayed English on the shared display after the lobby chose French."""
+    table = sim_table(clock=clock, variant="6-card", seats=3)
+    svc = table.service
+    svc.post(LinkEvent(2, False, "seat 3 display (ssd1306, /dev/i2c-24 0x3C): [Errno 121]"))
+    svc.run_until_idle()
+    english = svc.notices.shared_line()
+    assert "P3" in english and svc.notices.status.startswith("seat 3 display")
+    table.press(0, Button.OK)  # joins
+    while svc.lobby.selected.key != "language":
+        table.press(0, Button.OK)
+    table.press(0, Button.RIGHT)
+    assert svc.lobby.language == "fr"
+    assert svc.notices.shared_line() == "l'écran de J3 ne répond pas"
+    assert svc.notices.status.startswith("seat 3 display")  # the log's words stay English
+    table.press(0, Button.RIGHT)  # and back
+    assert svc.notices.shared_line() == english
+
+
+def test_the_shared_display_failing_is_said_in_the_language_the_lobby_chose(clock, sim_table):
+    table = sim_table(clock=clock, variant="6-card", seats=2)
+    svc = table.service
+    svc.post(LinkEvent(None, False, "shared display (ssd1322): [Errno 5]"))
+    svc.run_until_idle()
+    table.press(0, Button.OK)
+    while svc.lobby.selected.key != "language":
+        table.press(0, Button.OK)
+    table.press(0, Button.RIGHT)
+    assert svc.notices.shared_line() == say("fr", "the table's screen is not answering")

@@ -113,10 +113,11 @@ class TableService:
         self._lobby_row = KeptRow(states.kept_lobby(journal))
         # A resumed match, an auto-started one, or the lobby:
         self.go(states.opening(self, self._lobby_row.kept))
+        self.notices.speak(self.current.lang)  # the faults found from here on
         self._away_row = KeptRow(self._seats_away())  # as for the lobby: what the journal holds
         self.session.restore_away(self._away_row.kept, self.current.seat_name)
-        for key, words, detail in faults:  # (the language is the opening state's)
-            self.notices.faults[key] = words(self.current.lang)
+        for key, words, detail in faults:
+            self.notices.fault(key, words)
             self.notices.details[key] = detail
         for pad in pads:
             if pad.clock is not clock:  # its stamps could not be set against the screens' times
@@ -342,6 +343,7 @@ class TableService:
 
     def _after_change(self, first: int | None = None) -> None:
         self.current.sync_timers()
+        self.notices.speak(self.current.lang)  # the lobby may have changed the language
         self._keep_faults_turning()
         # The game moved (a bot's move, a timer's, a new round or match): the table is in
         # use. Not a reveal's page turning, nor the faults taking turns: they change on
@@ -416,7 +418,8 @@ class TableService:
             # display says so, as for a game not saved, until a change is kept again.
             words = say(self.lobby.language, "cannot save the lobby: see the log")
             if self.notices.faults.get(JOURNAL_FAULT) != words:
-                self.notices.faults[JOURNAL_FAULT] = words
+                self.notices.fault(JOURNAL_FAULT,
+                                   lambda lang: say(lang, "cannot save the lobby: see the log"))
                 self._redraw_faults()
             return
         had_fault = JOURNAL_FAULT in self.notices.faults

@@ -55,6 +55,20 @@ class Notices:
     # (systemd's STATUS=); a fault without one says its words there too.
     details: dict[object, str] = field(default_factory=dict)
     turn: int = 0  # which fault the shared display shows, when there are several
+    # What failed -> its words in a language: the lobby may change it while the fault
+    # stands, and the words follow (speak).
+    sayers: dict[object, Callable[[str], str]] = field(default_factory=dict)
+    lang: str = "en"
+
+    def fault(self, key: object, words: Callable[[str], str]) -> None:
+        self.sayers[key] = words
+        self.faults[key] = words(self.lang)
+
+    def speak(self, lang: str) -> None:
+        """The faults in ``lang``, the table's language now."""
+        self.lang = lang
+        for key, words in self.sayers.items():
+            self.faults[key] = words(lang)
 
     def say(self, seat: int | None, message: str) -> None:
         if seat is not None and message:
@@ -72,6 +86,7 @@ class Notices:
 
     def mended(self, key: object) -> None:
         self.faults.pop(key, None)
+        self.sayers.pop(key, None)
         self.details.pop(key, None)
 
     def shared_line(self) -> str:
@@ -305,7 +320,7 @@ class Session:
             log.error("journal: %s", exc)
         elif self._failed_saves % SAVE_FAILURES_LOGGED_EVERY == 0:
             log.error("journal: still failing after %d tries: %s", self._failed_saves, exc)
-        self.notices.faults[JOURNAL_FAULT] = say(self.language, "cannot save the game: see the log")
+        self.notices.fault(JOURNAL_FAULT, lambda lang: say(lang, "cannot save the game: see the log"))
         self.notices.say(physical, say(self.language, "not saved, not played: try again"))
 
     def _saved(self) -> None:
@@ -346,12 +361,13 @@ class Session:
         """What the displays say during this match (golfbox.render.words)."""
         return self.match_config.get("language", "en")
 
-    def name(self, seat: int) -> str:
-        """A physical seat's name: its player's in this match, else the configured one."""
+    def name(self, seat: int, lang: str | None = None) -> str:
+        """A physical seat's name: its player's in this match, else the configured one
+        (in ``lang``, the table's language if None)."""
         engine_seat = self.engine_seat.get(seat)
         if engine_seat is not None:
             return self.players[engine_seat].name
-        return self.settings.name(seat, self.language)
+        return self.settings.name(seat, lang or self.language)
 
     def names(self) -> list[str]:
         """Each engine seat's one name, for every display."""
@@ -409,12 +425,20 @@ class Session:
                        event.reason)
         # The players read which part of whose seat, in their language; the log has the
         # technical reason (a device path, an errno) for whoever mends it.
-        if event.seat is None:
-            words = say(self.language, "the table's screen is not answering")
-        elif event.buttons:  # a seat node: its buttons and its screen
-            words = say(self.language, "{who}'s seat is unplugged", who=where)
-        else:
-            words = say(self.language, "{who}'s screen is not answering", who=where)
+        said_in = self.language
+
+        def words(lang: str) -> str:
+            if event.seat is None:
+                return say(lang, "the table's screen is not answering")
+            # (``where`` is in the language of the moment; the seat's name follows lang)
+            who = where if lang == said_in else self.name(event.seat, lang)
+            if event.buttons:  # a seat node: its buttons and its screen
+                said = say(lang, "{who}'s seat is unplugged", who=who)
+                if self.settings.takeover_after:
+                    said += " · " + say(lang, "a bot plays in {n} s",
+                                        n=f"{self.settings.takeover_after:g}")
+                return said
+            return say(lang, "{who}'s screen is not answering", who=who)
         if (event.buttons and event.seat in self.away) or key in self.notices.faults:
             # Known away or failed already: the node a restart did not find (restore_away),
             # or a part that came back but not for long. Its wait and its words stand
@@ -424,10 +448,7 @@ class Session:
         if event.buttons:  # a seat node: its person can no longer play
             # Waited on from when it failed: the failure may have waited in the queue.
             self.away[event.seat] = self._clock() if event.at is None else event.at
-            if self.settings.takeover_after:
-                words += " · " + say(self.language, "a bot plays in {n} s",
-                                     n=f"{self.settings.takeover_after:g}")
-        self.notices.faults[key] = words
+        self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
 
     def part_down(self, seat: int | None, buttons: bool) -> bool:
@@ -459,7 +480,10 @@ class Session:
         a seat a bot had taken over is the bot's at once, the others are waited for from
         now. Each is the person's again when its node is back steadily (part_back), as
         before; the hub's report that it did not find the node changes nothing."""
-        now, after = self._clock(), self.settings.takeover_after
+        now, after, said_in = self._clock(), self.settings.takeover_after, self.language
+
+        def who(seat: int, lang: str) -> str:  # the displays' name, or one in lang
+            return name(seat) if lang == said_in else self.name(seat, lang)
         for seat, taken_over in sorted(kept.items()):
             if seat >= self.settings.seats:
                 # A seat the config dropped since: no node of it can come back. A resumed
@@ -468,16 +492,19 @@ class Session:
             key = part_key(seat, True)
             if taken_over and after:
                 self.away[seat] = now - after
-                words = say(self.language, "{who} is away: a bot plays for it until it is back",
-                            who=name(seat))
+                def words(lang: str, seat: int = seat) -> str:
+                    return say(lang, "{who} is away: a bot plays for it until it is back",
+                               who=who(seat, lang))
                 if seat in self.engine_seat:
                     self._stand_ins.add(self.engine_seat[seat])
             else:
                 self.away[seat] = now
-                words = say(self.language, "{who}'s seat is unplugged", who=name(seat))
-                if after:
-                    words += " · " + say(self.language, "a bot plays in {n} s", n=f"{after:g}")
-            self.notices.faults[key] = words
+                def words(lang: str, seat: int = seat) -> str:
+                    said = say(lang, "{who}'s seat is unplugged", who=who(seat, lang))
+                    if after:
+                        said += " · " + say(lang, "a bot plays in {n} s", n=f"{after:g}")
+                    return said
+            self.notices.fault(key, words)
             self.notices.details[key] = f"seat {seat + 1}: away before the restart"
             log.warning("seat %d was away before the restart: %s", seat + 1,
                         "a bot plays for it" if taken_over and after else "waited for from now")
@@ -539,12 +566,16 @@ class Session:
             if engine_seat not in self._stand_ins:
                 self._stand_ins.add(engine_seat)
                 seat = self.players[engine_seat].seat
-                who, lang = self.name(seat), self.language
-                self.notices.faults[part_key(seat, buttons=True)] = (
+                missing = seat in self.missing
+
+                def words(lang: str) -> str:
+                    who = self.name(seat, lang)
                     # A seat the config dropped has no pad to come back on.
-                    say(lang, "{who} is not in the config: a bot plays for it", who=who)
-                    if seat in self.missing else
-                    say(lang, "{who} is away: a bot plays for it until it is back", who=who))
+                    return (say(lang, "{who} is not in the config: a bot plays for it", who=who)
+                            if missing else
+                            say(lang, "{who} is away: a bot plays for it until it is back",
+                                who=who))
+                self.notices.fault(part_key(seat, buttons=True), words)
                 if seat in self.missing:
                     log.warning("seat %d of the resumed match is not in the config (%d seats): "
                                 "a bot plays for it", seat + 1, self.settings.seats)
