@@ -584,3 +584,25 @@ def test_a_pin_map_fault_names_the_pin_map_in_a_folder_with_a_colon():
     assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap}: cannot read the "
                                                   "pin map file: Permission denied")
             == "pinmap.toml refused · running on the last good one")
+
+
+def test_the_refused_config_fault_follows_the_lobbys_language(sim_table):
+    """Said at the start in the language of the lobby the journal kept (French here), it
+    stayed French after the lobby switched to English."""
+    def switch_language(table) -> None:
+        while table.service.lobby.selected.key != "language":
+            table.press(0, Button.OK)
+        table.press(0, Button.RIGHT)
+
+    path = Path("/etc/golfbox/config.toml")
+    refusal = f"{path}: {REFUSAL}"
+    words = {lang: service_cli.refused_words(lang, path, refusal) for lang in ("en", "fr")}
+    switch_language(sim_table(variant="6-card", seats=3))  # the journal keeps a French lobby
+    table = sim_table(variant="6-card", seats=3, faults=[(
+        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, refusal),
+        f"config refused: {refusal}")])
+    assert table.service.lobby.language == "fr"
+    assert table.service.notices.shared_line() == words["fr"]
+    switch_language(table)
+    assert table.service.lobby.language == "en"
+    assert table.service.notices.shared_line() == words["en"]

@@ -1309,3 +1309,18 @@ def test_the_shared_display_failing_is_said_in_the_language_the_lobby_chose(cloc
         table.press(0, Button.OK)
     table.press(0, Button.RIGHT)
     assert svc.notices.shared_line() == say("fr", "the table's screen is not answering")
+
+
+def test_a_fault_found_in_a_lobby_resumed_in_french_is_said_in_french(clock, sim_table):
+    """In the lobby a fault was said in the last match's language (English before any
+    match), not the lobby's: 'J2's seat is unplugged' on a table set to French."""
+    first = sim_table(clock=clock, variant="6-card", seats=3)
+    first.press(0, Button.OK)  # seat 1 joins and turns the language to French: kept
+    while first.service.lobby.selected.key != "language":
+        first.press(0, Button.OK)
+    first.press(0, Button.RIGHT)
+    table = sim_table(clock=clock, variant="6-card", seats=3, takeover_after=120.0)
+    assert table.service.lobby.language == "fr" and table.service.lobby.joined == {0}
+    table.service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    table.service.run_until_idle()
+    assert table.service.notices.shared_line() == "J2 : débranché · un robot joue dans 120 s"
