@@ -550,7 +550,11 @@ def check_failing_panel(vm: VM, report: Report) -> None:
     first, entries_first = fds(), actions_so_far_latest(vm)
     wait_log(vm, f"still failing after {RETRIES + 100} tries", 1, 300, f"the panel was not retried {RETRIES + 100} times")
     last, entries_last = fds(), actions_so_far_latest(vm)
-    expect(unit_state(vm)["MainPID"] == pid, "the service restarted while its panel failed")
+    # Seen once in a whole run under TCG, not since: say why, the next time.
+    expect(unit_state(vm)["MainPID"] == pid, "the service restarted while its panel failed; its "
+           "log, the retries left out:\n" + vm.sh("journalctl -u golfbox.service -o short-monotonic "
+                                                   "--no-pager | grep -v 'still failing' | tail -60",
+                                                   check=False).out)
     expect(last == first, f"the service's open files went {first} → {last} over {RETRIES} retries of the panel (a leak)")
     expect(entries_last > entries_first, "the game did not go on while the panel failed")
     rss = vm.sh(f"grep VmRSS /proc/{pid}/status").out.split()[1]
