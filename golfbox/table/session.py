@@ -433,11 +433,7 @@ class Session:
             # (``where`` is in the language of the moment; the seat's name follows lang)
             who = where if lang == said_in else self.name(event.seat, lang)
             if event.buttons:  # a seat node: its buttons and its screen
-                said = say(lang, "{who}'s seat is unplugged", who=who)
-                if self.settings.takeover_after:
-                    said += " · " + say(lang, "a bot plays in {n} s",
-                                        n=f"{self.settings.takeover_after:g}")
-                return said
+                return self._unplugged_words(lang, who)
             return say(lang, "{who}'s screen is not answering", who=who)
         if (event.buttons and event.seat in self.away) or key in self.notices.faults:
             # Known away or failed already: the node a restart did not find (restore_away),
@@ -450,6 +446,14 @@ class Session:
             self.away[event.seat] = self._clock() if event.at is None else event.at
         self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
+
+    def _unplugged_words(self, lang: str, who: str) -> str:
+        """A seat node gone, in ``lang``: and when a bot plays for it, if one will."""
+        said = say(lang, "{who}'s seat is unplugged", who=who)
+        after = self.settings.takeover_after
+        if after:
+            said += " · " + say(lang, "a bot plays in {n} s", n=f"{after:g}")
+        return said
 
     def part_down(self, seat: int | None, buttons: bool) -> bool:
         """Is this part counted failed (its fault shown, or its seat away)?"""
@@ -500,10 +504,7 @@ class Session:
             else:
                 self.away[seat] = now
                 def words(lang: str, seat: int = seat) -> str:
-                    said = say(lang, "{who}'s seat is unplugged", who=who(seat, lang))
-                    if after:
-                        said += " · " + say(lang, "a bot plays in {n} s", n=f"{after:g}")
-                    return said
+                    return self._unplugged_words(lang, who(seat, lang))
             self.notices.fault(key, words)
             self.notices.details[key] = f"seat {seat + 1}: away before the restart"
             log.warning("seat %d was away before the restart: %s", seat + 1,
