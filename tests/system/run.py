@@ -550,7 +550,8 @@ def check_failing_panel(vm: VM, report: Report) -> None:
     first, entries_first = fds(), actions_so_far_latest(vm)
     wait_log(vm, f"still failing after {RETRIES + 100} tries", 1, 300, f"the panel was not retried {RETRIES + 100} times")
     last, entries_last = fds(), actions_so_far_latest(vm)
-    # Seen once in a whole run under TCG, not since: say why, the next time.
+    # Failed in whole runs under TCG (systemd's watchdog, 10 s after READY), never
+    # alone: the service's log says why.
     expect(unit_state(vm)["MainPID"] == pid, "the service restarted while its panel failed; its "
            "log, the retries left out:\n" + vm.sh("journalctl -u golfbox.service -o short-monotonic "
                                                    "--no-pager | grep -v 'still failing' | tail -60",
