@@ -172,9 +172,19 @@ class TableService:
         if due is not None:
             wait = due.when - self.clock() if timeout is None else min(timeout, due.when - self.clock())
         try:
-            event = self._inbox.get(timeout=wait) if wait is None or wait > 0 else self._inbox.get_nowait()
+            # Never a timed get() straight after one that took an event: CPython's
+            # SimpleQueue then finds its lock free, and if its deadline passes before it
+            # waits (a timer due within microseconds, a slow Pi) it waits for the next
+            # put, not the deadline. With no press coming, no timer fired and systemd's
+            # watchdog killed the table. A get_nowait() that finds it empty holds the lock.
+            event = self._inbox.get_nowait()
         except queue.Empty:
-            return self._fire_due()
+            if wait is not None and wait <= 0:
+                return self._fire_due()
+            try:
+                event = self._inbox.get(timeout=wait)
+            except queue.Empty:
+                return self._fire_due()
         if event is not _WAKE:
             self._handle(event)
         return True
