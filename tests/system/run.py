@@ -550,8 +550,8 @@ def check_failing_panel(vm: VM, report: Report) -> None:
     first, entries_first = fds(), actions_so_far_latest(vm)
     wait_log(vm, f"still failing after {RETRIES + 100} tries", 1, 300, f"the panel was not retried {RETRIES + 100} times")
     last, entries_last = fds(), actions_so_far_latest(vm)
-    # Failed in whole runs under TCG (systemd's watchdog, 10 s after READY), never
-    # alone: the service's log says why.
+    # Failed in 2 whole runs in 5 (systemd's watchdog, 10 s after READY): the loop
+    # waited on its queue past a timer's deadline (TableService.step says why).
     expect(unit_state(vm)["MainPID"] == pid, "the service restarted while its panel failed; its "
            "log, the retries left out:\n" + vm.sh("journalctl -u golfbox.service -o short-monotonic "
                                                    "--no-pager | grep -v 'still failing' | tail -60",
@@ -816,8 +816,8 @@ def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
 def check_no_hang(vm: VM, report: Report, deliberate: int) -> None:
     """No watchdog kill over the whole run but the ``deliberate`` ones (the SIGSTOP): a
     table that hangs is restarted and resumes exactly, so no other check would see it.
-    (The panel check saw one, 2 whole runs in 4, its loop waiting on its queue with
-    timers due: the lines before each kill say what the table was doing.)"""
+    (The panel check saw one in 2 whole runs of 5: its loop waited on its queue past
+    its timers. The lines before each kill say what the table was doing.)"""
     lines = vm.sh("journalctl -u golfbox.service -o short-monotonic --no-pager", check=False,
                   timeout=120).out.splitlines()
     kills = [i for i, line in enumerate(lines) if "Watchdog timeout" in line]
