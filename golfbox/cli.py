@@ -59,6 +59,11 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:
+        # stderr closed (2>&-): print(file=None) would write errors on stdout, which a
+        # script may parse. They go nowhere; the exit status still says it. (/dev/null
+        # also takes the free fd 2, so no file opened later lands there.)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:  # Ctrl-C, also while the command's modules are imported

@@ -379,3 +379,14 @@ def test_run_with_stdin_closed_runs_the_headless_table(tmp_path):
     finally:
         proc.kill()
         proc.communicate()
+
+
+@pytest.mark.parametrize("args, status", [(["check-config", "x"], 2),
+                                          (["simulate", "--variant", "nope", "--matches", "1"], 2)])
+def test_an_error_with_stderr_closed_is_not_written_on_stdout(tmp_path, args, status):
+    """`golfbox check-config x 2>&-` printed 'golfbox check-config: x: no such config
+    file' on stdout (print's file=None when sys.stderr is None), where a script may be
+    parsing the output. It is dropped: the exit status says it."""
+    proc = golfbox_with_closed("2", tmp_path, *args)
+    out, _ = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (status, "")
