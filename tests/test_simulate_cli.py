@@ -7,6 +7,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -61,10 +62,51 @@ def test_the_bar_fits_the_terminal_it_is_drawn_on(clock, columns):
         except OSError:
             break
     os.close(controller)
-    drawn = [line for line in shown.decode().replace("\n", "\r").split("\r") if line]
+    # ESC [ K (erase the line's rest) takes no column.
+    shown = shown.decode().replace("\x1b[K", "")
+    drawn = [line for line in shown.replace("\n", "\r").split("\r") if line]
     assert drawn[-1] == "[" + "#" * len(drawn[-1].split("]")[0][1:]) + "] 2,700/2,700 rounds"
     assert all(len(line) < (columns or 80) for line in drawn), drawn  # the last column wraps
     assert drawn[-1].count("#") == (min(30, columns - 22) if columns else 30)
+
+
+def last_line_shown(written: str) -> str:
+    """The bar's line as a terminal shows it after ``written``: \\r goes back to its
+    start, a character overwrites the cell under the cursor, ESC [ K erases to the end."""
+    cells, x = [], 0
+    for part in re.split(r"(\r|\x1b\[K)", written.rsplit("\n", 1)[-1]):
+        if part == "\r":
+            x = 0
+        elif part == "\x1b[K":
+            del cells[x:]
+        else:
+            cells[x:x + len(part)] = part
+            x += len(part)
+    return "".join(cells)
+
+
+def test_the_bar_leaves_no_tail_when_the_terminal_narrows_mid_run(clock):
+    """The bar narrows when its terminal does, but each redraw only overwrote the
+    start of the line: the wider bar drawn before left its tail ('…rounds]… rounds')."""
+    import fcntl
+    import struct
+    import termios
+
+    controller, terminal = pty.openpty()
+    with open(terminal, "w", encoding="utf-8") as stream:
+        bar = ProgressBar(2700, stream=stream, clock=clock)
+        for done, columns in ((1, 80), (1350, 40)):  # the window made narrower mid-run
+            fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+            bar(done)
+            clock.now += ProgressBar.INTERVAL
+    shown = b""
+    while select.select([controller], [], [], 0.5)[0]:
+        try:
+            shown += os.read(controller, 4096)
+        except OSError:
+            break
+    os.close(controller)
+    assert last_line_shown(shown.decode()) == "[#########.........] 1,350/2,700 rounds"
 
 
 def test_every_option_of_every_command_has_a_help_line():

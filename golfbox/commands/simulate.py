@@ -56,8 +56,10 @@ class ProgressBar:
         self.next_draw = now + self.INTERVAL
         width = self.fitting_width()
         filled = width * done // self.total
+        # ESC [ K erases the rest of the line: a bar narrowed with its terminal would
+        # leave the wider one's tail.
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
-                          f"{done:,}/{self.total:,} rounds")
+                          f"{done:,}/{self.total:,} rounds\x1b[K")
         self.stream.flush()
 
     def fitting_width(self) -> int:
