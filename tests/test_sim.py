@@ -381,18 +381,32 @@ def test_keys_play_the_right_seat_and_q_restores_the_terminal(open_terminal, tmp
     term.wait_for_text("golfbox sim")
     term.wait_for_text("seat 1 · you")
 
+    def uncover(key: bytes) -> None:
+        """A hidden seat's first key only uncovers it (it played a move unseen): no
+        picture changes."""
+        before = pictures.read()
+        term.send(key)
+        term.read(0.5)
+        assert pictures.read() == before
+
+    uncover(RIGHT)  # nobody has pressed a key yet: both seats are hidden
     term.send(RIGHT)  # seat 1's ▶: its cursor moves, nobody else's picture does
     after = pictures.wait_change(start, "seat1")
     assert after["seat2"] == start["seat2"] and after["shared"] == start["shared"]
 
+    uncover(b"d")
     term.send(b"d")  # seat 2's ▶
     before = after
     after = pictures.wait_change(before, "seat2")
     assert after["seat1"] == before["seat1"]
 
     # Both turn up two start cards (●, ▶, ● each): then seat 2 has the first turn.
+    looking = "seat2"
     for key, seat in [(ENTER, "seat1"), (RIGHT, "seat1"), (ENTER, "seat1"),
                       (b"s", "seat2"), (b"d", "seat2"), (b"s", "seat2")]:
+        if seat != looking:  # the other seat pressed last: this one is hidden
+            uncover(key)
+            looking = seat
         before = after
         term.send(key)
         after = pictures.wait_change(before, seat)
@@ -435,6 +449,7 @@ def test_a_laptop_sized_terminal_plays_in_braille_and_switches_on_resize(open_te
     assert "too small" not in text and "Braille" in text
     assert len(BRAILLE_CELL.findall(text)) > 200 and not HALF_BLOCK.search(text)
 
+    term.send(b"d")  # seat 2's first key only uncovers it (both are hidden)
     term.send(b"d")  # seat 2's ▶: its picture changes, seat 1's does not
     after = pictures.wait_change(start, "seat2")
     assert after["seat1"] == start["seat1"]
@@ -557,9 +572,11 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
 
         assert panel(0) != screen(0) and panel(1) != screen(1)  # nobody has pressed yet
         for key, seat, other in [(pygame.K_RIGHT, 0, 1), (pygame.K_d, 1, 0)]:
+            unseen = screen(seat)
             assert window.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0,
                                                     unicode="" if key == pygame.K_RIGHT else "d"))
             table.service.run_until_idle()
+            assert screen(seat) == unseen  # a hidden seat's first key only uncovers it
             assert panel(seat) == screen(seat)
             assert panel(other) != screen(other)
         alone = open_window(table, [0, 1], all_screens=True)

@@ -543,6 +543,55 @@ def test_each_seat_says_at_the_result_whether_it_won_or_shares_the_win(totals, s
         assert shows(shown, say(lang, "TOTAL {n}", n=totals[seat]))
 
 
+def test_a_hidden_seats_first_key_only_uncovers_it(tmp_path):
+    """Two people at one terminal, in a round: a seat's panel is hidden until one of its
+    keys, and that key played as well: seat 1's ● turned up a card its player never saw,
+    seat 2's Shift+s (a hold: its press, then HELD) too. The first key only uncovers the
+    seat, as a press that wakes a table's screen saver only wakes it; the next acts."""
+    import argparse
+
+    from golfbox.commands.sim import add_arguments, table_settings
+    from golfbox.table.sim import SimTable
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1"])
+    table = SimTable(table_settings(args, humans=2, bot_delay=0.0, auto_start=True))
+    svc = table.service
+    try:
+        ui = terminal_ui(table, 70, 260)
+        ui.humans, ui.keys_of = [0, 1], {0: terminal.SEAT_KEYS[0], 1: terminal.SEAT_KEYS[1]}
+        ui.curtain = terminal.Curtain(ui.humans)  # nobody has pressed a key: all hidden
+        assert svc.state == "playing"
+        for seat, first, then in ((0, "\n", "\n"), (1, "S", "s"), (0, "\n", None)):
+            ui.draw()
+            assert f"seat {seat + 1} · you · hidden" in ui.screen.all()
+            turned = svc.match.round.face_up[seat]
+            assert ui.handle(first)
+            svc.run_until_idle()
+            assert svc.match.round.face_up[seat] == turned  # only uncovered
+            ui.draw()
+            assert f"seat {seat + 1} · you · hidden" not in ui.screen.all()
+            if then is not None:
+                assert ui.handle(then)
+                svc.run_until_idle()
+                assert svc.match.round.face_up[seat] == turned | 1 << 0  # seen: it plays
+    finally:
+        table.close()
+
+
+def test_a_key_answers_the_curtain_its_player_saw():
+    """A seat drawn hidden whose round ended before its key (round_over hides nothing)
+    saw the curtain, not the result the key would act on: that key only uncovers it.
+    So does one on a seat hidden since the last draw (the match was dealt meanwhile)."""
+    curtain = terminal.Curtain([0, 1])
+    assert curtain.draws(0, "playing")
+    assert not curtain.key(0, "round_over")
+    assert curtain.key(0, "round_over")  # seen now: it acts
+    assert not curtain.draws(1, "lobby")
+    assert not curtain.key(1, "playing")
+
+
 def test_the_curtain_never_shows_a_frame_drawn_after_the_state_it_judged_by(tmp_path):
     """The terminal looked at the table's state, then read a seat's picture: if the table
     thread dealt in between, the first in-round picture of another person's seat was

@@ -26,13 +26,15 @@ CONTROL_KEY_NAMES = {"\n": "Enter", "\r": "Enter", "\x7f": "Backspace", "\b": "B
 class WindowUnavailable(Exception):
     """--window cannot open: pygame or luma.emulator missing, or no display."""
 
-def press_key(table, keys_of, key) -> int | None:
+def press_key(table, keys_of, curtain: terminal.Curtain, key) -> int | None:
     """Press the button (and press or hold) that ``key`` stands for, on the seat it
-    belongs to: that seat, or None if it belongs to no seat."""
+    belongs to, unless the key only uncovers that seat: the seat, or None if it
+    belongs to no seat."""
     for seat, keys in keys_of.items():
         found = keys.lookup(key)
         if found is not None:
-            table.press(seat, *found)
+            if curtain.key(seat, table.service.state):
+                table.press(seat, *found)
             return seat
     return None
 
@@ -177,9 +179,8 @@ class TerminalUI:
             return True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
-        elif (seat := press_key(self.table, self.keys_of, key)) is not None:
-            self.curtain.pressed(seat)
-        elif isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES:
+        elif press_key(self.table, self.keys_of, self.curtain, key) is None and (
+                isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES):
             self.note = self._why_no_seat(key)
         return True
 
@@ -257,7 +258,7 @@ class TerminalUI:
             seat = int(key.split("-")[1])
             who = "you" if seat in self.keys_of else self._bot_words(seat)
             label = f"seat {seat + 1} · {who}"
-            hidden = self.curtain.hides(seat, self.table.service.state)
+            hidden = self.curtain.draws(seat, self.table.service.state)
             if hidden:
                 label += " · hidden"
         self._put(panel.top, panel.left, label[:width], curses.A_BOLD)
@@ -402,7 +403,7 @@ class WindowUI:
             who = "you" if seat in self.keys_of else "bot"
             image = self.table.image(seat_key(seat))  # before the state: as TerminalUI._panel
             hidden = (terminal.curtain_lines(seat)
-                      if self.curtain.hides(seat, self.table.service.state) else ())
+                      if self.curtain.draws(seat, self.table.service.state) else ())
             who += " · hidden" if hidden else ""
             paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
                   y + row * (seat_h + label_h + WINDOW_GAP), image, hidden)
@@ -437,9 +438,7 @@ class WindowUI:
             return False
         if key in terminal.HELP_KEYS:
             print("\n".join(terminal.help_lines(sorted(self.keys_of))))
-        seat = press_key(self.table, self.keys_of, key)
-        if seat is not None:
-            self.curtain.pressed(seat)
+        if press_key(self.table, self.keys_of, self.curtain, key) is not None:
             self.changed.set()  # the curtain moves even if no display does
         return True
 

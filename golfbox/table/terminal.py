@@ -249,8 +249,9 @@ def help_lines(humans: list[int]) -> list[str]:
     if not humans:
         lines.append("no human seats: the bots play on their own")
     if len(humans) > 1:
-        lines += ["A person's screen shows after one of their keys, until another",
-                  "person's: the others do not see it (--all-screens shows them all)."]
+        lines += ["A person's screen shows after one of their keys (it plays nothing),",
+                  "until another person's: the others do not see it (--all-screens",
+                  "shows them all)."]
     lines += [
         "",
         "A real pad tells a short press from a long one; a keyboard cannot,",
@@ -268,22 +269,36 @@ def help_lines(humans: list[int]) -> list[str]:
 class Curtain:
     """Whose screen the others at one keyboard may see. A real seat's OLED is its player's
     alone (during a round it shows the cards they have looked at); with several people
-    at one laptop, each person's screen shows after one of their own keys, until someone
-    else's. The lobby and the reveals hide nothing; one person playing several seats
-    (--all-screens) sees them all."""
+    at one laptop, each person's screen shows after one of their own keys (which only
+    uncovers it), until someone else's. The lobby and the reveals hide nothing; one
+    person playing several seats (--all-screens) sees them all."""
 
     PRIVATE = frozenset({"playing", "paused"})  # the table's states that show seats' cards
 
     def __init__(self, humans: list[int], all_screens: bool = False):
         self.people = frozenset(humans) if len(humans) > 1 and not all_screens else frozenset()
         self.looking: int | None = None  # nobody has pressed yet: every person's is hidden
+        self.drawn_hidden: set[int] = set()  # the seats last drawn hidden
 
-    def pressed(self, seat: int) -> None:
+    def key(self, seat: int, state: str) -> bool:
+        """A key of ``seat``'s: True if it acts, False if it only uncovers the seat. Its
+        player saw the curtain (drawn, or hidden by now), not the screen the key would
+        act on: like a press that wakes a table's screen saver, it is dropped whole (a
+        hold's HELD with its press)."""
+        acts = seat not in self.drawn_hidden and not self.hides(seat, state)
         self.looking = seat
+        self.drawn_hidden.discard(seat)
+        return acts
 
     def hides(self, seat: int, state: str) -> bool:
         """Is ``seat``'s screen hidden while the table is in ``state``?"""
         return state in self.PRIVATE and seat in self.people and seat != self.looking
+
+    def draws(self, seat: int, state: str) -> bool:
+        """hides(), for a panel about to be drawn: remembered for the seat's next key."""
+        hidden = self.hides(seat, state)
+        (self.drawn_hidden.add if hidden else self.drawn_hidden.discard)(seat)
+        return hidden
 
 
 def curtain_lines(seat: int) -> tuple[str, ...]:
