@@ -61,6 +61,11 @@ MARKED_NAMES = ("Łukasz", "Dvořák", "Ağca", "Ștefan", "Śmigły", "Kőrösi
 # old Latvian Ŗ; Vietnamese horns Ư Ơ, Pinyin carons Ǐ Ǎ). Áŋŋá and Ŗūta, whose letters
 # hang, sit in the last row of scores.
 STROKED_NAMES = ("Ħanna", "Þóra", "Trương", "Lǐ Nǎ", "Ŧiina", "Coŀlet", "Áŋŋá", "Ŗūta")
+# Vietnamese names: a tone over a letter (Ủ), beside its own mark (Ễ Ằ) or a dot under
+# it (Ạ Ậ), each left out before (Phạm drawn PHAM). Hồ Thụy and Đặng Ngọc, whose dots
+# hang, sit in the last row of scores.
+VIETNAMESE_NAMES = ("Phạm Hằng", "Nguyễn Thủy", "Trần Đức", "Lê Thị Nở", "Bùi Tuấn",
+                    "Đỗ Quỳnh", "Hồ Thụy", "Đặng Ngọc")
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -314,6 +319,13 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
             _eight_mid().view(None), size, STROKED_NAMES, lang=lang)
     screens["seat_stroked_names"] = lambda: render_seat(
         _eight_mid().view(1), names=STROKED_NAMES, lang=lang)
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_9card_mid_vietnamese{tag}"] = lambda size=size: render_table(
+            _eight_mid().view(None), size, VIETNAMESE_NAMES, lang=lang)
+    screens["table_9card_reveal_vietnamese_mono"] = lambda: render_reveal(
+        play_out(deal("9-card", players=8)).view(None), (128, 64), VIETNAMESE_NAMES, lang=lang)
+    screens["seat_vietnamese_names"] = lambda: render_seat(
+        _eight_mid().view(1), names=VIETNAMESE_NAMES, lang=lang)
     screens["notice_scripts"] = lambda: render_notice(
         (128, 64), SCRIPT_NAMES[6], say(lang, "a bot plays this seat"), SCRIPT_NAMES)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.

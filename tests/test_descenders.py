@@ -19,7 +19,8 @@ from golfbox.render.table import reveal_pages  # noqa: E402
 
 TAILED = ("ЩУКИН", "ЂОРЂЕ", "ÇAĞRI", "ЦВЕТАН", "ДИМА", "ЏЕЈН", "ЩЕДРИН", "ЂУРЂА",
           "ȚURCAN", "ĄŽUOLAS", "ŞÜKRÜ",  # cedilla, ogonek and comma below hang as Ç's
-          "ÁŊŊÁ", "ŖŪTA")  # and Ŋ's hook, Ŗ's cedilla
+          "ÁŊŊÁ", "ŖŪTA",  # and Ŋ's hook, Ŗ's cedilla
+          "PHẠM THỊ", "ĐẶNG THỤY")  # and a Vietnamese dot below
 SIZES = ((256, 64), (128, 64))
 PAD = 8
 
@@ -127,7 +128,8 @@ def test_no_text_is_drawn_over(monkeypatch, size, players):
     the last action's accents went into the tail of the mover's name in big letters
     over it ('ÇAĞRI to play' over 'ÉLODIE took …')."""
     spy = Spy(monkeypatch)
-    tailed = TAILED + ("ÉLODIE", "ÉMILE", "ZOË", "ŁUKASZ", "DVOŘÁK", "İLKAY", "TRƯƠNG", "LǏ NǍ")
+    tailed = TAILED + ("ÉLODIE", "ÉMILE", "ZOË", "ŁUKASZ", "DVOŘÁK", "İLKAY", "TRƯƠNG", "LǏ NǍ",
+                      "NGUYỄN THỦY", "TRƯỜNG HẰNG")  # two marks over a Vietnamese letter
     bad = []
     for shift in range(len(tailed)):
         names = [tailed[(seat * 3 + shift) % len(tailed)] for seat in range(players)]
@@ -149,7 +151,7 @@ def test_a_short_tailed_letter_reads_as_no_other():
         glyphs.draw_text(ImageDraw.Draw(image), 2, 3, text, 1, short=short)
         return image.tobytes()
 
-    shorts = {letter: looks(letter, True) for letter in "ДЦЩЏЂÇŞĄĘĮŲŢĢĶĻŅŊŖȨ"}
+    shorts = {letter: looks(letter, True) for letter in "ДЦЩЏЂÇŞĄĘĮŲŢĢĶĻŅŊŖȨẠẶẬỆỊỌỘỢỰỴ"}
     assert len(set(shorts.values())) == len(shorts)
     for letter, short in shorts.items():
         assert glyphs.hang(letter) == 1

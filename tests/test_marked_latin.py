@@ -20,7 +20,9 @@ ABOVE = "ŠČŘŽĚŇĎŤĽŮÅŻĖĠİĀĒĪŪŌŐŰÃÕĂĞŚĆŹŃĹŔÝĈĜ�
 BELOW = "ĄĘĮŲŞŢȘȚĢĶĻŅ"
 OWN = "ŁĐẞ"  # letters Unicode does not split into a letter and a mark
 # Cedilla and comma below are one mark to a reader (Romanians type Ş for Ș).
-ALIKE = {"Ș": "Ş", "Ț": "Ţ", "Ð": "Đ"}
+ALIKE = {"Ș": "Ş", "Ț": "Ţ", "Ð": "Đ",
+         # a dot below has the one row under the line a cedilla has (Yoruba Ṣ is Turkish Ş)
+         "Ṣ": "Ş", "Ṭ": "Ţ", "Ṇ": "Ņ", "Ḳ": "Ķ", "Ḷ": "Ļ", "Ẹ": "Ȩ"}
 
 
 def drawn(text: str, scale: int = 1, short: bool = False) -> bytes:
@@ -200,12 +202,10 @@ def test_a_horned_letter_is_drawn_with_its_horn(letter):
     assert glyphs.drawn_letters("Trương") == "TRƯƠNG"
 
 
-# A letter with two marks (Vietnamese tone over a letter's own mark, Pinyin's tone over
-# Ü): over a letter there is room for one, so it is drawn with its own (ê's roof, ơ's
-# horn, ü's dots) and the tone is left out, as Ạ is A. It was drawn as its plain letter:
-# 'Nguyễn' as NGUYEN, and 'Trường' half marked as TRƯONG.
-TWO_MARKS = {"Ễ": "Ê", "Ế": "Ê", "Ờ": "Ơ", "Ừ": "Ư", "Ặ": "Ă", "Ẫ": "Â", "Ǚ": "Ü", "Ǜ": "Ü",
-             "Ḗ": "Ē", "Ṏ": "Õ"}
+# A letter with two marks the font has no drawing of together (Pinyin's tone over Ü,
+# Ḗ, Ṏ): over a letter there is room for one, so it is drawn with its own (ü's dots)
+# and the other is left out. It was drawn as its plain letter.
+TWO_MARKS = {"Ǚ": "Ü", "Ǜ": "Ü", "Ḗ": "Ē", "Ṏ": "Õ"}
 
 
 @pytest.mark.parametrize("letter", TWO_MARKS)
@@ -218,6 +218,53 @@ def test_a_letter_with_two_marks_is_drawn_with_its_own_mark(letter):
     assert glyphs.drawn_letters(letter) == one and glyphs.undrawable(letter) is None
 
 
+# Vietnamese: a vowel takes one of five tones (acute, grave, tilde, hook above, dot
+# below) and may have its own mark too (Â Ă Ê Ô Ơ Ư): ậ is a, its roof and a dot below.
+# The hook above and the dot below were left out (Ạ drawn A, Ả A), and a tone over a
+# letter's own mark too (Ễ drawn Ê): 'Phạm' was PHAM, 'Thủy' THUY, 'Nguyễn' NGUYÊN.
+VIETNAMESE = [chr(code) for code in range(0x1EA0, 0x1EFA) if chr(code).isupper()]
+
+
+def _tone_and_letter(letter: str) -> tuple[str, str]:
+    """Ậ → (dot below, Â): its tone, and the letter that carries it."""
+    base, *marks = unicodedata.normalize("NFD", letter)
+    tone = next(mark for mark in marks if mark in "\u0301\u0300\u0303\u0309\u0323")
+    return tone, unicodedata.normalize("NFC", base + "".join(m for m in marks if m != tone))
+
+
+@pytest.mark.parametrize("letter", VIETNAMESE)
+def test_a_vietnamese_letter_is_drawn_with_its_tone(letter):
+    tone, carrier = _tone_and_letter(letter)
+    siblings = [ch for ch in VIETNAMESE + list("ÁÀÃÉÈÍÌĨÓÒÕÚÙŨÝ") if ch != letter
+                and _tone_and_letter(ch)[1] == carrier]
+    assert drawn(letter) != drawn(carrier)
+    assert all(drawn(letter) != drawn(sibling) for sibling in siblings), siblings
+    for written in (letter.lower(), unicodedata.normalize("NFD", letter.lower())):
+        assert drawn(written) == drawn(letter), written
+    assert glyphs.undrawable(letter.lower()) is None
+    # within the rows every line leaves for marks: two over it, one under it
+    assert glyphs.rise(letter) <= glyphs.MARK_RISE
+    assert glyphs.hang(letter) == (tone == "\u0323")
+
+
+@pytest.mark.parametrize("letter", [ch for ch in VIETNAMESE if _tone_and_letter(ch)[0] == "\u0323"])
+def test_a_dot_below_stays_within_the_line_on_its_last_row(letter):
+    """A line with no row under it (the 128 px shared display's last row of scores)
+    draws the dot within it, the letter a row shorter, and still unlike its letter."""
+    image = Image.new("1", (12, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 2, 4, letter, 1, short=True)
+    assert not image.crop((0, 9, 12, 14)).getbbox() and image.getbbox()
+    assert drawn(letter, short=True) != drawn(_tone_and_letter(letter)[1], short=True)
+
+
+def test_vietnamese_names_differing_in_a_tone_are_drawn_apart():
+    assert drawn("Phạm") != drawn("Pham")
+    assert len({drawn(name) for name in ("Thủy", "Thúy", "Thùy", "Thũy", "Thụy", "Thuy")}) == 6
+    assert len({drawn(name) for name in ("Hằng", "Hạng", "Hẳng", "Hặng", "Hăng", "Hang")}) == 6
+    assert drawn("Nguyễn") != drawn("Nguyên") and drawn("Trường") != drawn("Trương")
+    assert glyphs.drawn_letters("Nguyễn Thị Thủy, Phạm Thị Hằng") == "NGUYỄN THỊ THỦY, PHẠM THỊ HẰNG"
+
+
 def test_vietnamese_names_keep_their_letters_own_marks():
-    assert glyphs.drawn_letters("Nguyễn Trường Đặng") == "NGUYÊN TRƯƠNG ĐĂNG"
-    assert drawn("Trường") == drawn("Trương") != drawn("Truong")
+    assert glyphs.drawn_letters("Nguyễn Trường Đặng") == "NGUYỄN TRƯỜNG ĐẶNG"
+    assert drawn("Trường") != drawn("Truong")

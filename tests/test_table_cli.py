@@ -64,17 +64,21 @@ driver = "sim"
     ({"names": {"2": "p3"}}, "game.names.2: 'p3' is seat 3's name when it has none"),
     ({"names": {"2": "J1"}}, "game.names.2: 'J1' is seat 1's name when it has none"),  # en français
     ({"names": {"1": "P2", "2": "Bob"}}, None),
-    # The font draws a mark it has no drawing for left out (Ạ as A), cedilla and comma
+    # The font draws a mark it has no drawing for left out (Ǚ as Ü), cedilla and comma
     # below alike (Ş Ș), and a name's marks as characters of their own as the composed
     # letter: drawn alike too.
-    ({"names": {"1": "Phạm", "2": "Pham"}}, "game.names.2: 'Pham' is seat 1's name too"),
+    ({"names": {"1": "Lǚ", "2": "Lü"}}, "game.names.2: 'Lü' is seat 1's name too"),
+    # Vietnamese tones are drawn, the dot below and the hook above too (Phạm was PHAM).
+    ({"names": {"1": "Phạm", "2": "Pham", "3": "Phả"}}, None),
+    ({"names": {"1": "Thủy", "2": "Thúy", "3": "Thuy"}}, None),
     # Ħ and Þ were drawn H and P: 'Ħanna' was refused beside 'Hanna'. Letters of their own.
     ({"names": {"1": "Ħanna", "2": "Hanna", "3": "Þóra"}}, None),
     ({"names": {"1": "Þóra", "2": "Póra"}}, None),
     ({"names": {"1": "Ştefan", "2": "Ștefan"}}, "game.names.2: 'Ștefan' is seat 1's name too"),
-    # A letter with two marks is drawn with its own, the tone left out (Ễ as Ê).
+    # A Vietnamese letter is drawn with both its marks (Ễ was drawn Ê).
     ({"names": {"1": "Nguyễn", "2": "Trường", "3": "Lǚ"}}, None),
-    ({"names": {"1": "Nguyễn", "2": "Nguyên"}}, "game.names.2: 'Nguyên' is seat 1's name too"),
+    ({"names": {"1": "Nguyễn", "2": "Nguyên"}}, None),
+    ({"names": {"1": "Nguyễn", "2": "NGUYỄN"}}, "game.names.2: 'NGUYỄN' is seat 1's name too"),
     # Ř, Ğ and Ł are letters of their own, drawn with their marks: names apart.
     ({"names": {"1": "Ondřej", "2": "Ondrej", "3": "Ağca"}}, None),
     ({"names": {"1": "Łukasz", "2": "Lukasz", "3": "Agca"}}, None),

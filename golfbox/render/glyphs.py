@@ -114,25 +114,36 @@ _ABOVE = {  # by the width of the letter under it
         "\u0304": "###|...",  # macron
         "\u0307": ".#.|.#.",  # dot
         "\u030b": ".##|##.",  # double acute, an acute twice as thick
-        "\u0303": "##.|.##"},  # tilde
+        "\u0303": "##.|.##",  # tilde
+        # Vietnamese hook above: up, then bent right (an acute is a slant; the top of a
+        # "?", "##.|..#", curls back, and over Y or U read as one)
+        "\u0309": ".##|.#."},
     4: {"\u0301": "..#.|.#..", "\u0300": ".#..|..#.", "\u030c": "#..#|.##.",
         "\u0306": "#..#|.##.", "\u0303": ".#.#|#.#."},  # Ń Ň Ñ, and И's Й Ѝ
     5: {"\u0302": "..#..|.#.#."},  # Welsh Ŵ
 }
-_BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#"},  # cedilla, comma, ogonek
-          4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#"}}
+# cedilla, comma, ogonek; the dot below (Vietnamese Ạ, Yoruba Ṣ) is the one row a cedilla
+# has there, so Ṣ is drawn as Ş (as Ș is)
+_BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#", "\u0323": ".#."},
+          4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#", "\u0323": ".#.."}}
 # A letter drawn otherwise with a mark: A and O flat on top under a roof, or the roof
 # would meet their point; U's top row the ring's foot, or ring and U would run into one
-# tall O; T's stem a row short over its tail, or the tail would only lengthen it.
+# tall O; T's and Y's stem a row short over a tail or a dot, or it would only lengthen it.
 _UNDER_MARK = {("A", "\u0302"): "###|#.#|###|#.#|#.#", ("O", "\u0302"): "###|#.#|#.#|#.#|###",
                ("U", "\u030a"): ".#.|#.#|#.#|#.#|###",
-               ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|..."}
+               ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|...",
+               ("T", "\u0323"): "###|.#.|.#.|.#.|...", ("Y", "\u0323"): "#.#|#.#|.#.|.#.|..."}
 # Letters whose tail hangs, a row shorter: their short form (_SHORT) keeps the tail
 # within the line. R is not one (its 4-row form alone read B): Ŗ is written out below.
 _FOUR_ROWS = {
     "A": ".#.|#.#|###|#.#", "C": ".##|#..|#..|.##", "E": "###|##.|#..|###", "G": ".##|#..|#.#|.##",
     "I": "###|.#.|.#.|###", "K": "#.#|##.|#.#|#.#", "L": "#..|#..|#..|###", "N": "#..#|##.#|#.##|#..#",
     "S": ".##|#..|..#|##.", "T": "###|.#.|.#.|...", "U": "#.#|#.#|#.#|###",
+    "O": ".#.|#.#|#.#|.#.", "Y": "#.#|#.#|.#.|...",  # Ọ Ỵ
+    # Vietnamese letters with their own mark over a dot below (Ậ Ộ Ợ Ự): A and O flat
+    # under the roof, as _UNDER_MARK draws them
+    "Â": "###|#.#|###|#.#", "Ă": ".#.|#.#|###|#.#", "Ê": "###|##.|#..|###",
+    "Ô": "###|#.#|#.#|###", "Ơ": ".#.#|#.#.|#.#.|.#..", "Ư": "#.#.|#.#.|#.#.|###.",
 }
 # The marked Latin capitals, then the Cyrillic and Greek ones (a Greek tonos is dropped,
 # as capitals drop it: Ά is Α): Latin first, the letter drawn_letters writes for both.
@@ -171,6 +182,37 @@ _SMALL.update({"Æ": ".####|#.#..|#####|#.#..|#.###", "Œ": ".####|#.#..|#.###|#
 # rows a glyph starts above the line's top
 _SMALL["Ґ"] = "..#|" + _SMALL["Г"]  # Г with its stroke turned up, a row above the line
 _RISE["Ґ"] = _RISE["Ư"] = 1
+# Vietnamese letters with two marks: a tone over a letter's own mark (Ấ Ở) or a dot below
+# it (Ậ Ợ). The tone stands beside a roof or a breve, its rows being the two over the
+# line (the order VIQR writes them in: Nguye^~n), and over Ơ Ư, whose horn is beside
+# the letter: Ư's then starts from the stem's top, not a row above it under the tone.
+# A dot below hangs a row under the letter, as a cedilla.
+_UNDER_TONE = {"Ư": "#.##|#.#.|#.#.|#.#.|###."}
+for _letter in _MARKED:
+    _base, *_marks = unicodedata.normalize("NFD", _letter)
+    if not _letter.isupper() or len(_marks) != 2 or _letter in _SMALL:
+        continue
+    _dot = "\u0323" in _marks
+    _mark, _tone = _marks[_marks[0] == "\u0323"], _marks[1]
+    _own = unicodedata.normalize("NFC", _base + _mark)
+    if _mark not in "\u0302\u0306\u031b" or _own not in (_FOUR_ROWS if _dot else _SMALL) \
+            or not (_dot or _tone in _ABOVE[3]):  # Pinyin Ǚ, Ḗ: their own mark alone (_plain)
+        continue
+    _rows, _rise = _SMALL[_own].split("|"), _RISE.get(_own, 0)
+    if _dot:
+        _dot_row = _BELOW[3]["\u0323"].ljust(len(_rows[0]), ".")
+        _SMALL[_letter] = "|".join([*_rows, _dot_row])
+        _SHORT_TAILED[_letter] = "|".join([*_rows[:_rise], _FOUR_ROWS[_own], _dot_row])
+    elif _rise < MARK_RISE:  # Ơ Ư: the tone over the letter
+        _body = _UNDER_TONE.get(_own, _SMALL[_own]).split("|")[-5:]
+        _cap = [row.ljust(len(_body[0]), ".") for row in _ABOVE[3][_tone].split("|")]
+        _SMALL[_letter] = "|".join([*_cap, *_body])
+    else:  # Â Ă Ê Ô: the tone beside the letter's own mark, a column apart where they would meet
+        _tone_rows = _ABOVE[3][_tone].split("|")
+        _gap = "." * any(_rows[y][-1] == "#" == _tone_rows[y][0] for y in (0, 1))  # Ằ, not Ẳ
+        _cap = [_rows[y] + _gap + _tone_rows[y] for y in (0, 1)]
+        _SMALL[_letter] = "|".join(_cap + [row.ljust(len(_cap[0]), ".") for row in _rows[2:]])
+    _RISE[_letter] = max(_rise, 0 if _dot else MARK_RISE)
 
 SMALL_HEIGHT = 5
 RANK_SCALE = 2
@@ -198,22 +240,25 @@ _SHORT = {
     "Щ": "#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|###|.#.",
     "Ђ": "###.|.##.|.#.#|.#.#|..#.", "Ŋ": "#..#|##.#|#.##|#..#|..#.",
     "Ŗ": "##.|#.#|##.|#.#|.#.", **_SHORT_TAILED,  # Ç Ş Ą...: a 4-row letter, its tail
+    "Ạ": "###|#.#|###|#.#|.#.",  # flat-topped: pointed, Ạ read Θ
 }
 _SHORT_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SHORT.items()} for scale in (1, 2)}
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
 _SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
 _UNKNOWN = "?"
-# Each glyph's first letter (Latin before Cyrillic and Greek): the one drawn_letters writes.
+# Each glyph's first letter, Latin before Cyrillic and Greek (Vietnamese Ụ is drawn as Џ,
+# which the table holds before it): the one drawn_letters writes.
 _FIRST_DRAWN: dict[tuple[str, int], str] = {}
-_DRAWN_AS = {char: _FIRST_DRAWN.setdefault((rows, _RISE.get(char, 0)), char)
-             for char, rows in _SMALL.items()}
+_SCRIPTS = ("CYRIL", "GREEK")  # how their letters' names begin
+_DRAWN_AS = {char: _FIRST_DRAWN.setdefault((_SMALL[char], _RISE.get(char, 0)), char)
+             for char in sorted(_SMALL, key=lambda ch: unicodedata.name(ch, "")[:5] in _SCRIPTS)}
 
 
 def _plain(char: str) -> str:
     """A letter the font has no glyph for, as the nearest one it has, else '?': with two
-    marks, the letter with the first mark it draws (there is room for one: Vietnamese
-    Ễ as Ê, Ờ as Ơ, Ặ as Ă, the tone left out; Pinyin Ǚ as Ü), else its plain letter
-    (Ạ as A, Ĳ as J)."""
+    marks, the letter with the first mark it draws (there is room for one: Pinyin Ǚ as
+    Ü, Ḗ as Ē; Vietnamese letters have their own glyphs), else its plain letter (Ḥ as H,
+    Ĳ as J)."""
     base, *marks = unicodedata.normalize("NFD", char)
     base = _UNMARKED.get(base, base)
     for mark in marks:  # NFD puts the letter's own mark (ê's roof, ơ's horn) before the tone
@@ -233,7 +278,7 @@ _UNMARKED = {"Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Uni
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
     marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
-    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ạ's."""
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ḥ's."""
     if text.isascii():
         return text.upper()
     letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
@@ -253,7 +298,7 @@ def _glyphs(text: str, scale: int) -> list[Image.Image]:
 @functools.lru_cache(maxsize=4096)  # fit_name asks again of each name cut, frame after frame
 def drawn_letters(text: str) -> str:
     """``text`` as the small font draws it, a letter for each glyph: in capitals, a letter
-    it has no glyph for as its plain letter ('Phạm' → 'PHAM'), a Cyrillic or Greek
+    it has no glyph for as its plain letter ('Ḥasan' → 'HASAN'), a Cyrillic or Greek
     letter drawn as a Latin one as that one (Cyrillic 'Ока' → Latin 'OKA'), a letter drawn
     as another as that one (Romanian Ș → Turkish Ş, comma and cedilla alike). A character it
     cannot draw at all stays itself: two names both drawn '????' are still two names."""
