@@ -522,6 +522,35 @@ def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
     assert ran_on.seats[2].buttons[Button.OK] == 20
 
 
+def test_a_pin_map_link_is_named_as_the_link_whatever_its_fault(tmp_path):
+    """pinmap.toml a link to pins/cafe.toml: a key at fault named the link (pinmap.toml,
+    as the config names it), a syntax error or a file gone named its target (cafe.toml),
+    in the log and on the shared display. Each names the link now."""
+    config = pinned(tmp_path / "etc")
+    etc = config.parent
+    (etc / "pins").mkdir()
+    (etc / "pinmap.toml").rename(etc / "pins/cafe.toml")
+    (etc / "pinmap.toml").symlink_to("pins/cafe.toml")
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    refusals = {}
+    for fault, text in (("key", PINMAP_CLASH), ("syntax", "[[seats]\n"), ("gone", None)):
+        if text is None:
+            (etc / "pins/cafe.toml").unlink()
+        else:
+            (etc / "pins/cafe.toml").write_text(text)
+        _, refused = service_cli._load_or_last_good(config, copy)
+        refusals[fault] = (str(refused), service_cli.refused_words("en", config, refused))
+    assert {fault: words for fault, (_, words) in refusals.items()} == {
+        "key": "pinmap.toml refused: seats(2).buttons.ok · running on the last good one",
+        "syntax": "pinmap.toml refused: line 1 · running on the last good one",
+        "gone": "pinmap.toml missing · running on the last good one"}
+    link = etc / "pinmap.toml"  # in the log too
+    assert refusals["key"][0] == f"{config}: {PIN_REFUSAL}"
+    assert refusals["syntax"][0].startswith(f"{config}: pinmap: {link}: TOML syntax error: ")
+    assert refusals["gone"][0] == f"{config}: pinmap: {link} does not exist"
+
+
 def test_a_pin_map_edited_since_the_start_is_not_kept(tmp_path):
     config = pinned(tmp_path / "etc")
     started_with = load_config(config)

@@ -215,16 +215,25 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
     if "pinmap" in data:
         named = Section(data, "").getstr("pinmap")
         try:
-            pinmap_path = pinmap_file or ((pinmap_folder or path.parent) / named).resolve()
+            # Its faults name a link, not its target, whatever the fault: the file the
+            # config names is the one the user edits, as its keys' faults name it (below).
+            pinmap_named = pinmap_file or _named_path((pinmap_folder or path.parent) / named)
+            pinmap_path = pinmap_file or pinmap_named.resolve()
         # A NUL byte, a symlink loop: RuntimeError from Python 3.11 and 3.12, OSError after.
         except (OSError, ValueError, RuntimeError) as exc:
             raise ConfigError(f"pinmap: {named!r} is not a usable path ({exc})") from None
-        pinmap = _read_toml(pinmap_path, "pin map", key="pinmap: ")
+        pinmap = _read_toml(pinmap_named, "pin map", key="pinmap: ")
         # Its keys are named as the config names it, wherever it was read (through a
         # link, from the kept copy): the file to mend, and the same config either way.
         pinmap_name = Path(named).name
     return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path,
                         pinmap_path=pinmap_path)
+
+
+def _named_path(path: Path) -> Path:
+    """``path`` in full, its folders' links followed (as resolve() does) but not the
+    file's own: a relative pin map is named in full, as before, and a link by its name."""
+    return path.parent.resolve() / path.name
 
 
 def sim_config(seats: int = 4) -> HardwareConfig:
