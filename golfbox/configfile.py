@@ -12,19 +12,30 @@ message: ``seats[3].buttons (from pinmap.toml)`` + ``back`` →
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterable
 
 MISSING = object()  # a getter's default: the key must be there
 
 
 class ConfigError(ValueError):
-    """A config file that cannot be used as it is; the message names the key.
+    """A config file that cannot be used as it is: ``key: reason``.
 
     Always one line: a key or value quoted from the file may hold a newline or
-    another control character, which is shown escaped (``\\n``)."""
+    another control character, which is shown escaped (``\\n``).
 
-    def __init__(self, message: str):
-        super().__init__(one_line(message))
+    What is at fault is kept apart from the words, for the table's display
+    (golfbox.table.last_good), which must not read it back out of them (a
+    folder's name may hold anything): ``key`` is the key, 'line N' for a TOML
+    syntax error, '' for the file as a whole, None for a file that does not
+    exist; ``file`` is the file as the user names it, None for the config
+    being read (the [game] checks are given no path). ``message`` replaces
+    ``key: reason`` when the file's path leads it."""
+
+    def __init__(self, key: str | None, reason: str = "", *, file: Path | None = None,
+                 message: str = ""):
+        super().__init__(one_line(message or f"{key}: {reason}"))
+        self.key, self.file = key, file
 
 
 def one_line(text: Any) -> str:
@@ -50,11 +61,11 @@ def check_int(value: Any, key: str, minval: int | None = None, maxval: int | Non
     """``value`` as an integer in range; ``what`` names its meaning ("GPIO (BCM) number")."""
     if isinstance(value, bool) or not isinstance(value, int):
         meaning = f" ({what})" if what else ""
-        raise ConfigError(f"{key}: expected an integer{meaning}, got {type_name(value)} {value!r}")
+        raise ConfigError(key, f"expected an integer{meaning}, got {type_name(value)} {value!r}")
     if (minval is not None and value < minval) or (maxval is not None and value > maxval):
         span = f"{minval}..{maxval}" if maxval is not None else f">= {minval}"
         meaning = f" for a {what}" if what else ""
-        raise ConfigError(f"{key}: {value} is out of range{meaning} ({span})")
+        raise ConfigError(key, f"{value} is out of range{meaning} ({span})")
     return value
 
 
@@ -63,7 +74,7 @@ class Section:
 
     def __init__(self, raw: Any, name: str):
         if not isinstance(raw, dict):
-            raise ConfigError(f"{name}: expected a table, got {type_name(raw)}")
+            raise ConfigError(name, f"expected a table, got {type_name(raw)}")
         self.raw, self.name = raw, name
 
     def __contains__(self, key: str) -> bool:
@@ -79,15 +90,15 @@ class Section:
         shown = sorted(allowed) if isinstance(allowed, (set, frozenset)) else tuple(allowed)
         for name in self.raw:
             if name not in shown:
-                raise ConfigError(f"{self.key(name)}: unknown key (expected one of: "
-                                  f"{', '.join(shown)})")
+                raise ConfigError(self.key(name), f"unknown key (expected one of: "
+                                                  f"{', '.join(shown)})")
 
     def get(self, name: str, default: Any = MISSING) -> Any:
         """The raw value (a getter below checks its type)."""
         if name in self.raw:
             return self.raw[name]
         if default is MISSING:
-            raise ConfigError(f"{self.key(name)}: missing")
+            raise ConfigError(self.key(name), "missing")
         return default
 
     def section(self, name: str, default: Any = MISSING) -> "Section":
@@ -112,9 +123,9 @@ class Section:
             return default
         value, key = self.get(name), self.key(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{key}: expected a number of {unit}, got {type_name(value)} {value!r}")
+            raise ConfigError(key, f"expected a number of {unit}, got {type_name(value)} {value!r}")
         if not minval <= value <= maxval:  # nan too
-            raise ConfigError(f"{key}: {value} is out of range ({minval}..{maxval} {symbol})")
+            raise ConfigError(key, f"{value} is out of range ({minval}..{maxval} {symbol})")
         return float(value)
 
     def getstr(self, name: str, default: Any = MISSING, *, nonempty: bool = False) -> Any:
@@ -127,15 +138,15 @@ class Section:
             return default
         value = self.get(name)
         if not isinstance(value, bool):
-            raise ConfigError(f"{self.key(name)}: expected true or false, got "
-                              f"{type_name(value)} {value!r}")
+            raise ConfigError(self.key(name), f"expected true or false, got "
+                                              f"{type_name(value)} {value!r}")
         return value
 
     def getchoice(self, name: str, choices: Iterable[str], default: Any = MISSING) -> Any:
         value = self.getstr(name, default)
         choices = tuple(choices)
         if value not in choices and not (value is default and name not in self.raw):
-            raise ConfigError(f"{self.key(name)}: {value!r} is not one of {', '.join(choices)}")
+            raise ConfigError(self.key(name), f"{value!r} is not one of {', '.join(choices)}")
         return value
 
     def getlist(self, name: str, default: Any = MISSING, *, of: type = str,
@@ -147,13 +158,13 @@ class Section:
         if not isinstance(value, list) or not all(isinstance(v, of) and not isinstance(v, bool)
                                                   for v in value):
             hint = f", e.g. {example}" if example else ""
-            raise ConfigError(f"{self.key(name)}: expected a list of {type_name(of())[2:]}s"
-                              f"{hint}, got {type_name(value)} {value!r}")
+            raise ConfigError(self.key(name), f"expected a list of {type_name(of())[2:]}s"
+                                              f"{hint}, got {type_name(value)} {value!r}")
         return value
 
 
 def check_str(value: Any, key: str, *, nonempty: bool = False) -> str:
     if not isinstance(value, str) or (nonempty and not value.strip()):
         what = "a non-empty string" if nonempty else "a string"
-        raise ConfigError(f"{key}: expected {what}, got {type_name(value)} {value!r}")
+        raise ConfigError(key, f"expected {what}, got {type_name(value)} {value!r}")
     return value.strip() if nonempty else value

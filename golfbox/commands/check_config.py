@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         check_file(journal)
     except JournalError as exc:
         key = "journal.path: " if config.journal.get("path") is not None else ""
-        raise config_usage_error(path, ConfigError(f"{key}{exc}")) from None
+        raise config_usage_error(path, ConfigError("", message=f"{key}{exc}")) from None
     output("\n".join([f"{path}: OK: {summary(config)}; {settings.variant}; journal {journal}",
                        *(f"WARNING: {warning}" for warning in warnings(config))]))
     return 0

@@ -20,6 +20,7 @@ Layout (see hardware/config.example.toml)::
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -206,12 +207,13 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
     ``pinmap_file`` is read instead of the file ``pinmap`` names (the table's kept copy
     of its config keeps the pin map it started with: golfbox.table.last_good)."""
     if not str(path):  # Path("") would be the current folder
-        raise ConfigError("--config: an empty path is not a config file")
+        raise ConfigError("--config", "an empty path is not a config file")
     path = Path(path)
     data = _read_toml(path, "config")
     pinmap: dict[str, Any] = {}
     pinmap_name = ""
     pinmap_path: Path | None = None
+    pinmap_named: Path | None = None  # as the config names it: a link not followed
     if "pinmap" in data:
         named = Section(data, "").getstr("pinmap")
         try:
@@ -221,13 +223,21 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
             pinmap_path = pinmap_file or pinmap_named.resolve()
         # A NUL byte, a symlink loop: RuntimeError from Python 3.11 and 3.12, OSError after.
         except (OSError, ValueError, RuntimeError) as exc:
-            raise ConfigError(f"pinmap: {named!r} is not a usable path ({exc})") from None
+            raise ConfigError("pinmap", f"{named!r} is not a usable path ({exc})") from None
         pinmap = _read_toml(pinmap_named, "pin map", key="pinmap: ")
         # Its keys are named as the config names it, wherever it was read (through a
         # link, from the kept copy): the file to mend, and the same config either way.
         pinmap_name = Path(named).name
-    return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path,
-                        pinmap_path=pinmap_path)
+    try:
+        return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path,
+                            pinmap_path=pinmap_path)
+    except ConfigError as exc:
+        # A key of the pin map's is noted so, 'seats[2].buttons.ok (from pinmap.toml)',
+        # 'seats (in pinmap.toml)': the fault is in the pin map.
+        for note in (f" (from {pinmap_name})", f" (in {pinmap_name})"):
+            if pinmap_name and exc.key and exc.key.endswith(note):
+                exc.key, exc.file = exc.key.removesuffix(note), pinmap_named
+        raise
 
 
 def _named_path(path: Path) -> Path:
@@ -303,35 +313,42 @@ def _open_to_read(path: Path):
 def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
     """A TOML file's document; ConfigError names the file (after ``key``) whatever goes wrong."""
     where = f"{key}{path}"
+
+    def refused(reason: str, at: str = "") -> ConfigError:  # a fault of the file as a whole
+        return ConfigError(at, file=path, message=f"{where}: {reason}")
+
     try:
         with _open_to_read(path) as f:
             raw = f.read(MAX_FILE_BYTES + 1)  # /dev/zero or a log file given by mistake: not all of it
     except _NotAFile as exc:
-        raise ConfigError(f"{where}: {exc}, not a {what} file") from None
+        raise refused(f"{exc}, not a {what} file") from None
     except FileNotFoundError:
-        raise ConfigError(f"{where} does not exist" if key else f"{where}: no such {what} file") from None
+        message = f"{where} does not exist" if key else f"{where}: no such {what} file"
+        raise ConfigError(None, file=path, message=message) from None
     except OSError as exc:  # permissions, an I/O error
-        raise ConfigError(f"{where}: cannot read the {what} file: {exc.strerror or exc}") from None
+        raise refused(f"cannot read the {what} file: {exc.strerror or exc}") from None
     except ValueError as exc:  # a NUL byte in the path
-        raise ConfigError(f"{where}: not a usable path ({exc})") from None
+        raise refused(f"not a usable path ({exc})") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ConfigError(f"{where}: more than 1 MiB, too big for a {what} file (a device, a log?)")
+        raise refused(f"more than 1 MiB, too big for a {what} file (a device, a log?)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{where}: not UTF-8 text: byte 0x{raw[exc.start]:02X} at offset "
-                          f"{exc.start} (line {line}); save the {what} as UTF-8") from None
+        raise refused(f"not UTF-8 text: byte 0x{raw[exc.start]:02X} at offset {exc.start} "
+                      f"(line {line}); save the {what} as UTF-8") from None
     # Windows' Notepad starts a UTF-8 file with a byte order mark; tomllib calls it an
     # "invalid statement" at line 1. It is only a mark: read what follows it.
     text = text.removeprefix("\ufeff")
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:  # its message carries "(at line N, column M)"
-        raise ConfigError(f"{where}: TOML syntax error: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        # Before Python 3.14 it keeps no line of its own: its words end "(at line N, column M)".
+        at = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
+        raise refused(f"TOML syntax error: {exc}", f"line {at[1]}" if at else "") from None
     except RecursionError:  # tomllib reads each nested array or inline table by recursion
-        raise ConfigError(f"{where}: TOML nested too deeply to read (arrays or inline tables "
-                          "within each other, hundreds deep)") from None
+        raise refused("TOML nested too deeply to read (arrays or inline tables within each "
+                      "other, hundreds deep)") from None
 
 
 TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared_display", "game",
@@ -355,11 +372,11 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
 
     raw_seats = data.get("seats")
     if raw_seats is None:
-        raise ConfigError("seats: missing (add one [[seats]] table per seat)")
+        raise ConfigError("seats", "missing (add one [[seats]] table per seat)")
     if not isinstance(raw_seats, list) or not raw_seats:
-        raise ConfigError("seats: expected a non-empty array of tables ([[seats]])")
+        raise ConfigError("seats", "expected a non-empty array of tables ([[seats]])")
     if len(raw_seats) > MAX_SEATS:
-        raise ConfigError(f"seats: {len(raw_seats)} seats, at most {MAX_SEATS} are supported")
+        raise ConfigError("seats", f"{len(raw_seats)} seats, at most {MAX_SEATS} are supported")
     seats = tuple(_parse_seat(raw, i, defaults) for i, raw in enumerate(raw_seats))
 
     shared = None
@@ -398,18 +415,20 @@ def _parse_gpio(gpio: Section) -> GpioSettings:
 
         known = sorted({ep.name for ep in entry_points(group="gpiozero_pin_factories")})
         if factory.lower() not in known:
-            raise ConfigError(f"gpio.pin_factory: {factory!r} is not an installed gpiozero pin "
+            raise ConfigError("gpio.pin_factory",
+                              f"{factory!r} is not an installed gpiozero pin "
                               f"factory (installed: {', '.join(known) or 'none, is gpiozero installed?'})")
     bounce = gpio.getseconds("bounce_time", 0.02, minval=0.0, maxval=0.5)
     hold = gpio.getseconds("hold_time", 0.8, minval=0.1, maxval=10.0)
     if bounce >= hold:
-        raise ConfigError(f"gpio.bounce_time: {bounce} s must be shorter than gpio.hold_time ({hold} s)")
+        raise ConfigError("gpio.bounce_time",
+                          f"{bounce} s must be shorter than gpio.hold_time ({hold} s)")
     return GpioSettings(pin_factory=factory, bounce_time=bounce, hold_time=hold)
 
 
 def _parse_muxes(raw: Any, note: str = "") -> tuple[I2CMux, ...]:
     if not isinstance(raw, list):
-        raise ConfigError(f"i2c_mux{note}: expected an array of tables ([[i2c_mux]])")
+        raise ConfigError(f"i2c_mux{note}", "expected an array of tables ([[i2c_mux]])")
     muxes = []
     for i, entry in enumerate(raw):
         key = f"i2c_mux[{i}]{note}"
@@ -417,8 +436,8 @@ def _parse_muxes(raw: Any, note: str = "") -> tuple[I2CMux, ...]:
         entry.check_known({"parent", "address", "buses", "reset"})
         buses = entry.get("buses", [])
         if not isinstance(buses, list) or len(buses) > 8:
-            raise ConfigError(f"{subkey(key, 'buses')}: expected a list of 1 to 8 bus numbers "
-                              "(channel 0 first)")
+            raise ConfigError(subkey(key, "buses"), "expected a list of 1 to 8 bus numbers "
+                                                    "(channel 0 first)")
         for j, bus in enumerate(buses):
             check_int(bus, subkey(key, f"buses[{j}]"), 0, 255)
         mux = I2CMux(
@@ -430,7 +449,8 @@ def _parse_muxes(raw: Any, note: str = "") -> tuple[I2CMux, ...]:
         )
         for other in muxes:
             if (other.parent, other.address) == (mux.parent, mux.address):
-                raise ConfigError(f"{subkey(key, 'address')}: bus {mux.parent} address 0x{mux.address:02X} "
+                raise ConfigError(subkey(key, "address"),
+                                  f"bus {mux.parent} address 0x{mux.address:02X} "
                                   f"is already {other.key}")
         muxes.append(mux)
     return tuple(muxes)
@@ -450,21 +470,24 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     if backend == "serial":
         for extra in ("buttons", "display"):
             if extra in raw:
-                raise ConfigError(f"{key}.{extra}: a serial seat's node drives its own {extra}; remove it")
+                raise ConfigError(f"{key}.{extra}",
+                                  f"a serial seat's node drives its own {extra}; remove it")
         if "node" not in raw:
-            raise ConfigError(f"{key}.node: missing: the seat node's id in hex, as its waiting "
-                              "screen shows it (e.g. node = \"e6614103e7452d2f\")")
+            raise ConfigError(f"{key}.node", "missing: the seat node's id in hex, as its waiting "
+                                             "screen shows it (e.g. node = \"e6614103e7452d2f\")")
         node = seat.getstr("node")
         if not node or len(node) > 32 or any(c not in "0123456789abcdefABCDEF" for c in node):
-            raise ConfigError(f"{key}.node: expected the node id in hex, like \"e6614103e7452d2f\", "
+            raise ConfigError(f"{key}.node",
+                              f"expected the node id in hex, like \"e6614103e7452d2f\", "
                               f"got {node!r}")
         return SeatConfig(index=index, backend=backend, node=node.lower())
     if "node" in raw:
-        raise ConfigError(f"{key}.node: only for backend = \"serial\" (this seat is {backend!r})")
+        raise ConfigError(f"{key}.node", f"only for backend = \"serial\" (this seat is {backend!r})")
 
     if backend == "sim":
         if "buttons" in raw:
-            raise ConfigError(f"{key}.buttons: a sim seat has no pins; remove it or use backend = \"gpio\"")
+            raise ConfigError(f"{key}.buttons",
+                              "a sim seat has no pins; remove it or use backend = \"gpio\"")
         display = _parse_display(seat.section("display", {"driver": "sim"}), name, {},
                                  seat=True, muxes=defaults.muxes)
         return SeatConfig(index=index, backend=backend, display=display)
@@ -476,11 +499,11 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     for button in Button:
         button_keys[button] = key_of_button = pins.key(button.value)
         if button.value not in pins:
-            raise ConfigError(f"{key_of_button}: missing (a seat has the four buttons "
-                              "left, right, ok, back)")
+            raise ConfigError(key_of_button, "missing (a seat has the four buttons "
+                                             "left, right, ok, back)")
         buttons[button] = pins.getint(button.value, minval=0, maxval=HIGHEST_GPIO, what=GPIO)
     if "display" not in raw:
-        raise ConfigError(f"{key}.display: missing (e.g. display = {{ driver = \"ssd1306\" }})")
+        raise ConfigError(f"{key}.display", "missing (e.g. display = { driver = \"ssd1306\" })")
     display = _parse_display(seat.section("display"), name, defaults.seat_display(index),
                              seat=True, muxes=defaults.muxes)
     return SeatConfig(index=index, backend=backend, buttons=buttons, button_keys=button_keys,
@@ -496,10 +519,11 @@ def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
     display.check_known(DISPLAY_KEYS)
     raw, key = display.raw, display.name
     if "driver" not in raw:
-        raise ConfigError(f"{key}.driver: missing (one of {', '.join(_driver_names())})")
+        raise ConfigError(f"{key}.driver", f"missing (one of {', '.join(_driver_names())})")
     driver = display.getstr("driver")
     if driver not in LUMA_DRIVERS and driver not in VIRTUAL_DRIVERS:
-        raise ConfigError(f"{key}.driver: unknown driver {driver!r} (known: {', '.join(_driver_names())})")
+        raise ConfigError(f"{key}.driver",
+                          f"unknown driver {driver!r} (known: {', '.join(_driver_names())})")
 
     if driver in LUMA_DRIVERS:
         (default_w, default_h), mode = LUMA_DRIVERS[driver]
@@ -510,12 +534,12 @@ def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
     rotate = display.getint("rotate", 0, minval=0, maxval=3, what="number of quarter turns")
     logical = (width, height) if rotate % 2 == 0 else (height, width)
     if seat and logical != SEAT_SIZE:
-        raise ConfigError(f"{key}: a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
-                          f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
+        raise ConfigError(key, f"a seat view is {SEAT_SIZE[0]}x{SEAT_SIZE[1]}, "
+                               f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
     if not seat and logical not in SHARED_SIZES:
         # The table view is drawn for these two sizes only (render.table).
-        raise ConfigError(f"{key}: the table view is 256x64 (greyscale) or 128x64, "
-                          f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
+        raise ConfigError(key, f"the table view is 256x64 (greyscale) or 128x64, "
+                               f"this {driver} shows {logical[0]}x{logical[1]} (rotate = {rotate})")
 
     i2c = spi = None
     bus_key = ""
@@ -528,8 +552,8 @@ def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
             bus_kind = "i2c" if "i2c" in bus_defaults else "spi"
             bus_raw, bus_key = bus_defaults[bus_kind], bus_defaults["_key"]
         else:
-            raise ConfigError(f"{key}: give exactly one of i2c = {{ bus, address }} or "
-                              "spi = { port, device, dc, rst }")
+            raise ConfigError(key, "give exactly one of i2c = { bus, address } or "
+                                   "spi = { port, device, dc, rst }")
         bus = Section(bus_raw, bus_key)
         if bus_kind == "i2c":
             i2c = _parse_i2c(bus, muxes)
@@ -538,7 +562,7 @@ def _parse_display(display: Section, name: str, bus_defaults: dict[str, Any],
     else:
         for k in ("i2c", "spi"):
             if k in raw:
-                raise ConfigError(f"{key}.{k}: driver {driver!r} is not on a bus; remove it")
+                raise ConfigError(f"{key}.{k}", f"driver {driver!r} is not on a bus; remove it")
 
     return DisplayConfig(
         key=key, name=name, driver=driver, width=width, height=height, mode=mode,
@@ -558,21 +582,22 @@ def _parse_i2c(i2c: Section, muxes: tuple[I2CMux, ...] = ()) -> I2CLocation:
     if "bus" in i2c:
         for extra in ("mux", "channel"):
             if extra in i2c:
-                raise ConfigError(f"{i2c.key(extra)}: give either bus = N or "
-                                  "mux = 0x70, channel = N, not both")
+                raise ConfigError(i2c.key(extra), "give either bus = N or "
+                                                  "mux = 0x70, channel = N, not both")
         return I2CLocation(bus=i2c.getint("bus", minval=0, maxval=255,
                                           what="/dev/i2c-N bus number"), address=address)
     if "mux" not in i2c or "channel" not in i2c:
-        raise ConfigError(f"{key}: give bus = N, or mux = 0x70 and channel = N (a TCA9548A "
-                          "channel, whose bus number the kernel picks at boot)")
+        raise ConfigError(key, "give bus = N, or mux = 0x70 and channel = N (a TCA9548A "
+                               "channel, whose bus number the kernel picks at boot)")
     mux_address = i2c.getint("mux", minval=0x70, maxval=0x77, what="TCA9548A address")
     channel = i2c.getint("channel", minval=0, maxval=7, what="mux channel")
     found = [m for m in muxes if m.address == mux_address]
     if not found:
-        raise ConfigError(f"{i2c.key('mux')}: no [[i2c_mux]] has address 0x{mux_address:02X} "
-                          "(add one: parent = 1, address = 0x70)")
+        raise ConfigError(i2c.key("mux"), f"no [[i2c_mux]] has address 0x{mux_address:02X} "
+                                          "(add one: parent = 1, address = 0x70)")
     if len(found) > 1:
-        raise ConfigError(f"{i2c.key('mux')}: muxes at 0x{mux_address:02X} on buses "
+        raise ConfigError(i2c.key("mux"),
+                          f"muxes at 0x{mux_address:02X} on buses "
                           f"{', '.join(str(m.parent) for m in found)}: name the bus by number instead")
     return I2CLocation(bus=None, address=address, mux=mux_address, channel=channel,
                        parent=found[0].parent)
@@ -590,18 +615,19 @@ def _parse_spi(spi: Section, driver: str = "") -> SpiLocation:
     speed = spi.getint("speed_hz", default, minval=1)
     if speed not in SPI_SPEEDS_HZ:
         allowed = ", ".join(f"{s / 1e6:g} MHz" for s in SPI_SPEEDS_HZ)
-        raise ConfigError(f"{spi.key('speed_hz')}: {speed} is not a speed luma allows ({allowed})")
+        raise ConfigError(spi.key("speed_hz"), f"{speed} is not a speed luma allows ({allowed})")
     if speed > SPI_MAX_HZ.get(driver, speed):
         fastest = _fastest_speed(SPI_MAX_HZ[driver])
-        raise ConfigError(f"{spi.key('speed_hz')}: {speed / 1e6:g} MHz is faster than the "
+        raise ConfigError(spi.key("speed_hz"),
+                          f"{speed / 1e6:g} MHz is faster than the "
                           f"{driver}'s serial interface takes ({SPI_MAX_HZ[driver] / 1e6:g} MHz); "
                           f"use {fastest}")
     if "dc" not in spi:
-        raise ConfigError(f"{spi.key('dc')}: missing (the GPIO wired to the display's D/C pin)")
+        raise ConfigError(spi.key("dc"), "missing (the GPIO wired to the display's D/C pin)")
     port = spi.getint("port", 0, minval=0, maxval=1)
     device = spi.getint("device", 0, minval=0, maxval=2)
     if port == 0 and device == 2:  # SPI1 has CE0-CE2 (spi1-3cs); SPI0 only CE0 and CE1
-        raise ConfigError(f"{spi.key('device')}: SPI0 has devices 0 and 1 (CE0, CE1), not 2")
+        raise ConfigError(spi.key("device"), "SPI0 has devices 0 and 1 (CE0, CE1), not 2")
     return SpiLocation(
         port=port,
         device=device,
@@ -618,18 +644,18 @@ class _PinmapDefaults:
         self.muxes = muxes
         for key in pinmap:
             if key not in ("seats", "i2c_mux", "shared_display"):
-                raise ConfigError(f"{key} (in {name}): unknown key (a pin map has seats, i2c_mux, "
-                                  "shared_display)")
+                raise ConfigError(f"{key} (in {name})", "unknown key (a pin map has seats, i2c_mux, "
+                                                        "shared_display)")
         self.pinmap = pinmap
         self.name = name
         seats = pinmap.get("seats", [])
         if not isinstance(seats, list):
-            raise ConfigError(f"seats (in {name}): expected a list of [[seats]] tables, "
-                              f"found {type(seats).__name__}")
+            raise ConfigError(f"seats (in {name})", f"expected a list of [[seats]] tables, "
+                                                    f"found {type(seats).__name__}")
         for index, seat in enumerate(seats):
             if not isinstance(seat, dict):
-                raise ConfigError(f"seats[{index}] (in {name}): expected a [[seats]] table, "
-                                  f"found {seat!r}")
+                raise ConfigError(f"seats[{index}] (in {name})", f"expected a [[seats]] table, "
+                                                                 f"found {seat!r}")
             # A pin map gives pins and buses only; a misspelt key would be passed over unseen.
             table = Section(seat, f"seats[{index}] (in {name})")
             table.check_known(("buttons", "display"))
@@ -645,7 +671,8 @@ class _PinmapDefaults:
         if index < len(self.seats) and "buttons" in self.seats[index]:
             return self.seats[index]["buttons"], f"seats[{index}].buttons (from {self.name})"
         hint = f"the pin map has {len(self.seats)} seats" if self.pinmap else "no pinmap is set"
-        raise ConfigError(f"seats[{index}].buttons: missing ({hint}); "
+        raise ConfigError(f"seats[{index}].buttons",
+                          f"missing ({hint}); "
                           "e.g. buttons = { left = 17, right = 27, ok = 22, back = 4 }")
 
     def seat_display(self, index: int) -> dict[str, Any]:
@@ -670,14 +697,14 @@ def _parse_seat_nodes(section: Section, seats: tuple[SeatConfig, ...]) -> dict[s
     """[seat_nodes] is golfbox.hal.serialnode's; its own parser checks it (no pyserial needed)."""
     table = section.raw
     if "seats" in table:
-        raise ConfigError("seat_nodes.seats: give each serial seat its node in its [[seats]] "
-                          "table instead (backend = \"serial\", node = \"…\")")
+        raise ConfigError("seat_nodes.seats", "give each serial seat its node in its [[seats]] "
+                                              "table instead (backend = \"serial\", node = \"…\")")
     owner: dict[str, str] = {}
     for seat in seats:
         if seat.node is not None:
             if seat.node in owner:
-                raise ConfigError(f"seats[{seat.index}].node: node {seat.node} is already "
-                                  f"{owner[seat.node]}'s")
+                raise ConfigError(f"seats[{seat.index}].node", f"node {seat.node} is already "
+                                                               f"{owner[seat.node]}'s")
             owner[seat.node] = f"seats[{seat.index}]"
     if table or owner:
         from golfbox.hal.serialnode import SerialNodeConfig
@@ -696,8 +723,8 @@ def _parse_journal(journal: Section) -> dict[str, Any]:
     # A relative path would be taken from the working directory, which is the service's
     # RuntimeDirectory (/run/golfbox), emptied at every boot: every match would be lost.
     if path is not None and not Path(path).is_absolute():
-        raise ConfigError(f"{journal.key('path')}: {path!r} is a relative path; give the full path, "
-                          "e.g. path = \"/var/lib/golfbox/journal.sqlite3\"")
+        raise ConfigError(journal.key("path"), f"{path!r} is a relative path; give the full path, "
+                                               "e.g. path = \"/var/lib/golfbox/journal.sqlite3\"")
     return dict(journal.raw)
 
 
@@ -735,10 +762,10 @@ def _check_pins(config: HardwareConfig) -> None:
 
     def claim(pin: int, key: str) -> None:
         if pin in config.reserved_pins:
-            raise ConfigError(f"{key}: GPIO {pin} belongs to {config.reserved_pins[pin]}, "
-                              "which is enabled; pick a free GPIO (see hardware/WIRING.md)")
+            raise ConfigError(key, f"GPIO {pin} belongs to {config.reserved_pins[pin]}, "
+                                   "which is enabled; pick a free GPIO (see hardware/WIRING.md)")
         if pin in users:
-            raise ConfigError(f"{key}: GPIO {pin} is already used by {users[pin]}")
+            raise ConfigError(key, f"GPIO {pin} is already used by {users[pin]}")
         users[pin] = key
 
     # Displays first, so a button clashing with DC/RST names the button as the culprit.
@@ -760,8 +787,8 @@ def _check_i2c(config: HardwareConfig) -> None:
     for mux in config.i2c_muxes:
         for bus in mux.buses:
             if bus in parent_of or bus == mux.parent or any(bus == m.parent for m in config.i2c_muxes):
-                raise ConfigError(f"{subkey(mux.key, 'buses')}: bus {bus} is listed twice "
-                                  "or is a mux's parent")
+                raise ConfigError(subkey(mux.key, "buses"), f"bus {bus} is listed twice "
+                                                            "or is a mux's parent")
             parent_of[bus] = mux
 
     used: dict[tuple[int, ...], str] = {(m.parent, m.address): f"{m.key} (the TCA9548A)"
@@ -780,7 +807,7 @@ def _check_i2c(config: HardwareConfig) -> None:
             named_by_bus[spot] = d.i2c.bus
         if spot in used:
             via = f" (bus {named_by_bus[spot]} is that channel)" if spot in named_by_bus else ""
-            raise ConfigError(f"{d.bus_key}: {d.i2c} is already used by {used[spot]}{via}")
+            raise ConfigError(d.bus_key, f"{d.i2c} is already used by {used[spot]}{via}")
         used[spot] = d.bus_key
     # A mux channel is wired through to its parent bus: a device on the parent answers
     # at its address on every channel too, so the same address below it would collide.
@@ -791,9 +818,9 @@ def _check_i2c(config: HardwareConfig) -> None:
         where = (f"mux bus {named_by_bus[spot]}" if spot in named_by_bus
                  else f"mux 0x{spot[1]:02X} channel {spot[2]}")
         if (parent, address) in used:
-            raise ConfigError(f"{key}: address 0x{address:02X} on {where} collides with "
-                              f"{used[(parent, address)]} on its parent bus {parent} "
-                              "(devices on the parent answer on every channel)")
+            raise ConfigError(key, f"address 0x{address:02X} on {where} collides with "
+                                   f"{used[(parent, address)]} on its parent bus {parent} "
+                                   "(devices on the parent answer on every channel)")
 
 
 def _check_spi(config: HardwareConfig, *, one_cs: bool) -> None:
@@ -803,12 +830,13 @@ def _check_spi(config: HardwareConfig, *, one_cs: bool) -> None:
         if d.spi:
             spot = (d.spi.port, d.spi.device)
             if one_cs and spot == (0, 1):
-                raise ConfigError(f"{subkey(d.bus_key, 'device')}: SPI0 has no device 1 with [buses] "
+                raise ConfigError(subkey(d.bus_key, "device"),
+                                  "SPI0 has no device 1 with [buses] "
                                   "spi0_1cs = true (dtoverlay=spi0-1cs removes CE1, GPIO 7); "
                                   "use device = 0, or set spi0_1cs = false")
             if spot in used:
-                raise ConfigError(f"{d.bus_key}: SPI{spot[0]} device {spot[1]} (chip select) "
-                                  f"is already used by {used[spot]}")
+                raise ConfigError(d.bus_key, f"SPI{spot[0]} device {spot[1]} (chip select) "
+                                             f"is already used by {used[spot]}")
             used[spot] = d.bus_key
 
 

@@ -111,25 +111,26 @@ class SerialNodeConfig:
             try:
                 seat_number = int(key)
             except ValueError:
-                raise ConfigError(f"{name}: the key must be a seat number such as 5") from None
+                raise ConfigError(name, "the key must be a seat number such as 5") from None
             if not 1 <= seat_number <= 254:
-                raise ConfigError(f"{name}: seat numbers start at 1")
+                raise ConfigError(name, "seat numbers start at 1")
             if not isinstance(node_id, str) or not _is_hex(node_id):
-                raise ConfigError(f"{name}: expected the node id in hex, like \"e6614103e7452d2f\"")
+                raise ConfigError(name, "expected the node id in hex, like \"e6614103e7452d2f\"")
             if node_id.lower() in seats.values():
-                raise ConfigError(f"{name}: node {node_id} is already given to another seat")
+                raise ConfigError(name, f"node {node_id} is already given to another seat")
             seats[seat_number - 1] = node_id.lower()
         usb_ids = []
         for index, text in enumerate(section.getlist("usb_ids", ["2e8a:0005"], example='["2e8a:0005"]')):
             vid, _, pid = text.partition(":")
             if not (_is_hex(vid) and _is_hex(pid)) or len(vid) > 4 or len(pid) > 4:
-                raise ConfigError(f"{section.key('usb_ids')}[{index}]: expected \"vid:pid\" in hex, "
+                raise ConfigError(f"{section.key('usb_ids')}[{index}]",
+                                  f"expected \"vid:pid\" in hex, "
                                   f"got {text!r}")
             usb_ids.append((int(vid, 16), int(pid, 16)))
         ports = section.getlist("ports", [], example='["/dev/ttyACM*"] (device paths or glob patterns)')
         for index, pattern in enumerate(ports):
             if not pattern.strip():
-                raise ConfigError(f"{section.key('ports')}[{index}]: an empty path names no port")
+                raise ConfigError(f"{section.key('ports')}[{index}]", "an empty path names no port")
         return cls(seats=seats, usb_ids=tuple(usb_ids), ports=tuple(ports))
 
 

@@ -96,22 +96,23 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     game = Section(dict(game), "game")
     game.check_known(GAME_KEYS)
     if seats < 2:  # check-hardware can bring up one seat; a game needs two
-        raise ConfigError(f"seats: {seats} seat wired, a game needs at least 2 "
-                          "(one [[seats]] table per seat)")
+        raise ConfigError("seats", f"{seats} seat wired, a game needs at least 2 "
+                                   "(one [[seats]] table per seat)")
     settings = TableSettings(seats=seats)
     settings.seats = game.getint("seats", seats, minval=2, maxval=MAX_SEATS)
     if settings.seats > seats:
-        raise ConfigError(f"game.seats: {settings.seats} seats, but only {seats} are wired ([[seats]])")
+        raise ConfigError("game.seats",
+                          f"{settings.seats} seats, but only {seats} are wired ([[seats]])")
     settings.variant = game.getstr("variant", settings.variant, nonempty=True)
     try:
         variant = get_variant(settings.variant)
     except RuleError as exc:
-        raise ConfigError(f"game.variant: {exc}") from None
+        raise ConfigError("game.variant", str(exc)) from None
     rules = game.section("rules", {}).raw
     try:
         make_rules(variant, rules)
     except RuleError as exc:
-        raise ConfigError(f"game.rules: {exc}") from None
+        raise ConfigError("game.rules", str(exc)) from None
     settings.rules = dict(rules)
     settings.rounds = game.getint("rounds", settings.rounds, minval=1, maxval=MAX_ROUNDS)
     settings.bots = _bots(game, settings.seats)
@@ -131,7 +132,7 @@ def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
         "screen_saver_minutes", settings.screen_saver_minutes, minval=0.0,
         maxval=MAX_SAVER_MINUTES, unit="minutes", symbol="min")
     if 0 < settings.screen_saver_minutes < 1:  # it would swallow every first press
-        raise ConfigError(f"{game.key('screen_saver_minutes')}: "
+        raise ConfigError(game.key("screen_saver_minutes"),
                           f"{settings.screen_saver_minutes:g} min would darken the table between "
                           "two presses: 0 (never), or from 1 min")
     if settings.auto_start:
@@ -143,7 +144,7 @@ def check_players(variant_name: str, players: int) -> None:
     """ConfigError when ``players`` cannot play the variant (auto_start plays every seat)."""
     variant = get_variant(variant_name)
     if not variant.min_players <= players <= variant.max_players:
-        raise ConfigError(f"game.variant: {variant.name} is for {variant.min_players} to "
+        raise ConfigError("game.variant", f"{variant.name} is for {variant.min_players} to "
                           f"{variant.max_players} players, the table has {players} seats")
 
 
@@ -151,19 +152,19 @@ def _name(value: Any, key: str) -> str:
     """A player's name: shown on every display and written in the log, on one line."""
     name = check_str(value, key, nonempty=True)
     if any(unicodedata.category(c) == "Cc" for c in name):  # a newline, a tab, an escape
-        raise ConfigError(f"{key}: {name!r} holds a control character; write the name alone")
+        raise ConfigError(key, f"{name!r} holds a control character; write the name alone")
     # A zero-width space, a right-to-left override: '?' on a panel, a log line turned round.
     # Joiners are left to the check after: they join an emoji's parts, the thing to name.
     invisible = next((c for c in name if unicodedata.category(c) == "Cf"
                       and c not in "\u200c\u200d"), None)
     if invisible:
-        raise ConfigError(f"{key}: {name!r} holds an invisible character "
-                          f"(U+{ord(invisible):04X}); write the name alone")
+        raise ConfigError(key, f"{name!r} holds an invisible character "
+                               f"(U+{ord(invisible):04X}); write the name alone")
     # An emoji, a Chinese or an Arabic letter: every display would draw it as '?'.
     unknown = glyphs.undrawable(name)
     if unknown:
-        raise ConfigError(f"{key}: {name!r} holds {unknown!r} (U+{ord(unknown):04X}), which the "
-                          f"displays cannot draw; {DRAWN}")
+        raise ConfigError(key, f"{name!r} holds {unknown!r} (U+{ord(unknown):04X}), which the "
+                               f"displays cannot draw; {DRAWN}")
     return name
 
 
@@ -185,15 +186,15 @@ def _check_names_differ(names: dict[int, str], seats: int, section: Section) -> 
         if other != seat:
             whose = (f"seat {other + 1}'s name too" if other in names
                      else f"seat {other + 1}'s name when it has none")
-            raise ConfigError(f"{section.key(str(seat + 1))}: {name!r} is {whose}; "
-                              "give each seat a name of its own")
+            raise ConfigError(section.key(str(seat + 1)), f"{name!r} is {whose}; "
+                                                          "give each seat a name of its own")
 
 
 def _bots(game: Section, seats: int) -> dict[int, str]:
     raw = game.get("bots", {})
     if isinstance(raw, int) and not isinstance(raw, bool):
         if not 0 <= raw <= seats:
-            raise ConfigError(f"game.bots: {raw} bots at a table of {seats} seats")
+            raise ConfigError("game.bots", f"{raw} bots at a table of {seats} seats")
         return {seat: DEFAULT_BOT for seat in range(seats - raw, seats)}
     by_seat = _by_seat(game, "bots", seats)
     bots = {}
@@ -201,7 +202,7 @@ def _bots(game: Section, seats: int) -> dict[int, str]:
         key = by_seat.key(str(seat + 1))
         name = check_str(name, key, nonempty=True)
         if name not in BOTS:
-            raise ConfigError(f"{key}: unknown bot {name!r} (one of: {', '.join(sorted(BOTS))})")
+            raise ConfigError(key, f"unknown bot {name!r} (one of: {', '.join(sorted(BOTS))})")
         bots[seat] = name
     return bots
 
@@ -209,13 +210,14 @@ def _bots(game: Section, seats: int) -> dict[int, str]:
 def _by_seat(game: Section, key: str, seats: int) -> Section:
     """A table by 1-based seat number, { 1 = x, 3 = y }, every number a seat of the table."""
     if not isinstance(game.get(key, {}), dict):
-        raise ConfigError(f"game.{key}: expected a table by seat number, e.g. {key} = {{ 1 = ... }}")
+        raise ConfigError(f"game.{key}",
+                          f"expected a table by seat number, e.g. {key} = {{ 1 = ... }}")
     table = game.section(key, {})
     for number in table.raw:
         # Plain ASCII digits without a leading zero: "²" passes str.isdigit() but not int(),
         # and "01" would be a second key for seat 1.
         if not SEAT_NUMBER.fullmatch(str(number)) or not 1 <= int(number) <= seats:
-            raise ConfigError(f"{table.key(number)}: there is no seat {number} (seats 1 to {seats})")
+            raise ConfigError(table.key(number), f"there is no seat {number} (seats 1 to {seats})")
     return table
 
 
