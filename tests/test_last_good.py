@@ -23,6 +23,7 @@ from PIL import Image, ImageChops
 
 from golfbox.commands import UsageError
 from golfbox.commands import run as service_cli
+from golfbox.configfile import ConfigError
 from golfbox.hal.base import Button
 from golfbox.hal.config import load_config
 from golfbox.table import last_good
@@ -47,6 +48,15 @@ names = { 1 = "Ann", 2 = "Bob", 3 = "Cleo" }
 EMOJI_EDIT = TABLE.replace('3 = "Cleo"', '3 = "Ann 🎲"')
 REFUSAL = ("game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the displays cannot draw; "
            "they draw Latin, Cyrillic and Greek letters")
+REFUSED = ConfigError("game.names.3", REFUSAL.removeprefix("game.names.3: "))  # as it is raised
+
+
+def refusal(config: Path, text: str) -> ConfigError:
+    """What a start on ``text``, written to ``config``, is refused with."""
+    config.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        last_good.load_checked(config)
+    return caught.value
 
 
 class Started:
@@ -166,7 +176,8 @@ def test_a_config_gone_runs_on_the_last_good_config_and_says_so(tmp_path):
     assert any(f"running on {copy}" in s for s in gone.statuses), gone.statuses
     assert ImageChops.difference(lobby_frame(good), lobby_frame(gone)).getbbox() is not None
     assert copy.read_text() == TABLE
-    assert (service_cli.refused_words("en", config, f"{config}: no such file")
+    _, refused = service_cli._load_or_last_good(config, copy)
+    assert (service_cli.refused_words("en", config, refused)
             == "config.toml missing · running on the last good one")
 
 
@@ -176,21 +187,24 @@ def test_a_config_gone_with_no_copy_is_refused_as_before(tmp_path):
                                            new=False, journal=str(tmp_path / "journal.sqlite3")))
 
 
-def test_the_fault_is_in_the_table_language_and_names_the_key():
-    path = Path("/etc/golfbox/config.toml")
-    refused = f"{path}: {REFUSAL}"
+def test_the_fault_is_in_the_table_language_and_names_the_key(tmp_path):
+    path = tmp_path / "config.toml"
+    refused = refusal(path, EMOJI_EDIT)
     assert (service_cli.refused_words("en", path, refused)
             == "config.toml refused: game.names.3 · running on the last good one")
     assert (service_cli.refused_words("fr", path, refused)
             == "config.toml refusé : game.names.3 · on garde le dernier bon")
-    syntax = f"{path}: TOML syntax error: Expected '=' after a key in a key/value pair (at line 12, column 5)"
+    syntax = refusal(path, "\n" * 11 + "x y\n")
+    assert str(syntax).endswith("(at line 12, column 3)")
     assert last_good.refused_at(syntax, path) == ("config.toml", "line 12")
-    # The displays draw no square brackets: they were '?'.
-    assert (last_good.refused_at("seats[3].buttons (from pinmap.toml): x", path)
-            == ("pinmap.toml", "seats(3).buttons"))
-    assert (last_good.refused_at("seats: 1 seat wired, a game needs at least 2", path)
+    one_seat = TABLE.replace('[[seats]]\nbackend = "sim"\n', "", 2)
+    assert (last_good.refused_at(refusal(path, one_seat), path)
             == ("config.toml", "seats"))
-    assert (service_cli.refused_words("en", path, f"{path}: cannot read the config file: denied")
+    path.unlink()
+    path.mkdir()  # not a file: the config as a whole
+    with pytest.raises(ConfigError) as caught:
+        last_good.load_checked(path)
+    assert (service_cli.refused_words("en", path, caught.value)
             == "config.toml refused · running on the last good one")
 
 
@@ -238,7 +252,7 @@ def test_a_refused_game_setting_runs_on_the_copy_too(tmp_path):
     config.write_text(TABLE + 'bots = { 2 = "genius" }\n')
     loaded, refused = service_cli._load_or_last_good(config, copy)
     assert loaded.game["names"]["3"] == "Cleo" and loaded.path == copy
-    assert refused.startswith(f"{config}: game.bots.2: unknown bot 'genius'")
+    assert str(refused).startswith(f"{config}: game.bots.2: unknown bot 'genius'")
 
 
 def test_the_copy_is_kept_when_it_differs_only(tmp_path, caplog):
@@ -318,10 +332,10 @@ def test_no_press_clears_the_refused_config_fault(sim_table):
     from golfbox.hal.base import Button
 
     path = Path("/etc/golfbox/config.toml")
-    words = service_cli.refused_words("en", path, f"{path}: {REFUSAL}")
+    words = service_cli.refused_words("en", path, REFUSED)
     lobby_alone = sim_table(variant="6-card", seats=3, journal=False).shared.image.tobytes()
     table = sim_table(variant="6-card", seats=3, faults=[(
-        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, f"{path}: {REFUSAL}"),
+        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, REFUSED),
         f"config refused: {path}: {REFUSAL}")])
     # In its first frame: it was added after that, a lobby without it first.
     assert table.shared.changes == 1 and table.shared.image.tobytes() != lobby_alone
@@ -460,26 +474,38 @@ def test_a_refused_pin_map_runs_on_the_pin_map_kept_with_the_copy(tmp_path):
     assert "ok = 24" in pinmap_copy.read_text()
 
 
-def test_a_pin_map_fault_names_the_pin_map():
-    path = Path("/etc/golfbox/config.toml")
+def test_a_pin_map_fault_names_the_pin_map(tmp_path):
+    path = pinned(tmp_path / "etc")
     pinmap = path.with_name("pinmap.toml")
-    words = {lang: service_cli.refused_words(lang, path, f"{path}: {PIN_REFUSAL}")
-             for lang in ("en", "fr")}
+    pinmap.write_text(PINMAP_CLASH)
+    refused = refusal(path, PINNED)
+    assert str(refused) == PIN_REFUSAL
+    words = {lang: service_cli.refused_words(lang, path, refused) for lang in ("en", "fr")}
     assert words == {"en": "pinmap.toml refused: seats(2).buttons.ok · running on the last good one",
                      "fr": "pinmap.toml refusé : seats(2).buttons.ok · on garde le dernier bon"}
-    assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap}: is a folder, not "
-                                                  "a pin map file")
+    pinmap.write_text(PINMAP.replace("buttons = { left = 12", "buttons = 5 # { left = 12"))
+    assert (service_cli.refused_words("en", path, refusal(path, PINNED))
+            == "pinmap.toml refused: seats(2).buttons · running on the last good one")
+    pinmap.write_text(PINMAP + "[shared_display]\nspi0 = 1\n")
+    assert (service_cli.refused_words("en", path, refusal(path, PINNED))
+            == "pinmap.toml refused: shared_display.spi0 · running on the last good one")
+    pinmap.unlink()
+    pinmap.mkdir()
+    assert (service_cli.refused_words("en", path, refusal(path, PINNED))
             == "pinmap.toml refused · running on the last good one")
-    assert (service_cli.refused_words("en", path, f"{path}: shared_display (in pinmap.toml): "
-                                                  "unknown key 'spi0'")
-            == "pinmap.toml refused: shared_display · running on the last good one")
     # The config's own value or key is the config's fault, whatever it names.
-    assert (service_cli.refused_words("en", path, f"{path}: pinmap: 'a\\x00b' is not a usable "
-                                                  "path (embedded null byte)")
+    assert (service_cli.refused_words("en", path, refusal(path, PINNED.replace(
+                '"pinmap.toml"', '"a\\u0000b"')))
             == "config.toml refused: pinmap · running on the last good one")
-    assert (service_cli.refused_words("en", path, f"{path}: seats[1].buttons.ok: GPIO 17 is "
-                                                  "already used by seats[0].buttons.left "
-                                                  "(from pinmap.toml)")
+    pinmap.rmdir()
+    pinmap.write_text(PINMAP)
+    seats = PINNED.split("[[seats]]")  # the second seat's buttons its own, one clashing
+    seats[2] = seats[2].replace("display =", "buttons = { left = 23, right = 24, ok = 17, "
+                                "back = 25 }\ndisplay =")
+    refused = refusal(path, "[[seats]]".join(seats))
+    assert str(refused) == ("seats[1].buttons.ok: GPIO 17 is already used by "
+                            "seats[0].buttons.left (from pinmap.toml)")
+    assert (service_cli.refused_words("en", path, refused)
             == "config.toml refused: seats(1).buttons.ok · running on the last good one")
 
 
@@ -517,7 +543,7 @@ def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
 
     (etc / "pins/cafe.toml").write_text(PINMAP_CLASH)
     ran_on, refused = service_cli._load_or_last_good(config, copy)
-    assert refused == f"{config}: {PIN_REFUSAL}"
+    assert str(refused) == f"{config}: {PIN_REFUSAL}"
     assert ran_on.path == copy and ran_on.pinmap_path == pinmap_copy
     assert ran_on.seats[2].buttons[Button.OK] == 20
 
@@ -593,21 +619,44 @@ def test_an_edit_not_kept_leaves_the_copys_pin_map(tmp_path):
     assert kept is not None and kept.pinmap_path == tmp_path / last_good.LAST_GOOD_PINMAP
 
 
-@pytest.mark.parametrize("folder", ["/etc/golfbox", "/srv/golf:2"])
-def test_a_pin_map_files_fault_names_the_pin_map(folder):
+@pytest.mark.parametrize("folder", ["etc", "golf:2", "golf: TOML syntax error"])
+def test_a_pin_map_files_fault_names_the_pin_map(tmp_path, folder):
     """A folder named with ':' (a date, a host:port) made the pin map's own fault the
-    config's ('config.toml refused: pinmap'): its path was read up to the first ':'."""
-    path = Path(folder) / "config.toml"
-    pinmap = path.with_name("pinmap.toml")
-    syntax = (f"{path}: pinmap: {pinmap}: TOML syntax error: Expected '=' after a key in a "
-              "key/value pair (at line 3, column 9)")
-    assert (service_cli.refused_words("en", path, syntax)
-            == "pinmap.toml refused: line 3 · running on the last good one")
-    assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap} does not exist")
-            == "pinmap.toml missing · running on the last good one")
-    assert (service_cli.refused_words("en", path, f"{path}: pinmap: {pinmap}: cannot read the "
-                                                  "pin map file: Permission denied")
-            == "pinmap.toml refused · running on the last good one")
+    config's ('config.toml refused: pinmap'): its path was read up to the first ':'.
+    Then up to a ': ' before a reason's first words, so a folder 'golf: TOML syntax
+    error' was taken for the file ('golf refused'), a pin map gone as much as a typo
+    in it. The file and key were read back out of the message; the refusal carries
+    them now (ConfigError.file, .key)."""
+    config = pinned(tmp_path / folder)
+    pinmap = config.with_name("pinmap.toml")
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    words = {}
+    for fault, text in (("syntax", b"\n\n[[seats]\n"), ("not UTF-8", b"\xff"), ("gone", None)):
+        if text is None:
+            pinmap.unlink()
+        else:
+            pinmap.write_bytes(text)
+        ran_on, refused = service_cli._load_or_last_good(config, copy)
+        assert ran_on.path == copy
+        words[fault] = service_cli.refused_words("en", config, refused)
+    assert words == {"syntax": "pinmap.toml refused: line 3 · running on the last good one",
+                     "not UTF-8": "pinmap.toml refused · running on the last good one",
+                     "gone": "pinmap.toml missing · running on the last good one"}
+
+
+def test_a_pin_map_named_with_a_colon_is_named_for_its_keys(tmp_path):
+    """A key of a pin map named 'pins: cafe.toml' was the config's fault, with no key:
+    the key was the message's words up to the first ': '."""
+    config = pinned(tmp_path / "etc")
+    copy = tmp_path / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)
+    config.with_name("pins: cafe.toml").write_text(PINMAP_CLASH)
+    config.write_text(PINNED.replace('"pinmap.toml"', '"pins: cafe.toml"'))
+    _, refused = service_cli._load_or_last_good(config, copy)
+    assert (service_cli.refused_words("en", config, refused)
+            == "pins: cafe.toml refused: seats(2).buttons.ok · running on the last good one")
+    assert str(refused) == f"{config}: {PIN_REFUSAL.replace('pinmap.toml', 'pins: cafe.toml')}"
 
 
 def test_the_refused_config_fault_follows_the_lobbys_language(sim_table):
@@ -619,12 +668,11 @@ def test_the_refused_config_fault_follows_the_lobbys_language(sim_table):
         table.press(0, Button.RIGHT)
 
     path = Path("/etc/golfbox/config.toml")
-    refusal = f"{path}: {REFUSAL}"
-    words = {lang: service_cli.refused_words(lang, path, refusal) for lang in ("en", "fr")}
+    words = {lang: service_cli.refused_words(lang, path, REFUSED) for lang in ("en", "fr")}
     switch_language(sim_table(variant="6-card", seats=3))  # the journal keeps a French lobby
     table = sim_table(variant="6-card", seats=3, faults=[(
-        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, refusal),
-        f"config refused: {refusal}")])
+        last_good.CONFIG_FAULT, lambda lang: service_cli.refused_words(lang, path, REFUSED),
+        f"config refused: {path}: {REFUSAL}")])
     assert table.service.lobby.language == "fr"
     assert table.service.notices.shared_line() == words["fr"]
     switch_language(table)

@@ -97,13 +97,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load_or_last_good(path: Path, copy: Path | None, *,
-                       there: bool = True) -> tuple[HardwareConfig, str] | None:
+                       there: bool = True) -> tuple[HardwareConfig, ConfigError | None] | None:
     """The config at ``path``, or (when it is refused) the copy of the last one a start
-    ran on, with the refusal in one line; with no copy that loads, UsageError (exit 2),
-    or None if nothing is ``there`` (no file, no link) to refuse."""
+    ran on, with the refusal (its message one line naming ``path``); with no copy that
+    loads, UsageError (exit 2), or None if nothing is ``there`` (no file, no link) to refuse."""
     gone = not path.exists()  # a link whose file was moved aside to edit is gone too
     try:
-        return last_good.load_checked(path), ""
+        return last_good.load_checked(path), None
     except ConfigError as exc:
         refusal = exc
     config = last_good.load_last_good(copy, path) if copy else None
@@ -111,7 +111,9 @@ def _load_or_last_good(path: Path, copy: Path | None, *,
         if not there:
             return None
         raise UsageError(str(refusal)) from None
-    refused = f"{path}: {last_good.MISSING}" if gone else str(config_usage_error(path, refusal))
+    refused = (ConfigError(None, message=f"{path}: {last_good.MISSING}") if gone else
+               ConfigError(refusal.key, file=refusal.file,
+                           message=str(config_usage_error(path, refusal))))
     # Nobody at the table reads the log: it runs on what last started, and says why.
     # If the edit changed the wiring too, the copy's pins may be wrong now: a part that
     # does not answer is shown as a fault of its own, as at any start.
@@ -190,7 +192,7 @@ def _open_or_set_aside(path: Path) -> Journal:
         return Journal(path)
 
 
-def refused_words(lang: str, config_file: Path, refused: str) -> str:
+def refused_words(lang: str, config_file: Path, refused: ConfigError) -> str:
     """The shared display's words for a refused config: its file (or its pin map's),
     the key at fault."""
     file, key = last_good.refused_at(refused, config_file)
@@ -212,7 +214,7 @@ def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
 def serve(config: HardwareConfig, journal_file: Path, *,
           started: float | None = None, note: str = "", new: bool = False,
           config_file: Path | None = None, keep_as: Path | None = None,
-          refused: str = "") -> int:
+          refused: ConfigError | None = None) -> int:
     """Build the hardware, run the table until SIGTERM/SIGINT, pause it.
     ``note`` is logged once the journal is open (a refused journal is the only line).
     ``config_file`` started it: kept as ``keep_as`` once the table is up. Unless
@@ -250,7 +252,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     # language, which the journal's lobby or match decides: the service words it.
     faults = [(last_good.CONFIG_FAULT, lambda lang: refused_words(lang, config_file, refused),
                f"config refused: {refused}; running on {last_good.running_on(config)}")
-              ] if refused else []
+              ] if refused is not None else []
     service = None
     try:
         service = assemble_table(settings, hardware.pads, hardware.seat_displays,
@@ -266,7 +268,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
             signal.signal(signal.SIGTERM, on_signal)
             signal.signal(signal.SIGINT, on_signal)
         log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
-        if config_file is not None and keep_as is not None and not refused:
+        if config_file is not None and keep_as is not None and refused is None:
             last_good.keep(config, config_file, keep_as)
         service.run(stop)
         service.close("paused")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import re
 import stat
 from pathlib import Path
 
@@ -88,36 +87,13 @@ def running_on(config: HardwareConfig) -> str:
     return f"{config.path} with {config.pinmap_path}" if config.pinmap_path else f"{config.path}"
 
 
-def refused_at(message: str, config_path: Path) -> tuple[str, str | None]:
+def refused_at(refusal: ConfigError, config_path: Path) -> tuple[str, str | None]:
     """The name of the file a refusal is of (the config, or its pin map) and the key or
-    line at fault, short enough for the displays: '' if none, None if the file is gone.
-    'game.names.3: 'Ann 🎲' holds …' -> ('config.toml', 'game.names.3');
-    'seats[2].buttons.ok (from pinmap.toml): …' -> ('pinmap.toml', 'seats(2).buttons.ok');
-    'pinmap: /etc/golfbox/pinmap.toml: TOML syntax error: …' -> ('pinmap.toml', 'line 5')."""
-    message = message.removeprefix(f"{one_line(config_path)}: ")
-    file = config_path.name
-    if message == MISSING:
-        return file, None
-    # The pin map file itself (gone, not TOML, unreadable), which load_config names whole:
-    # up to its reason, as a folder's name may hold ': ' too (hal.config._read_toml).
-    pinmap_file = re.match(r"pinmap: (/.*?)(: (?=TOML |not UTF-8|cannot read the|not a usable"
-                           r"|more than 1 MiB|[^:]*, not a pin map file)| does not exist$)",
-                           message)
-    if pinmap_file:
-        file, message = Path(pinmap_file[1]).name, message[pinmap_file.end():]
-        if pinmap_file[2] != ": ":
-            return file, None
-    if message.startswith("TOML syntax error"):
-        line = re.search(r"\(at line (\d+)", message)
-        return file, f"line {line[1]}" if line else ""
-    key = message.split(": ", 1)[0]
-    # 'seats[2].buttons.ok (from pinmap.toml)', 'shared_display (in pinmap.toml)'
-    from_pinmap = re.fullmatch(r"(\S+) \((?:from|in) ([^()]+)\)", key)
-    if from_pinmap:
-        key, file = from_pinmap[1], from_pinmap[2]
-    if ": " not in message or " " in key or len(key) > LONGEST_KEY:
-        return file, ""
-    return file, key.replace("[", "(").replace("]", ")")  # the displays draw no [ ]: 'seats?2?
+    line at fault, short enough for the displays: '' if none, None if the file is gone."""
+    key = refusal.key
+    if key:  # the displays draw no [ ]: 'seats(2).buttons.ok'
+        key = "" if len(key) > LONGEST_KEY else one_line(key).replace("[", "(").replace("]", ")")
+    return one_line(Path(refusal.file or config_path).name), key
 
 
 def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
