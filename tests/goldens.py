@@ -309,23 +309,15 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         play_out(deal("9-card", players=8)).view(None), (128, 64), SCRIPT_NAMES, lang=lang)
     screens["seat_script_names"] = lambda: render_seat(
         _eight_mid().view(1), names=SCRIPT_NAMES, lang=lang)
-    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"table_9card_mid_marked{tag}"] = lambda size=size: render_table(
-            _eight_mid().view(None), size, MARKED_NAMES, lang=lang)
-    screens["seat_marked_names"] = lambda: render_seat(
-        _eight_mid().view(1), names=MARKED_NAMES, lang=lang)
-    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"table_9card_mid_stroked{tag}"] = lambda size=size: render_table(
-            _eight_mid().view(None), size, STROKED_NAMES, lang=lang)
-    screens["seat_stroked_names"] = lambda: render_seat(
-        _eight_mid().view(1), names=STROKED_NAMES, lang=lang)
-    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
-        screens[f"table_9card_mid_vietnamese{tag}"] = lambda size=size: render_table(
-            _eight_mid().view(None), size, VIETNAMESE_NAMES, lang=lang)
+    for kind, lettered in (("marked", MARKED_NAMES), ("stroked", STROKED_NAMES),
+                           ("vietnamese", VIETNAMESE_NAMES)):
+        for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+            screens[f"table_9card_mid_{kind}{tag}"] = lambda size=size, lettered=lettered: (
+                render_table(_eight_mid().view(None), size, lettered, lang=lang))
+        screens[f"seat_{kind}_names"] = lambda lettered=lettered: render_seat(
+            _eight_mid().view(1), names=lettered, lang=lang)
     screens["table_9card_reveal_vietnamese_mono"] = lambda: render_reveal(
         play_out(deal("9-card", players=8)).view(None), (128, 64), VIETNAMESE_NAMES, lang=lang)
-    screens["seat_vietnamese_names"] = lambda: render_seat(
-        _eight_mid().view(1), names=VIETNAMESE_NAMES, lang=lang)
     screens["notice_scripts"] = lambda: render_notice(
         (128, 64), SCRIPT_NAMES[6], say(lang, "a bot plays this seat"), SCRIPT_NAMES)
     # Eight players on 128 px: four rows of scores, a fault over them on two lines.

@@ -528,9 +528,9 @@ def test_a_config_without_a_pin_map_keeps_none(tmp_path):
     assert os.listdir(state) == [last_good.LAST_GOOD]
 
 
-def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
-    """pinmap.toml a link to the table's own: its bytes are kept, not the link (which
-    the edit it stands for would break too). Its faults name it as the config does."""
+def pinned_through_a_link(tmp_path: Path) -> tuple[Path, Path]:
+    """A config in tmp_path/etc whose pinmap.toml links to pins/cafe.toml, started on
+    once: the config and its kept copy."""
     config = pinned(tmp_path / "etc")
     etc = config.parent
     (etc / "pins").mkdir()
@@ -538,6 +538,14 @@ def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
     (etc / "pinmap.toml").symlink_to("pins/cafe.toml")
     copy = tmp_path / last_good.LAST_GOOD
     last_good.keep(last_good.load_checked(config), config, copy)
+    return config, copy
+
+
+def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
+    """pinmap.toml a link to the table's own: its bytes are kept, not the link (which
+    the edit it stands for would break too). Its faults name it as the config does."""
+    config, copy = pinned_through_a_link(tmp_path)
+    etc = config.parent
     pinmap_copy = tmp_path / last_good.LAST_GOOD_PINMAP
     assert not pinmap_copy.is_symlink() and pinmap_copy.read_text() == PINMAP
 
@@ -552,13 +560,8 @@ def test_a_pin_map_link_is_named_as_the_link_whatever_its_fault(tmp_path):
     """pinmap.toml a link to pins/cafe.toml: a key at fault named the link (pinmap.toml,
     as the config names it), a syntax error or a file gone named its target (cafe.toml),
     in the log and on the shared display. Each names the link now."""
-    config = pinned(tmp_path / "etc")
+    config, copy = pinned_through_a_link(tmp_path)
     etc = config.parent
-    (etc / "pins").mkdir()
-    (etc / "pinmap.toml").rename(etc / "pins/cafe.toml")
-    (etc / "pinmap.toml").symlink_to("pins/cafe.toml")
-    copy = tmp_path / last_good.LAST_GOOD
-    last_good.keep(last_good.load_checked(config), config, copy)
     refusals = {}
     for fault, text in (("key", PINMAP_CLASH), ("syntax", "[[seats]\n"), ("gone", None)):
         if text is None:

@@ -38,6 +38,18 @@ def test_the_bar_is_redrawn_by_time_whatever_the_total(clock):
     assert "50/1,000,000,000 rounds" in stream.getvalue()
 
 
+def read_and_close(controller: int) -> bytes:
+    """What a pty's program wrote, until it has said nothing for half a second."""
+    shown = b""
+    while select.select([controller], [], [], 0.5)[0]:
+        try:
+            shown += os.read(controller, 4096)
+        except OSError:
+            break
+    os.close(controller)
+    return shown
+
+
 @pytest.mark.parametrize("columns", [40, 52, 80, 0])  # 0: a terminal that does not say
 def test_the_bar_fits_the_terminal_it_is_drawn_on(clock, columns):
     """In a 40-column terminal (a split pane) '[30 cells] 2,700/2,700 rounds' (52
@@ -55,13 +67,7 @@ def test_the_bar_fits_the_terminal_it_is_drawn_on(clock, columns):
             bar(done)
             clock.now += ProgressBar.INTERVAL
         bar.end()
-    shown = b""
-    while select.select([controller], [], [], 0.5)[0]:
-        try:
-            shown += os.read(controller, 4096)
-        except OSError:
-            break
-    os.close(controller)
+    shown = read_and_close(controller)
     # ESC [ K (erase the line's rest) takes no column.
     shown = shown.decode().replace("\x1b[K", "")
     drawn = [line for line in shown.replace("\n", "\r").split("\r") if line]
@@ -99,13 +105,7 @@ def test_the_bar_leaves_no_tail_when_the_terminal_narrows_mid_run(clock):
             fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
             bar(done)
             clock.now += ProgressBar.INTERVAL
-    shown = b""
-    while select.select([controller], [], [], 0.5)[0]:
-        try:
-            shown += os.read(controller, 4096)
-        except OSError:
-            break
-    os.close(controller)
+    shown = read_and_close(controller)
     assert last_line_shown(shown.decode()) == "[#########.........] 1,350/2,700 rounds"
 
 
