@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.table.journal import SCHEMA_VERSION, Journal, JournalError, set_aside
+from golfbox.table.journal import SCHEMA_VERSION, Journal, JournalError, check_file, set_aside
 
 CONFIG = {"variant": {"name": "six-card", "rounds": 9}, "seats": 3}
 
@@ -350,6 +351,20 @@ def test_a_journal_from_a_newer_golfbox_is_refused(journal, path):
 def test_a_directory_is_refused(tmp_path):
     with pytest.raises(JournalError, match="is a directory"):
         Journal(tmp_path)
+
+
+def test_check_file_refuses_a_folder_while_its_caller_handles_a_permission_error(tmp_path):
+    """check_file took "this user may not look" from the exception a JournalError was
+    raised in (its __context__): checked inside a caller's handler of a PermissionError,
+    a folder at the path had that one as its context and passed as no refusal."""
+    try:
+        raise PermissionError(errno.EACCES, "Permission denied", "elsewhere")
+    except PermissionError:
+        with pytest.raises(JournalError, match="is a directory"):
+            check_file(tmp_path)
+        (tmp_path / "notes.txt").write_text("not a journal")
+        with pytest.raises(JournalError, match="is not a golfbox journal"):
+            check_file(tmp_path / "notes.txt")
 
 
 def test_corruption_is_reported_and_set_aside_keeps_everything(path):

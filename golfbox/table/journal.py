@@ -144,11 +144,14 @@ class JournalError(Exception):
     """The journal file cannot be used, or a write to it failed."""
 
     def __init__(self, path: os.PathLike | str, problem: str, *, passing: bool = False,
-                 corrupt: bool = False):
+                 corrupt: bool = False, no_access: bool = False):
         self.path = Path(path)
         self.problem = problem
         self.passing = passing  # it may heal by itself (a full disk, a lock): worth another try
         self.corrupt = corrupt  # a golfbox journal that is damaged: the caller may set it aside
+        # This user may not look at it (a folder it may not enter): said here, not left to
+        # the exception it was raised in, which a caller's own handler could be too.
+        self.no_access = no_access
         super().__init__(f"journal {self.path}: {problem}")
 
 
@@ -531,7 +534,8 @@ def _check_ours(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}",
+                           no_access=isinstance(exc, PermissionError)) from None
     if stat.S_ISDIR(info.st_mode):
         raise JournalError(path, "is a directory, not a golfbox journal")
     if not stat.S_ISREG(info.st_mode):
@@ -542,7 +546,8 @@ def _check_ours(path: Path) -> bool:
         with open(path, "rb") as file:
             header = file.read(100)
     except OSError as exc:
-        raise JournalError(path, f"cannot open: {exc.strerror or exc}") from None
+        raise JournalError(path, f"cannot open: {exc.strerror or exc}",
+                           no_access=isinstance(exc, PermissionError)) from None
     if not header.startswith(SQLITE_MAGIC):
         raise JournalError(path, f"{NOT_OURS} (not an SQLite database); refusing to touch it")
     if len(header) < 100:  # the mark (application_id) is at byte 68: whose it was is lost
@@ -564,7 +569,7 @@ def check_file(path: os.PathLike | str) -> None:
     try:
         _check_ours(Path(path))
     except JournalError as exc:
-        if not isinstance(exc.__context__, PermissionError):  # the OSError it was made of
+        if not exc.no_access:
             raise
 
 
@@ -661,7 +666,8 @@ def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | Non
                             corrupt=True)
     if isinstance(exc, OSError):
         return JournalError(path, f"cannot open: {exc.strerror or exc}{_if_full(path)}",
-                            passing=exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO))
+                            passing=exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO),
+                            no_access=isinstance(exc, PermissionError))
     return None
 
 
