@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import logging
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -57,6 +58,11 @@ def refusal(config: Path, text: str) -> ConfigError:
     with pytest.raises(ConfigError) as caught:
         last_good.load_checked(config)
     return caught.value
+
+
+def kept(copy: Path, name: str = "config.toml") -> Path:
+    """A file of the pair kept: ``copy`` links to its config, the pin map beside it."""
+    return (copy.parent / os.readlink(copy)).with_name(name)
 
 
 class Started:
@@ -137,9 +143,9 @@ def test_a_refused_edit_runs_on_the_last_good_config_and_says_why(tmp_path):
     config = tmp_path / "config.toml"
     # The log, at error level: which file, which key, which seat; then what it runs on.
     assert f"ERROR golfbox.commands.run: config refused: {config}: {REFUSAL}" in edited.output
-    assert f"running on {copy}, the config the table last started with" in edited.output
+    assert f"running on {kept(copy)}, the config the table last started with" in edited.output
     # systemctl status: the whole refusal, beside what the table is doing.
-    assert any(f"config refused: {config}: {REFUSAL}" in s and f"running on {copy}" in s
+    assert any(f"config refused: {config}: {REFUSAL}" in s and f"running on {kept(copy)}" in s
                for s in edited.statuses), edited.statuses
     # The shared display: the same lobby (the last good config's) with the fault in it.
     assert ImageChops.difference(lobby_frame(good), lobby_frame(edited)).getbbox() is not None
@@ -173,7 +179,7 @@ def test_a_config_gone_runs_on_the_last_good_config_and_says_so(tmp_path):
     assert gone.returncode == 0, gone.output
     config, copy = tmp_path / "config.toml", tmp_path / last_good.LAST_GOOD
     assert f"ERROR golfbox.commands.run: config refused: {config}: no such file" in gone.output
-    assert any(f"running on {copy}" in s for s in gone.statuses), gone.statuses
+    assert any(f"running on {kept(copy)}" in s for s in gone.statuses), gone.statuses
     assert ImageChops.difference(lobby_frame(good), lobby_frame(gone)).getbbox() is not None
     assert copy.read_text() == TABLE
     _, refused = service_cli._load_or_last_good(config, copy)
@@ -270,7 +276,9 @@ def test_the_copy_is_kept_when_it_differs_only(tmp_path, caplog):
     after = copy.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert not caplog.records
-    assert os.listdir(copy.parent) == [last_good.LAST_GOOD]  # no temp file left
+    # The link and the pair's folder, 0700: no temp file left.
+    assert sorted(os.listdir(copy.parent)) == [last_good.LAST_GOOD, "last-good.1"]
+    assert stat.S_IMODE(kept(copy).parent.stat().st_mode) == 0o700
 
 
 def test_an_edit_saved_after_the_start_is_not_kept(tmp_path):
@@ -308,11 +316,11 @@ def test_the_copy_keeps_its_pin_map(tmp_path):
     copy = state / last_good.LAST_GOOD
     last_good.keep(last_good.load_checked(config), config, copy)
     assert copy.read_text() == config.read_text()
-    assert (state / last_good.LAST_GOOD_PINMAP).read_text() == (etc / "pinmap.toml").read_text()
-    kept = last_good.load_last_good(copy, config)
-    assert kept is not None and kept == dataclasses.replace(load_config(config), path=copy)
+    assert kept(copy, "pinmap.toml").read_text() == (etc / "pinmap.toml").read_text()
+    ran_on = last_good.load_last_good(copy, config)
+    assert ran_on is not None and ran_on == dataclasses.replace(load_config(config), path=kept(copy))
     (etc / "pinmap.toml").unlink()
-    assert last_good.load_last_good(copy, config) == kept
+    assert last_good.load_last_good(copy, config) == ran_on
 
 
 def test_the_copy_lives_in_the_state_folder(monkeypatch):
@@ -421,7 +429,7 @@ def test_a_config_link_whose_file_is_gone_is_missing(tmp_path):
     last_good.keep(last_good.load_checked(config), config, copy)
     target.rename(tmp_path / "cafe.toml.editing")
     ran_on, refused = service_cli._load_or_last_good(config, copy)
-    assert ran_on == last_good.load_checked(copy, pinmap_folder=tmp_path)
+    assert ran_on == last_good.load_checked(kept(copy), pinmap_folder=tmp_path)
     assert (service_cli.refused_words("en", config, refused)
             == "config.toml missing · running on the last good one")
 
@@ -441,6 +449,7 @@ buttons = { left = 5, right = 6, ok = 13, back = 19 }
 buttons = { left = 12, right = 16, ok = 20, back = 21 }
 """
 PINMAP_CLASH = PINMAP.replace("ok = 20", "ok = 17")
+OLD_PINMAP = "pinmap.last-good.toml"  # kept beside config.last-good.toml by a version before
 PIN_REFUSAL = ("seats[2].buttons.ok (from pinmap.toml): GPIO 17 is already used by "
                "seats[0].buttons.left (from pinmap.toml)")
 
@@ -452,18 +461,19 @@ def test_a_refused_pin_map_runs_on_the_pin_map_kept_with_the_copy(tmp_path):
     (tmp_path / "pinmap.toml").write_text(PINMAP)
     good = start(tmp_path, PINNED, "good")
     assert good.returncode == 0, good.output
-    pinmap_copy = tmp_path / last_good.LAST_GOOD_PINMAP
+    copy = tmp_path / last_good.LAST_GOOD
+    pinmap_copy = kept(copy, "pinmap.toml")
     assert pinmap_copy.read_text() == PINMAP
     assert stat.S_IMODE(pinmap_copy.stat().st_mode) == 0o600
 
     (tmp_path / "pinmap.toml").write_text(PINMAP_CLASH)
     edited = start(tmp_path, PINNED, "edited")
     assert edited.returncode == 0, edited.output
-    config, copy = tmp_path / "config.toml", tmp_path / last_good.LAST_GOOD
+    config = tmp_path / "config.toml"
     assert f"ERROR golfbox.commands.run: config refused: {config}: {PIN_REFUSAL}" in edited.output
-    assert f"running on {copy} with {pinmap_copy}, the config the table last" in edited.output
+    assert f"running on {kept(copy)} with {pinmap_copy}, the config the table last" in edited.output
     assert any(f"config refused: {config}: {PIN_REFUSAL}" in s
-               and f"running on {copy} with {pinmap_copy}" in s
+               and f"running on {kept(copy)} with {pinmap_copy}" in s
                for s in edited.statuses), edited.statuses
     assert ImageChops.difference(lobby_frame(good), lobby_frame(edited)).getbbox() is not None
     assert pinmap_copy.read_text() == PINMAP and copy.read_text() == PINNED
@@ -471,7 +481,7 @@ def test_a_refused_pin_map_runs_on_the_pin_map_kept_with_the_copy(tmp_path):
     (tmp_path / "pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
     mended = start(tmp_path, PINNED, "mended")
     assert mended.returncode == 0 and "config refused" not in mended.output, mended.output
-    assert "ok = 24" in pinmap_copy.read_text()
+    assert "ok = 24" in kept(copy, "pinmap.toml").read_text()
 
 
 def test_a_pin_map_fault_names_the_pin_map(tmp_path):
@@ -523,9 +533,11 @@ def test_a_config_without_a_pin_map_keeps_none(tmp_path):
     config.write_text(TABLE)
     state = tmp_path / "state"
     state.mkdir()
-    (state / last_good.LAST_GOOD_PINMAP).write_text(PINMAP)  # kept for an earlier config
-    last_good.keep(load_config(config), config, state / last_good.LAST_GOOD)
-    assert os.listdir(state) == [last_good.LAST_GOOD]
+    copy = state / last_good.LAST_GOOD
+    (state / OLD_PINMAP).write_text(PINMAP)  # kept for an earlier config
+    last_good.keep(load_config(config), config, copy)
+    assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, "last-good.1"]
+    assert os.listdir(kept(copy).parent) == ["config.toml"]
 
 
 def pinned_through_a_link(tmp_path: Path) -> tuple[Path, Path]:
@@ -546,13 +558,13 @@ def test_a_pin_map_that_is_a_link_is_kept_as_a_file(tmp_path):
     the edit it stands for would break too). Its faults name it as the config does."""
     config, copy = pinned_through_a_link(tmp_path)
     etc = config.parent
-    pinmap_copy = tmp_path / last_good.LAST_GOOD_PINMAP
+    pinmap_copy = kept(copy, "pinmap.toml")
     assert not pinmap_copy.is_symlink() and pinmap_copy.read_text() == PINMAP
 
     (etc / "pins/cafe.toml").write_text(PINMAP_CLASH)
     ran_on, refused = service_cli._load_or_last_good(config, copy)
     assert str(refused) == f"{config}: {PIN_REFUSAL}"
-    assert ran_on.path == copy and ran_on.pinmap_path == pinmap_copy
+    assert ran_on.path == kept(copy) and ran_on.pinmap_path == pinmap_copy
     assert ran_on.seats[2].buttons[Button.OK] == 20
 
 
@@ -601,7 +613,7 @@ def test_a_copy_kept_without_its_pin_map_reads_the_one_beside_the_config(tmp_pat
     # The first start on a config that loads keeps its pin map beside the copy.
     config.write_text(PINNED)
     last_good.keep(last_good.load_checked(config), config, copy)
-    assert (tmp_path / last_good.LAST_GOOD_PINMAP).read_text() == PINMAP
+    assert kept(copy, "pinmap.toml").read_text() == PINMAP
 
 
 def test_an_edit_not_kept_leaves_the_copys_pin_map(tmp_path):
@@ -618,8 +630,8 @@ def test_an_edit_not_kept_leaves_the_copys_pin_map(tmp_path):
     last_good.keep(started_with, config, copy)
     assert copy.read_text() == PINNED
     (tmp_path / "etc/pinmap.toml").write_text(PINMAP_CLASH)
-    kept = last_good.load_last_good(copy, config)
-    assert kept is not None and kept.pinmap_path == tmp_path / last_good.LAST_GOOD_PINMAP
+    ran_on = last_good.load_last_good(copy, config)
+    assert ran_on is not None and ran_on.pinmap_path == kept(copy, "pinmap.toml")
 
 
 @pytest.mark.parametrize("folder", ["etc", "golf:2", "golf: TOML syntax error"])
@@ -641,7 +653,7 @@ def test_a_pin_map_files_fault_names_the_pin_map(tmp_path, folder):
         else:
             pinmap.write_bytes(text)
         ran_on, refused = service_cli._load_or_last_good(config, copy)
-        assert ran_on.path == copy
+        assert ran_on.path == kept(copy)
         words[fault] = service_cli.refused_words("en", config, refused)
     assert words == {"syntax": "pinmap.toml refused: line 3 · running on the last good one",
                      "not UTF-8": "pinmap.toml refused · running on the last good one",
@@ -681,3 +693,158 @@ def test_the_refused_config_fault_follows_the_lobbys_language(sim_table):
     switch_language(table)
     assert table.service.lobby.language == "en"
     assert table.service.notices.shared_line() == words["en"]
+
+
+# A power cut, simulated through Python's audit hooks (sys.addaudithook, documented
+# events; no golfbox code patched): every step that changes a file fails from the
+# chosen one on, as nothing happens after a cut, and the earlier ones stand.
+class PowerCut(OSError):
+    pass
+
+
+CHANGES = {"os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.chmod"}
+_cut_at: list[int | None] = [None]  # the step the cut comes at; None: no cut
+_steps: list[str] = []
+_hooked: list[bool] = []
+
+
+def _audit(event: str, args: tuple) -> None:
+    if _cut_at[0] is None:
+        return
+    writes = event == "open" and isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
+    if event in CHANGES or writes:
+        _steps.append(f"{event} {args[0]}")
+        if len(_steps) > _cut_at[0]:
+            raise PowerCut(f"power cut at {_steps[-1]}")
+
+
+def keep_cut(config: Path, copy: Path, at: int) -> list[str]:
+    """keep() with a power cut before its ``at``-th step (from 0): the steps it took."""
+    if not _hooked:  # once, when first needed: a hook cannot be removed
+        sys.addaudithook(_audit)
+        _hooked.append(True)
+    started_with = last_good.load_checked(config)
+    _steps.clear()
+    _cut_at[0] = at
+    try:
+        last_good.keep(started_with, config, copy)
+    except PowerCut:  # the process is gone: what it had left to do is not done
+        pass
+    finally:
+        _cut_at[0] = None
+    return list(_steps)
+
+
+def kept_pair(config: Path, copy: Path) -> tuple[str, int | None] | None:
+    """The kept config's third name and its third seat's OK pin (None: no pin map)."""
+    ran_on = last_good.load_last_good(copy, config)
+    if ran_on is None:
+        return None
+    pins = ran_on.seats[2].buttons.get(Button.OK) if ran_on.pinmap_path else None
+    return ran_on.game["names"]["3"], pins
+
+
+@pytest.mark.parametrize("before", ["kept", "flat"])
+@pytest.mark.parametrize("second", ["pinned", "unpinned"])
+def test_a_power_cut_at_any_step_of_a_keep_leaves_a_pair_that_started_together(
+        tmp_path, before, second):
+    """keep() renamed the pin map copy, then the config copy: a power cut between the
+    two, at a start where both were edited, left the new pin map beside the old config,
+    a pair that never started together, to run on at the next refusal. Cut before
+    each step in turn: the kept pair is the old one or the new one, and the next good
+    start keeps the new one and leaves nothing else behind. ``flat``: the pair as the
+    version before kept it (config.last-good.toml, pinmap.last-good.toml), to move."""
+    config = pinned(tmp_path / "etc")
+    pinmap = config.with_name("pinmap.toml")
+    state = tmp_path / "state"
+    copy = state / last_good.LAST_GOOD
+    if second == "pinned":
+        edit = (PINNED.replace('3 = "Cleo"', '3 = "Cleo 2"'), PINMAP.replace("ok = 20", "ok = 24"))
+        old, new = ("Cleo", 20), ("Cleo 2", 24)
+    else:
+        edit = (TABLE.replace('3 = "Cleo"', '3 = "Cleo 2"'), PINMAP)
+        old, new = ("Cleo", 20), ("Cleo 2", None)
+
+    def started_on_both() -> None:
+        """The old pair kept, then both files edited."""
+        shutil.rmtree(state, ignore_errors=True)
+        state.mkdir()
+        config.write_text(PINNED)
+        pinmap.write_text(PINMAP)
+        if before == "flat":
+            copy.write_text(PINNED)
+            (state / OLD_PINMAP).write_text(PINMAP)
+        else:
+            last_good.keep(last_good.load_checked(config), config, copy)
+        assert kept_pair(config, copy) == old
+        config.write_text(edit[0])
+        pinmap.write_text(edit[1])
+
+    started_on_both()
+    steps = keep_cut(config, copy, at=1000)  # no cut: the steps a keep takes
+    assert kept_pair(config, copy) == new
+    seen, left = [], []
+    for at in range(len(steps)):
+        started_on_both()
+        keep_cut(config, copy, at)
+        seen.append(kept_pair(config, copy))
+        last_good.keep(last_good.load_checked(config), config, copy)  # the next good start
+        assert kept_pair(config, copy) == new
+        folder = copy.resolve().parent
+        listed = sorted("<pair>" if name == folder.name else name for name in os.listdir(state))
+        left.append((listed, sorted(os.listdir(folder)),
+                     {oct(stat.S_IMODE(p.stat().st_mode)) for p in [folder, *folder.iterdir()]}))
+    assert {step: pair for step, pair in zip(steps, seen) if pair not in (old, new)} == {}
+    assert seen[0] == old and seen[-1] == new  # the old pair until one step, the new after
+    assert seen == sorted(seen, key=lambda pair: pair == new)
+    pair_files = ["config.toml", "pinmap.toml"] if second == "pinned" else ["config.toml"]
+    assert left == [(["<pair>", last_good.LAST_GOOD], pair_files, {"0o700", "0o600"})] * len(steps)
+
+
+def test_a_pair_kept_by_the_version_before_is_run_on_then_moved(tmp_path):
+    """After an update, the flat copies the version before kept (config.last-good.toml,
+    pinmap.last-good.toml) are run on when the config is refused; the first good start
+    keeps the pair its own way and removes the flat pin map copy."""
+    config = pinned(tmp_path / "etc")
+    state = tmp_path / "state"
+    state.mkdir()
+    copy = state / last_good.LAST_GOOD
+    copy.write_text(PINNED)
+    (state / OLD_PINMAP).write_text(PINMAP)
+    config.with_name("pinmap.toml").write_text(PINMAP_CLASH)
+    ran_on, refused = service_cli._load_or_last_good(config, copy)
+    assert (ran_on.path, ran_on.pinmap_path) == (copy, state / OLD_PINMAP)
+    assert ran_on.seats[2].buttons[Button.OK] == 20 and refused is not None
+
+    config.with_name("pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
+    last_good.keep(last_good.load_checked(config), config, copy)
+    assert copy.is_symlink() and sorted(os.listdir(state)) == ["config.last-good.toml", "last-good.1"]
+    ran_on = last_good.load_last_good(copy, config)
+    assert ran_on.path == state / "last-good.1/config.toml"
+    assert ran_on.pinmap_path == state / "last-good.1/pinmap.toml"
+    assert ran_on.seats[2].buttons[Button.OK] == 24
+
+
+def test_a_config_copy_kept_by_an_older_version_after_a_downgrade_is_not_given_our_pin_map(
+        tmp_path):
+    """A version that keeps only the config copy, run after this one (a downgrade),
+    writes config.last-good.toml and leaves the pin map kept with the config before: a
+    start on this version again paired that config with a pin map it never started
+    with. It is run on with the pin map beside the config, as that version ran."""
+    config = pinned(tmp_path / "etc")
+    state = tmp_path / "state"
+    state.mkdir()
+    copy = state / last_good.LAST_GOOD
+    last_good.keep(last_good.load_checked(config), config, copy)  # this version
+    # The older version starts on an edit of both and keeps the config as it did: a
+    # temp file renamed over the copy.
+    config.write_text(PINNED.replace('3 = "Cleo"', '3 = "Cleo 2"'))
+    config.with_name("pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
+    (state / ".config.last-good.toml.tmp").write_text(config.read_text())
+    os.replace(state / ".config.last-good.toml.tmp", copy)
+    # This version again, on a config refused.
+    config.write_text(PINNED.replace("[game]", "[gmae]"))
+    ran_on, _ = service_cli._load_or_last_good(config, copy)
+    assert ran_on.game["names"]["3"] == "Cleo 2"
+    assert ran_on.pinmap_path == config.with_name("pinmap.toml")
+    assert ran_on.seats[2].buttons[Button.OK] == 24

@@ -13,10 +13,17 @@ keeps and runs on a copy (a state directory or --journal, golfbox.commands.run):
 a run by hand is refused as before and leaves the service's copy alone.
 
 A config that names a pin map (/etc/golfbox/pinmap.toml) started with that pin
-map too: it is kept beside the copy (``pinmap.last-good.toml``, by the same
-rules), and the copy runs on it, so a pin map broken by a hand edit runs on the
-kept pair as a refused config does. A copy kept by a version before, with no
-pin map of its own, reads the one beside the config it stands for, as then.
+map too: the two are kept as a pair, and the copy runs on that pair, so a pin
+map broken by a hand edit runs on the kept pair as a refused config does.
+
+The pair is kept in a folder of its own, ``last-good.<n>/config.toml`` and
+``pinmap.toml``, and ``config.last-good.toml`` is a link to its config: the one
+rename of that link over the last is the commit, so a power cut leaves the old
+pair or the new one, never one file of each (two renames, one per file, could).
+A ``config.last-good.toml`` that is a file was kept by a version before this
+one (with ``pinmap.last-good.toml`` beside it, or an older one with none: it
+reads the one beside the config, as then); the first good start keeps the pair
+its own way.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -33,8 +41,10 @@ from golfbox.table.settings import settings_from_config
 
 log = logging.getLogger(__name__)
 
-LAST_GOOD = "config.last-good.toml"
-LAST_GOOD_PINMAP = "pinmap.last-good.toml"  # the pin map the copy started with, beside it
+LAST_GOOD = "config.last-good.toml"  # a link to the kept pair's config (a file: kept before)
+PAIR = "last-good."  # the pair's folder: last-good.<n>, beside the link
+CONFIG, PINMAP = "config.toml", "pinmap.toml"  # in the pair's folder
+OLD_PINMAP = "pinmap.last-good.toml"  # kept beside a copy that is a file, by the version before
 MISSING = "no such file"  # a config gone, in the log and STATUS=
 CONFIG_FAULT = "config"  # the key of Notices.faults while the table runs on the copy
 LONGEST_KEY = 30  # a key longer than this is left out of the displays' words (the log has it)
@@ -62,9 +72,11 @@ def load_checked(path: Path, *, pinmap_folder: Path | None = None,
 
 def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
     """The copy kept for ``config_path``, if there is one and it loads; else None."""
-    pinmap = copy.with_name(LAST_GOOD_PINMAP)
     try:
-        if not copy.is_file():
+        folder = _pair_folder(copy)
+        kept, pinmap = ((folder / CONFIG, folder / PINMAP) if folder else
+                        (copy, copy.with_name(OLD_PINMAP)))
+        if not kept.is_file():
             return None
         kept_pinmap = pinmap.is_file()
     except OSError as exc:  # a name too long, a folder the service may not look in
@@ -73,13 +85,26 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         return None
     try:
         if kept_pinmap:
-            return load_checked(copy, pinmap_file=pinmap)
-        # Kept by the version before, which kept no pin map: the one beside the config.
-        return load_checked(copy, pinmap_folder=config_path.parent)
+            return load_checked(kept, pinmap_file=pinmap)
+        # Kept by a version that kept no pin map, or naming none: the one beside the config.
+        return load_checked(kept, pinmap_folder=config_path.parent)
     except ConfigError as exc:  # an older version's copy, a damaged card: as a first boot
         # Beside the exit 2's line, whoever reads the log learns why the copy was not used.
-        log.warning("%s is refused too, so the table does not run on it: %s", copy, exc)
+        log.warning("%s is refused too, so the table does not run on it: %s", kept, exc)
         return None
+
+
+def _pair_folder(copy: Path) -> Path | None:
+    """The folder of the pair ``copy`` links to; None if it is no link (none kept, or
+    a file: kept by a version before this one).
+
+    A version before this one keeps the config by renaming a file over ``copy``,
+    the link included (a downgrade, then an update again): so whatever ``copy``
+    holds is the newest copy, and a file there is read as that version kept it,
+    never with the pin map of the pair its link stood for."""
+    if not copy.is_symlink():
+        return None
+    return copy.parent / Path(os.readlink(copy)).parent
 
 
 def running_on(config: HardwareConfig) -> str:
@@ -97,78 +122,94 @@ def refused_at(refusal: ConfigError, config_path: Path) -> tuple[str, str | None
 
 
 def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
-    """Keep ``config_path`` as the copy to run on when a later edit is refused, and the
-    pin map it names (if any) beside it: each written atomically (a temp file, fsync,
-    rename) and 0600, only when it differs, and only if the two still load as ``config``
-    (the config the table started with: an edit saved since it was read is not it). A
-    folder that cannot take them is logged, not fatal."""
-    pinmap_copy = copy.with_name(LAST_GOOD_PINMAP)
-    pairs = [(config_path, copy)]
+    """Keep ``config_path`` and the pin map it names (if any) as the pair to run on when
+    a later edit is refused: only when they differ from the pair kept, and only if they
+    still load as ``config`` (the config the table started with: an edit saved since it
+    was read is not it). In a new folder (0700, files 0600, on the disk), committed by
+    renaming a link to it over ``copy``; the old folder goes after. A folder that
+    cannot take them is logged, not fatal."""
+    sources = {CONFIG: config_path}
     if config.pinmap_path is not None:  # the file it read its pins from (a link followed)
-        pairs.append((config.pinmap_path, pinmap_copy))
-    new: list[tuple[Path, Path, Path]] = []  # (source, temp, kept) of each that differs
+        sources[PINMAP] = config.pinmap_path
+    state, new = copy.parent, None
     try:
-        read_from = []  # the pair as it will be kept
-        for source, kept in pairs:
-            text = _read_file(source)
-            if text is None:
-                return
-            if kept.is_file() and kept.read_bytes() == text:
-                read_from.append(kept)
-            else:
-                new.append((source, _write_temp(kept, text), kept))
-                read_from.append(new[-1][1])
-        if not new:
-            _drop_pinmap_copy(config, pinmap_copy)
+        texts = {name: _read_file(source) for name, source in sources.items()}
+        if None in texts.values():
             return
-        pinmap_read = read_from[1] if len(read_from) > 1 else None
+        _clean(copy)  # what a power cut left: folders not linked, an old temp file
+        if _holds(_pair_folder(copy), texts):
+            return
+        new = state / f"{PAIR}{1 + max(map(_number, state.glob(PAIR + '*')), default=0)}"
+        os.mkdir(new, 0o700)
+        for name, text in texts.items():
+            _write(new / name, text)
+        _fsync_folder(new)
+        pinmap = new / PINMAP if PINMAP in texts else None
         try:
-            same = _same(load_checked(read_from[0], pinmap_file=pinmap_read), config)
+            same = _same(load_checked(new / CONFIG, pinmap_file=pinmap), config)
         except ConfigError:
             same = False
         if not same:
             log.info("%s changed since the table started with it: no copy kept",
-                     " or ".join(str(source) for source, _ in pairs))
+                     " or ".join(map(str, sources.values())))
             return
-        # Most edits change one of the two, one rename. (A power cut between the two
-        # renames of an edit of both would leave the new pin map with the old copy.)
-        while new:  # the pin map first
-            source, temp, kept = new[-1]
-            os.replace(temp, kept)
-            new.pop()
-            log.info("kept %s as %s, to run on if a later edit is refused", source, kept)
-        _drop_pinmap_copy(config, pinmap_copy)  # after the rename: until then the old pair stands
-        _fsync_folder(copy.parent)
+        link = state / f".{copy.name}.tmp"
+        link.unlink(missing_ok=True)
+        os.symlink(f"{new.name}/{CONFIG}", link)
+        os.replace(link, copy)  # the commit: the old pair stands until here, the new after
+        committed, new = new, None
+        _fsync_folder(state)
+        log.info("kept %s in %s, to run on if a later edit is refused",
+                 " and ".join(map(str, sources.values())), committed)
+        _clean(copy)
     except OSError as exc:
         log.warning("cannot keep the config that started in %s: %s (the table runs on; a "
                     "refused config at a later start will not run on it)", copy,
                     exc.strerror or exc)
     finally:
-        for _, temp, _ in new:  # not renamed
-            temp.unlink(missing_ok=True)
+        if new is not None:  # not committed
+            shutil.rmtree(new, ignore_errors=True)
 
 
-def _drop_pinmap_copy(config: HardwareConfig, pinmap_copy: Path) -> None:
-    """A config naming no pin map keeps none: one kept for an earlier config would
-    mislead. Only once this config is (or is already) the copy: an earlier copy left
-    in place still needs its own."""
-    if config.pinmap_path is None:
-        pinmap_copy.unlink(missing_ok=True)
+def _clean(copy: Path) -> None:
+    """Remove the pair folders ``copy`` does not link to (the one it linked to before,
+    or one a power cut left half written), the version before's temp files, and, once
+    ``copy`` is a link, its flat pin map copy. A file that will not go stays: it is
+    tried again at the next start."""
+    kept = _pair_folder(copy)
+    for path in copy.parent.glob(f"{PAIR}*"):
+        if path != kept and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+    leftovers = [f".{copy.name}.tmp", f".{OLD_PINMAP}.tmp"] + ([OLD_PINMAP] if kept else [])
+    for name in leftovers:
+        try:
+            (copy.parent / name).unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
-def _write_temp(kept: Path, text: bytes) -> Path:
-    """``text`` in a temp file beside ``kept``, 0600 and on the disk, to rename over it."""
-    temp = kept.with_name(f".{kept.name}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+def _holds(folder: Path | None, texts: dict[str, bytes]) -> bool:
+    """Whether ``folder`` holds these files and no other."""
+    return (folder is not None and folder.is_dir() and sorted(os.listdir(folder)) == sorted(texts)
+            and all((folder / name).read_bytes() == text for name, text in texts.items()))
+
+
+def _number(folder: Path) -> int:
+    """n of a pair folder last-good.<n>; 0 for another name."""
+    suffix = folder.name.removeprefix(PAIR)
+    return int(suffix) if suffix.isdigit() else 0
+
+
+def _write(path: Path, text: bytes) -> None:
+    """``text`` in a new file at ``path``, 0600 and on the disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
-        os.fchmod(fd, 0o600)  # an older temp file of wider mode
         with os.fdopen(fd, "wb", closefd=False) as out:
             out.write(text)
             out.flush()
             os.fsync(fd)
     finally:
         os.close(fd)
-    return temp
 
 
 def _read_file(path: Path) -> bytes | None:
