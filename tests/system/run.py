@@ -713,7 +713,13 @@ def check_update(vm: VM, report: Report) -> None:
               f"refused in {refused_s:.0f} s, updated and restarted in {time.monotonic() - started:.0f} s")
 
 
-LAST_GOOD = "/var/lib/golfbox/config.last-good.toml"
+LAST_GOOD = "/var/lib/golfbox/config.last-good.toml"  # a link to last-good.<n>/config.toml
+
+
+def kept_pair(vm: VM) -> tuple[str, str]:
+    """The kept config (the file LAST_GOOD links to) and the pin map beside it."""
+    config = vm.sh(f"readlink -f {LAST_GOOD}").out.strip()
+    return config, config.rsplit("/", 1)[0] + "/pinmap.toml"
 
 
 def check_hand_edit(vm: VM, report: Report) -> None:
@@ -722,8 +728,11 @@ def check_hand_edit(vm: VM, report: Report) -> None:
     at error level) instead of exiting 2 to blank displays; mended, the fault goes."""
     pid = wait_active(vm, 30)["MainPID"]
     config = vm.sh("cat /etc/golfbox/config.toml").out
-    expect(vm.sh(f"stat -c '%a %U' {LAST_GOOD}", check=False).out.strip() == "600 golfbox",
-           f"{LAST_GOOD} is not the service's own, 0600, after a start")
+    kept, _ = kept_pair(vm)
+    folder = kept.rsplit("/", 1)[0]
+    expect(vm.sh(f"test -L {LAST_GOOD} && stat -c '%a %U' {kept} {folder}", check=False).out.split()
+           == ["600", "golfbox", "700", "golfbox"],
+           f"{LAST_GOOD} is not a link to the service's own {kept} (0600, in a folder 0700) after a start")
     expect(vm.sh(f"cat {LAST_GOOD}").out.rstrip() == config.rstrip(),
            f"{LAST_GOOD} is not the config the table started with")
     expect("bot_delay = " in config, "the installed config has no bot_delay to misspell")
@@ -739,7 +748,7 @@ def check_hand_edit(vm: VM, report: Report) -> None:
     state = wait_active(vm, 60, not_pid=pid)
     refused_s = time.monotonic() - started
     expect("config refused: /etc/golfbox/config.toml: game.bot_dleay: unknown key" in state["StatusText"]
-           and LAST_GOOD in state["StatusText"],
+           and f"running on {kept}" in state["StatusText"],
            f"systemctl status does not say the config was refused: {state['StatusText']!r}")
     # (The log's level is in the line: journald takes stderr at its default priority.)
     errors = vm.sh("journalctl -u golfbox.service -o cat --no-pager | grep -c "
@@ -758,7 +767,7 @@ def check_hand_edit(vm: VM, report: Report) -> None:
     gone = wait_active(vm, 60, not_pid=state["MainPID"])
     vm.sh("mv /etc/golfbox/config.toml.edit /etc/golfbox/config.toml")
     expect("config refused: /etc/golfbox/config.toml: no such file" in gone["StatusText"]
-           and LAST_GOOD in gone["StatusText"],
+           and f"running on {kept_pair(vm)[0]}" in gone["StatusText"],
            f"systemctl status does not say the config is gone: {gone['StatusText']!r}")
     vm.sh("systemctl restart golfbox.service")
     state = wait_active(vm, 60, not_pid=gone["MainPID"])
@@ -770,7 +779,6 @@ def check_hand_edit(vm: VM, report: Report) -> None:
 
 
 PINMAP = "/etc/golfbox/pinmap.toml"
-LAST_GOOD_PINMAP = "/var/lib/golfbox/pinmap.last-good.toml"
 
 
 def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
@@ -789,17 +797,18 @@ def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
     vm.sh("chown root:golfbox /etc/golfbox/config.toml && systemctl restart golfbox.service")
     state = wait_active(vm, 60, not_pid=pid)
     expect("refused" not in state["StatusText"], f"the pin map was refused: {state['StatusText']!r}")
-    expect(vm.sh(f"stat -c '%a %U' {LAST_GOOD_PINMAP}", check=False).out.strip() == "600 golfbox",
-           f"{LAST_GOOD_PINMAP} is not the service's own, 0600, after a start with a pin map")
-    expect(vm.sh(f"cat {LAST_GOOD_PINMAP}").out.rstrip() == pinmap.rstrip(),
-           f"{LAST_GOOD_PINMAP} is not the pin map the table started with")
+    kept, kept_pinmap = kept_pair(vm)  # kept beside the config, in the folder LAST_GOOD links into
+    expect(vm.sh(f"stat -c '%a %U' {kept_pinmap}", check=False).out.strip() == "600 golfbox",
+           f"{kept_pinmap} is not the service's own, 0600, after a start with a pin map")
+    expect(vm.sh(f"cat {kept_pinmap}").out.rstrip() == pinmap.rstrip(),
+           f"{kept_pinmap} is not the pin map the table started with")
     vm.write_file(PINMAP, pinmap.replace("buttons =", "butons =", 1), mode="0640")
     vm.sh(f"chown root:golfbox {PINMAP} && systemctl restart golfbox.service")
     broken = wait_active(vm, 60, not_pid=state["MainPID"])
     expect("config refused: /etc/golfbox/config.toml: seats[0].butons (in pinmap.toml): unknown key"
-           in broken["StatusText"] and f"{LAST_GOOD} with {LAST_GOOD_PINMAP}" in broken["StatusText"],
+           in broken["StatusText"] and f"{kept} with {kept_pinmap}" in broken["StatusText"],
            f"systemctl status does not say the pin map was refused: {broken['StatusText']!r}")
-    expect(vm.sh(f"cat {LAST_GOOD_PINMAP}").out.rstrip() == pinmap.rstrip(),
+    expect(vm.sh(f"cat {kept_pinmap}").out.rstrip() == pinmap.rstrip(),
            "the refused pin map replaced the kept one")
     # As before: no pin map, and none kept.
     vm.sh(f"rm {PINMAP}")
@@ -807,8 +816,11 @@ def check_pin_map_edit(vm: VM, report: Report, config: str, pid: str) -> None:
     vm.sh("chown root:golfbox /etc/golfbox/config.toml && systemctl restart golfbox.service")
     state = wait_active(vm, 60, not_pid=broken["MainPID"])
     expect("refused" not in state["StatusText"], f"the fault stayed after a good start: {state['StatusText']!r}")
-    expect(vm.sh(f"test -e {LAST_GOOD_PINMAP}", check=False).rc != 0,
-           f"{LAST_GOOD_PINMAP} left after a start without a pin map")
+    kept, kept_pinmap = kept_pair(vm)
+    left = vm.sh("cd /var/lib/golfbox && ls -d last-good.* pinmap.last-good.toml "
+                 f"{kept_pinmap}", check=False).out.split()
+    expect(left == [kept.split("/")[-2]],
+           f"a pin map or another pair folder left after a start without a pin map: {left}")
     report.ok("a pin map broken by a hand edit: the table runs on the config and pin map kept "
               "when it last started, and says so", f"status {broken['StatusText']!r}")
 
