@@ -8,6 +8,7 @@ chosen, so ``golfbox score`` never imports gpiozero, luma or pyserial.
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
 import logging
 import os
@@ -15,7 +16,7 @@ import select
 import sys
 
 from golfbox.commands import NotNow, UsageError
-from golfbox.configfile import one_line
+from golfbox.configfile import escaped, one_line
 
 DESCRIPTION = ("A table that deals, referees and scores the card game Golf. On a laptop, "
                "golfbox sim plays it in the terminal.")
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     _write_what_the_terminal_cannot_show_escaped(sys.stdout)
+    _write_what_the_terminal_cannot_show_escaped(sys.stderr)  # the log's lines too
     parser, module = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # named by the command they were given to, not by "golfbox"
@@ -103,9 +105,23 @@ def _main(argv: list[str]) -> int:
 def _write_what_the_terminal_cannot_show_escaped(stream) -> None:
     """On a terminal that is not UTF-8 (Latin-1, ASCII), print() raised on the first
     character it has no byte for (check-hardware's ◀, a folder's →), and the rest of the
-    output was lost: it is written escaped (\\u25c0), as Python writes stderr."""
-    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors="backslashreplace")
+    output was lost: it is written escaped (\\u25c0), as Python writes stderr, and a
+    file name's byte that is not UTF-8 as the byte (\\xe9: configfile.escaped)."""
+    if getattr(stream, "errors", None) in ("strict", "backslashreplace") and hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors=ESCAPED)
+
+
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """backslashreplace, but a file name's byte as that byte (configfile.escaped)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chars = error.object[error.start:error.end]
+    return "".join(escaped(c) if 0xDC80 <= ord(c) <= 0xDCFF
+                   else c.encode("ascii", "backslashreplace").decode() for c in chars), error.end
+
+
+ESCAPED = "golfbox.escaped"
+codecs.register_error(ESCAPED, _escape)
 
 
 def _reader_gone(stream) -> bool:

@@ -39,8 +39,18 @@ class ConfigError(ValueError):
 
 
 def one_line(text: Any) -> str:
-    """``text`` with every control character (a newline, a tab …) shown escaped (``\\n``)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    """``text`` with every control character (a newline, a tab …) shown escaped (``\\n``),
+    and a byte of a file's name that is not UTF-8 as that byte (``caf\\xe9``)."""
+    return "".join(c if c.isprintable() else escaped(c) for c in str(text))
+
+
+def escaped(char: str) -> str:
+    """``char`` as Python writes it escaped, but a byte that is not UTF-8, which a file's
+    name read from the system holds as U+DC80–U+DCFF, as the byte: ``\\xe9``, not the
+    ``\\udce9`` that names no byte anyone can look for."""
+    if 0xDC80 <= ord(char) <= 0xDCFF:
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return repr(char)[1:-1]
 
 
 def type_name(value: Any) -> str:

@@ -390,3 +390,23 @@ def test_an_error_with_stderr_closed_is_not_written_on_stdout(tmp_path, args, st
     proc = golfbox_with_closed("2", tmp_path, *args)
     out, _ = proc.communicate(timeout=60)
     assert (proc.returncode, out) == (status, "")
+
+
+def test_a_byte_of_a_path_that_is_not_utf8_is_shown_as_that_byte(tmp_path):
+    """A folder named in Latin-1 ('café' as 63 61 66 E9): messages showed the byte as
+    Python holds it, caf\\udce9, which names no byte anyone can look for; caf\\xe9 now,
+    in an error (stderr) and in a result (stdout)."""
+    folder = os.fsencode(tmp_path) + b"/caf\xe9"
+    os.mkdir(folder)
+    with open(folder + b"/config.toml", "w") as config:
+        config.write('[[seats]]\nbackend = "sim"\n' * 2)
+    # PYTHONIOENCODING: strict UTF-8 on stdout, as a desktop's locale gives (under C.UTF-8
+    # Python writes the byte itself, surrogateescape: the file's true name, for a script)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), STATE_DIRECTORY=str(tmp_path / "state"),
+               PYTHONIOENCODING="utf-8")
+    runs = [subprocess.run([sys.executable, "-m", "golfbox", "check-config", folder + name],
+                           cwd=tmp_path, env=env, capture_output=True, timeout=30)
+            for name in (b"/gone.toml", b"/config.toml")]
+    assert runs[0].returncode == 2 and runs[1].returncode == 0, runs
+    assert b"caf\\xe9/gone.toml: no such config file" in runs[0].stderr, runs[0].stderr
+    assert b"caf\\xe9/config.toml: OK" in runs[1].stdout, runs[1].stdout
