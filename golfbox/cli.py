@@ -107,8 +107,8 @@ def _write_what_the_terminal_cannot_show_escaped(stream) -> None:
     character it has no byte for (check-hardware's ◀, a folder's →), and the rest of the
     output was lost: it is written escaped (\\u25c0), as Python writes stderr, and a
     file name's byte that is not UTF-8 as the byte (\\xe9: configfile.escaped)."""
-    if getattr(stream, "errors", None) in ("strict", "backslashreplace") and hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors=ESCAPED)
+    if hasattr(stream, "reconfigure") and stream.errors in ("strict", "backslashreplace"):
+        stream.reconfigure(errors=ESCAPED)  # not surrogateescape: that writes the byte itself
 
 
 def _escape(error: UnicodeError) -> tuple[str, int]:
