@@ -1354,7 +1354,7 @@ class LockLeftFree(queue.SimpleQueue):
 
 
 def test_the_loop_never_waits_on_its_queue_just_after_taking_an_event(clock):
-    """Found by the system test (a failing panel retried every 20 ms, 2 whole runs in 5):
+    """Found by the system test (a failing panel retried every 20 ms, 2 whole runs in 6):
     the loop took the panel's failure from its queue, then waited on it for a timer due
     within microseconds. CPython's SimpleQueue waited for the next put instead: no timer
     fired, no bot played, and systemd's watchdog killed the table 10 s later."""
