@@ -426,10 +426,10 @@ class TableService:
                 log.error("journal: the lobby not kept: %s (said once, tried at each change)", exc)
             # The café's owner must learn it (a full or read-only SD card): the shared
             # display says so, as for a game not saved, until a change is kept again.
-            words = say(self.lobby.language, "cannot save the lobby: see the log")
-            if self.notices.faults.get(JOURNAL_FAULT) != words:
-                self.notices.fault(JOURNAL_FAULT,
-                                   lambda lang: say(lang, "cannot save the lobby: see the log"))
+            def unsaved(lang: str) -> str:
+                return say(lang, "cannot save the lobby: see the log")
+            if self.notices.faults.get(JOURNAL_FAULT) != unsaved(self.lobby.language):
+                self.notices.fault(JOURNAL_FAULT, unsaved)
                 self._redraw_faults()
             return
         had_fault = JOURNAL_FAULT in self.notices.faults
