@@ -116,8 +116,8 @@ def _escape(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     chars = error.object[error.start:error.end]
-    return "".join(escaped(c) if 0xDC80 <= ord(c) <= 0xDCFF
-                   else c.encode("ascii", "backslashreplace").decode() for c in chars), error.end
+    return "".join(c.encode("ascii", "backslashreplace").decode() if c.isprintable()
+                   else escaped(c) for c in chars), error.end
 
 
 ESCAPED = "golfbox.escaped"
