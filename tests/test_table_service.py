@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import threading
 
 import pytest
 
@@ -1371,3 +1372,30 @@ def test_the_loop_never_waits_on_its_queue_just_after_taking_an_event(clock):
         assert svc.step(None)  # the bot plays
     assert svc.actions_played == 5
     assert inbox.timed_gets_on_a_free_lock == 0
+
+
+def test_a_watchdog_ping_is_only_a_ping(clock, monkeypatch):
+    """The loop skips the table's after-change work for a watchdog ping (it changes
+    nothing there), but it compared the fired timer with the next ping's, set by the
+    ping itself: every ping redid the work, every 5 s all night."""
+    class Pinged(StatusLog):
+        def __init__(self):
+            super().__init__()
+            self.watchdog_interval, self.pings = 5.0, 0
+
+        def watchdog(self):
+            self.pings += 1
+    notifier = Pinged()
+    settings = TableSettings(variant="4-card", seats=2)
+    svc = assemble_table(settings, [SimPad(range(2), clock)],
+                         {0: SimDisplay("seat 1"), 1: SimDisplay("seat 2")}, None,
+                         clock=clock, notifier=notifier)
+    stopped = threading.Event()
+    stopped.set()
+    svc.run(stopped)  # READY and the first ping due now; the loop itself not entered
+    redone = []
+    monkeypatch.setattr(svc, "_after_change", lambda first=None: redone.append(first))
+    for _ in range(10):
+        svc.run_until_idle()
+        clock.now += 5.0
+    assert notifier.pings == 10 and redone == []

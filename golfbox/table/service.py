@@ -193,8 +193,11 @@ class TableService:
         due = self.timers.next_due()
         if due is None or due.when > self.clock():
             return False
+        # A watchdog ping changes nothing on the table. Asked before it fires: firing
+        # sets the next ping, which the fired one is not.
+        ping = due is self._watchdog
         self.timers.fire_due(due.when)
-        if due is not self._watchdog:  # a watchdog ping changes nothing on the table
+        if not ping:
             self._after_change()
         return True
 
