@@ -5,8 +5,8 @@ error (``seats[0].display.width: 4 is out of range (8..1024)``), and one error
 type. The hardware config (hal/config.py), the game settings
 (table/settings.py), the seat nodes and the journal all read through it.
 
-A key may carry a note on where it came from, kept at the end of every
-message: ``seats[3].buttons (from pinmap.toml)`` + ``back`` →
+A key may carry a note on the file it came from (a ``NotedKey``), kept at the
+end of every message: ``seats[3].buttons (from pinmap.toml)`` + ``back`` →
 ``seats[3].buttons.back (from pinmap.toml)``.
 """
 
@@ -26,8 +26,9 @@ class ConfigError(ValueError):
 
     What is at fault is kept apart from the words, for the table's display
     (golfbox.table.last_good), which must not read it back out of them (a
-    folder's name may hold anything): ``key`` is the key, 'line N' for a TOML
-    syntax error, '' for the file as a whole, None for a file that does not
+    folder's name may hold anything): ``key`` is the key (a NotedKey if it is
+    another file's, until load_config moves that file to ``file``), 'line N' for a
+    TOML syntax error, '' for the file as a whole, None for a file that does not
     exist; ``file`` is the file as the user names it, None for the config
     being read (the [game] checks are given no path). ``message`` replaces
     ``key: reason`` when the file's path leads it."""
@@ -58,12 +59,29 @@ def type_name(value: Any) -> str:
             list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
 
 
+class NotedKey(str):
+    """A key of another file than the config's, as messages show it: its name and a
+    note on the file, 'seats[2].buttons.ok (from pinmap.toml)'. The two are kept apart
+    too (``bare``, ``file``): whoever blames that file reads them, not the words, which
+    a config's own quoted key ("ok (from pinmap.toml)" = 3) may end in as well."""
+
+    def __new__(cls, bare: str, file: str, how: str = "from") -> "NotedKey":
+        # how: "from" for a key taken into the config's tables, "in" for one of the
+        # file's own tables.
+        key = super().__new__(cls, f"{bare} ({how} {file})")
+        key.bare, key.file, key.how = bare, file, how
+        return key
+
+    def __getnewargs__(self) -> tuple[str, str, str]:  # a copy or a pickle keeps the note
+        return self.bare, self.file, self.how
+
+
 def subkey(key: str, name: str) -> str:
-    """'seats[0].buttons (from pinmap.toml)' + 'ok' -> 'seats[0].buttons.ok (from pinmap.toml)'."""
-    if not key:
-        return name
-    base, sep, note = key.partition(" (")
-    return f"{base}.{name}{sep}{note}"
+    """'seats[0].buttons' + 'ok' -> 'seats[0].buttons.ok'; a NotedKey's note stays at the
+    end: 'seats[0].buttons.ok (from pinmap.toml)'."""
+    if isinstance(key, NotedKey):
+        return NotedKey(subkey(key.bare, name), key.file, key.how)
+    return f"{key}.{name}" if key else name
 
 
 def check_int(value: Any, key: str, minval: int | None = None, maxval: int | None = None,

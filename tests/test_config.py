@@ -337,6 +337,21 @@ def test_pinmap_values_are_named_as_coming_from_it(tmp_path):
         load_config(tmp_path / "config.toml")
     assert str(info.value) == ("seats[1].buttons.ok (from pins.toml): GPIO 17 is already used by "
                                "seats[0].buttons.left (from pins.toml)")
+    assert (info.value.key, info.value.file) == ("seats[1].buttons.ok", tmp_path / "pins.toml")
+
+
+def test_a_pin_map_key_keeps_its_file_when_copied():
+    """The file a key is of is kept as data beside its words (configfile.NotedKey): a
+    copy or a pickle of a config (its button_keys, its displays' bus_key) keeps it too."""
+    import copy
+    import pickle
+
+    config = parse_config({"seats": [{"display": {"driver": "sim"}}] * 2}, pinmap_name="pins.toml",
+                          pinmap={"seats": [{"buttons": SEAT0}, {"buttons": SEAT1}]})
+    key = config.seats[1].button_keys[Button.OK]
+    for kept in (copy.deepcopy(key), pickle.loads(pickle.dumps(key))):
+        assert (kept, kept.bare, kept.file) == (key, "seats[1].buttons.ok", "pins.toml")
+        assert kept == "seats[1].buttons.ok (from pins.toml)"
 
 
 @pytest.mark.parametrize("pinmap, words", [

@@ -519,6 +519,28 @@ def test_a_pin_map_fault_names_the_pin_map(tmp_path):
             == "config.toml refused: seats(1).buttons.ok · running on the last good one")
 
 
+@pytest.mark.parametrize("note", ["from", "in"])
+def test_a_config_key_that_reads_like_the_pin_maps_is_the_configs_fault(tmp_path, note):
+    """A key of the pin map's was told by the words its name ends in, ' (from
+    pinmap.toml)' or ' (in pinmap.toml)': a config's own key quoted with those words
+    was blamed on the pin map, whose file holds no such key."""
+    path = pinned(tmp_path / "etc")
+    literal = f'"x ({note} pinmap.toml)"'
+    seat = PINNED.replace('backend = "gpio"', f'backend = "gpio"\n{literal} = 1', 1)
+    refused = refusal(path, seat)
+    assert str(refused).startswith(f"seats[0].x ({note} pinmap.toml): unknown key")
+    assert (refused.key, refused.file) == (f"seats[0].x ({note} pinmap.toml)", None)
+    assert (service_cli.refused_words("en", path, refused)
+            == f"config.toml refused: seats(0).x ({note} pinmap.toml) · running on the last "
+               "good one")
+    buttons = PINNED.replace('backend = "gpio"', 'backend = "gpio"\nbuttons = { left = 17, '
+                             f'right = 27, {literal.replace("x", "ok")} = 22, back = 4 }}', 1)
+    refused = refusal(path, buttons)
+    assert (refused.key, refused.file) == (f"seats[0].buttons.ok ({note} pinmap.toml)", None)
+    assert (service_cli.refused_words("en", path, refused)
+            == "config.toml refused · running on the last good one")  # a key too long to show
+
+
 def pinned(folder: Path) -> Path:
     """PINNED and its PINMAP in ``folder`` (as in /etc/golfbox): the config."""
     folder.mkdir()

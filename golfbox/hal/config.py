@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from golfbox.configfile import ConfigError, Section, check_int, subkey
+from golfbox.configfile import ConfigError, NotedKey, Section, check_int, subkey
 from golfbox.hal.base import Button
 
 
@@ -232,11 +232,11 @@ def load_config(path: str | Path, *, pinmap_folder: Path | None = None,
         return parse_config(data, pinmap=pinmap, pinmap_name=pinmap_name, path=path,
                             pinmap_path=pinmap_path)
     except ConfigError as exc:
-        # A key of the pin map's is noted so, 'seats[2].buttons.ok (from pinmap.toml)',
-        # 'seats (in pinmap.toml)': the fault is in the pin map.
-        for note in (f" (from {pinmap_name})", f" (in {pinmap_name})"):
-            if pinmap_name and exc.key and exc.key.endswith(note):
-                exc.key, exc.file = exc.key.removesuffix(note), pinmap_named
+        # A key of the pin map's is a NotedKey, 'seats[2].buttons.ok (from pinmap.toml)',
+        # 'seats (in pinmap.toml)': the fault is in the pin map. Told by its type, not
+        # its words: a config's own quoted key may end in the same words.
+        if isinstance(exc.key, NotedKey):
+            exc.key, exc.file = exc.key.bare, pinmap_named
         raise
 
 
@@ -367,7 +367,7 @@ def parse_config(data: dict[str, Any], *, pinmap: dict[str, Any] | None = None,
     if "i2c_mux" in data or "i2c_mux" not in pinmap:
         muxes = _parse_muxes(data.get("i2c_mux", []))
     else:  # the pin map's: its errors say so, as its buttons' do
-        muxes = _parse_muxes(pinmap["i2c_mux"], note=f" (from {pinmap_name})")
+        muxes = _parse_muxes(pinmap["i2c_mux"], pinmap_name)
     defaults = _PinmapDefaults(pinmap, pinmap_name, muxes)
 
     raw_seats = data.get("seats")
@@ -426,12 +426,16 @@ def _parse_gpio(gpio: Section) -> GpioSettings:
     return GpioSettings(pin_factory=factory, bounce_time=bounce, hold_time=hold)
 
 
-def _parse_muxes(raw: Any, note: str = "") -> tuple[I2CMux, ...]:
+def _parse_muxes(raw: Any, pinmap_name: str | None = None) -> tuple[I2CMux, ...]:
+    """The [[i2c_mux]] tables: the config's, or the pin map's named ``pinmap_name``."""
+    def noted(key: str) -> str:
+        return key if pinmap_name is None else NotedKey(key, pinmap_name)
+
     if not isinstance(raw, list):
-        raise ConfigError(f"i2c_mux{note}", "expected an array of tables ([[i2c_mux]])")
+        raise ConfigError(noted("i2c_mux"), "expected an array of tables ([[i2c_mux]])")
     muxes = []
     for i, entry in enumerate(raw):
-        key = f"i2c_mux[{i}]{note}"
+        key = noted(f"i2c_mux[{i}]")
         entry = Section(entry, key)
         entry.check_known({"parent", "address", "buses", "reset"})
         buses = entry.get("buses", [])
@@ -642,34 +646,38 @@ class _PinmapDefaults:
 
     def __init__(self, pinmap: dict[str, Any], name: str, muxes: tuple[I2CMux, ...] = ()):
         self.muxes = muxes
+
+        def own(key: str) -> NotedKey:  # a key of the pin map's own tables
+            return NotedKey(key, name, "in")
+
         for key in pinmap:
             if key not in ("seats", "i2c_mux", "shared_display"):
-                raise ConfigError(f"{key} (in {name})", "unknown key (a pin map has seats, i2c_mux, "
-                                                        "shared_display)")
+                raise ConfigError(own(key), "unknown key (a pin map has seats, i2c_mux, "
+                                            "shared_display)")
         self.pinmap = pinmap
         self.name = name
         seats = pinmap.get("seats", [])
         if not isinstance(seats, list):
-            raise ConfigError(f"seats (in {name})", f"expected a list of [[seats]] tables, "
-                                                    f"found {type(seats).__name__}")
+            raise ConfigError(own("seats"), f"expected a list of [[seats]] tables, "
+                                            f"found {type(seats).__name__}")
         for index, seat in enumerate(seats):
             if not isinstance(seat, dict):
-                raise ConfigError(f"seats[{index}] (in {name})", f"expected a [[seats]] table, "
-                                                                 f"found {seat!r}")
+                raise ConfigError(own(f"seats[{index}]"), f"expected a [[seats]] table, "
+                                                          f"found {seat!r}")
             # A pin map gives pins and buses only; a misspelt key would be passed over unseen.
-            table = Section(seat, f"seats[{index}] (in {name})")
+            table = Section(seat, own(f"seats[{index}]"))
             table.check_known(("buttons", "display"))
             if "display" in seat:
                 table.section("display").check_known(("i2c", "spi"))
         if "shared_display" in pinmap:
-            Section(pinmap["shared_display"], f"shared_display (in {name})").check_known(("i2c", "spi"))
+            Section(pinmap["shared_display"], own("shared_display")).check_known(("i2c", "spi"))
         self.seats = seats
 
     def buttons(self, seat_raw: dict[str, Any], index: int) -> tuple[Any, str]:
         if "buttons" in seat_raw:
             return seat_raw["buttons"], f"seats[{index}].buttons"
         if index < len(self.seats) and "buttons" in self.seats[index]:
-            return self.seats[index]["buttons"], f"seats[{index}].buttons (from {self.name})"
+            return self.seats[index]["buttons"], NotedKey(f"seats[{index}].buttons", self.name)
         hint = f"the pin map has {len(self.seats)} seats" if self.pinmap else "no pinmap is set"
         raise ConfigError(f"seats[{index}].buttons",
                           f"missing ({hint}); "
@@ -690,7 +698,7 @@ class _PinmapDefaults:
         if len(found) != 1:
             return {}
         kind = found[0]
-        return {kind: table[kind], "_key": f"{key}.{kind} (from {self.name})"}
+        return {kind: table[kind], "_key": NotedKey(f"{key}.{kind}", self.name)}
 
 
 def _parse_seat_nodes(section: Section, seats: tuple[SeatConfig, ...]) -> dict[str, Any]:
