@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -513,6 +515,61 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert "TOML syntax error" in str(info.value) and "line 3" in str(info.value)
+    assert info.value.key == "line 3"
+
+
+UNCLOSED = '[[seats]]\nbackend = "sim"\ndisplay = { driver = "sim" \n[[seats]]\n'
+UNTERMINATED = '[[seats]]\nbackend = "sim"\nname = """Ann\n'  # a string never closed
+
+
+def decode_error(words: str, **attributes) -> Exception:
+    """A TOMLDecodeError as Python 3.11 to 3.13 raise it, its words only; given its
+    ``attributes`` (msg, doc, pos, lineno, colno), as 3.14 raises it."""
+    with warnings.catch_warnings():  # 3.14 deprecates an error made of words only
+        warnings.simplefilter("ignore", DeprecationWarning)
+        error = tomllib.TOMLDecodeError(words)
+    for name, value in attributes.items():
+        setattr(error, name, value)
+    return error
+
+
+UNCLOSED_AT = {"msg": "Unclosed inline table", "doc": UNCLOSED, "pos": 53, "lineno": 3,
+               "colno": 28}
+# At the end of the document 3.14's lineno is past the last line; the words name none.
+UNTERMINATED_AT = {"msg": "Unterminated string", "doc": UNTERMINATED, "pos": 40, "lineno": 4,
+                   "colno": 1}
+
+
+@pytest.mark.parametrize("doc, error, line", [
+    (UNCLOSED, decode_error("Unclosed inline table (at line 3, column 28)"), "line 3"),
+    (UNTERMINATED, decode_error("Unterminated string (at end of document)"), ""),
+    (UNCLOSED, decode_error("Unclosed inline table (at line 3, column 28)", **UNCLOSED_AT),
+     "line 3"),
+    (UNTERMINATED, decode_error("Unterminated string (at end of document)", **UNTERMINATED_AT),
+     ""),
+    (UNCLOSED, decode_error("Unclosed inline table", **UNCLOSED_AT), "line 3"),
+], ids=["3.11", "3.11-end", "3.14", "3.14-end", "3.14-other-words"])
+def test_a_toml_syntax_errors_line_is_tomllibs_own_where_it_has_one(tmp_path, monkeypatch, doc,
+                                                                    error, line):
+    """Python 3.14's TOMLDecodeError keeps its line (lineno); before, only its words name
+    it. It was read from the words alone: words without '(at line N, column M)' lost
+    it. It is the error's own where it has one now, and the words' where it has none."""
+    with pytest.raises(tomllib.TOMLDecodeError) as real:  # as this Python words it
+        tomllib.loads(doc)
+    if "(at " in str(error):
+        assert str(real.value) == str(error)
+    if vars(error) and vars(real.value):  # run by Python 3.14 or later
+        assert vars(error) == vars(real.value)
+
+    def loads(text: str) -> dict:
+        raise error
+    monkeypatch.setattr(tomllib, "loads", loads)
+    path = tmp_path / "config.toml"
+    path.write_text(doc)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == f"{path}: TOML syntax error: {error}"
+    assert (info.value.key, info.value.file) == (line, path)
 
 
 def test_a_byte_order_mark_before_the_config_or_the_pin_map_is_read_past(tmp_path):

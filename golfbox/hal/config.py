@@ -343,12 +343,20 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        # Before Python 3.14 it keeps no line of its own: its words end "(at line N, column M)".
-        at = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
-        raise refused(f"TOML syntax error: {exc}", f"line {at[1]}" if at else "") from None
+        raise refused(f"TOML syntax error: {exc}", _syntax_error_line(exc)) from None
     except RecursionError:  # tomllib reads each nested array or inline table by recursion
         raise refused("TOML nested too deeply to read (arrays or inline tables within each "
                       "other, hundreds deep)") from None
+
+
+def _syntax_error_line(exc: tomllib.TOMLDecodeError) -> str:
+    """'line N' of a TOML syntax error; '' at the end of the document, whose words name
+    no line (3.14's lineno there is past the last line of a file ending in a newline)."""
+    if hasattr(exc, "lineno"):  # Python 3.14 on
+        return f"line {exc.lineno}" if exc.pos < len(exc.doc) else ""
+    # Before, it keeps no line of its own: its words end "(at line N, column M)".
+    at = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
+    return f"line {at[1]}" if at else ""
 
 
 TOP_KEYS = {"pinmap", "gpio", "buses", "i2c_mux", "seats", "seat_nodes", "shared_display", "game",
