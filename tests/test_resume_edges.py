@@ -206,6 +206,29 @@ def test_a_press_on_the_saver_from_a_seat_away_before_the_restart_only_wakes_the
     assert svc.lobby.joined == {1}
 
 
+def test_a_seat_away_before_the_restart_is_named_in_the_language_the_lobby_turns_to(sim_table):
+    """Its fault names the seat as the displays did when it was said, and in the
+    language the lobby turns to, by that language's name for it: 'P2' becomes 'J2'."""
+    from golfbox.hal.base import LinkEvent
+
+    settings = dict(variant="6-card", seats=3, takeover_after=10.0)
+    table = sim_table(**settings)
+    table.service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    table.service.run_until_idle()
+    again = sim_table(**settings)  # the power cut
+    svc = again.service
+    english = svc.notices.shared_line()
+    assert english == "P2's seat is unplugged · a bot plays in 10 s"
+    again.press(0, Button.OK)  # joins
+    while svc.lobby.selected.key != "language":
+        again.press(0, Button.OK)
+    again.press(0, Button.RIGHT)
+    assert svc.lobby.language == "fr"
+    assert svc.notices.shared_line() == "J2 : débranché · un robot joue dans 10 s"
+    again.press(0, Button.RIGHT)  # and back
+    assert svc.notices.shared_line() == english
+
+
 def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_missing(sim_table):
     """P3's node was unplugged when the power went, and the config has two seats after.
     restore_away kept P3 away as well as missing: its fault said 'a bot plays in 10 s'

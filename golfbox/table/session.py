@@ -425,13 +425,13 @@ class Session:
                        event.reason)
         # The players read which part of whose seat, in their language; the log has the
         # technical reason (a device path, an errno) for whoever mends it.
-        said_in = self.language
+        # (``where`` is in the language of the moment; the seat's name follows lang)
+        name_in = self._names_in(lambda seat: where)
 
         def words(lang: str) -> str:
             if event.seat is None:
                 return say(lang, "the table's screen is not answering")
-            # (``where`` is in the language of the moment; the seat's name follows lang)
-            who = where if lang == said_in else self.name(event.seat, lang)
+            who = name_in(event.seat, lang)
             if event.buttons:  # a seat node: its buttons and its screen
                 return self._unplugged_words(lang, who)
             return say(lang, "{who}'s screen is not answering", who=who)
@@ -446,6 +446,12 @@ class Session:
             self.away[event.seat] = self._clock() if event.at is None else event.at
         self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
+
+    def _names_in(self, shown: Callable[[int], str]) -> Callable[[int, str], str]:
+        """A seat's name in a language, for words said now: ``shown(seat)``, as the
+        displays show it, in the language of now; else its name in that one."""
+        said_in = self.language
+        return lambda seat, lang: shown(seat) if lang == said_in else self.name(seat, lang)
 
     def _unplugged_words(self, lang: str, who: str) -> str:
         """A seat node gone, in ``lang``: and when a bot plays for it, if one will."""
@@ -484,10 +490,7 @@ class Session:
         a seat a bot had taken over is the bot's at once, the others are waited for from
         now. Each is the person's again when its node is back steadily (part_back), as
         before; the hub's report that it did not find the node changes nothing."""
-        now, after, said_in = self._clock(), self.settings.takeover_after, self.language
-
-        def who(seat: int, lang: str) -> str:  # the displays' name, or one in lang
-            return name(seat) if lang == said_in else self.name(seat, lang)
+        now, after, who = self._clock(), self.settings.takeover_after, self._names_in(name)
         for seat, taken_over in sorted(kept.items()):
             if seat >= self.settings.seats:
                 # A seat the config dropped since: no node of it can come back. A resumed
