@@ -870,3 +870,21 @@ def test_a_config_copy_kept_by_an_older_version_after_a_downgrade_is_not_given_o
     assert ran_on.game["names"]["3"] == "Cleo 2"
     assert ran_on.pinmap_path == config.with_name("pinmap.toml")
     assert ran_on.seats[2].buttons[Button.OK] == 24
+
+
+def test_a_keep_beside_a_journal_removes_no_folder_of_the_users(tmp_path):
+    """`golfbox run --journal ~/golf.sqlite3` keeps its copy in ~: a keep removed every
+    folder named last-good.* there (a player's ~/last-good.photos, and all in it), not
+    only the pair folders it had made."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    copy = tmp_path / last_good.LAST_GOOD  # beside --journal tmp_path/golf.sqlite3
+    for name in ("last-good.photos", "last-good.2"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "holiday.jpg").write_bytes(b"\xff\xd8")
+    last_good.keep(load_config(config), config, copy)
+    config.write_text(TABLE.replace('3 = "Cleo"', '3 = "Cleo 2"'))
+    last_good.keep(load_config(config), config, copy)  # the next good start, an edit kept
+    assert kept(copy).read_text() == config.read_text()
+    for name in ("last-good.photos", "last-good.2"):
+        assert (tmp_path / name / "holiday.jpg").read_bytes() == b"\xff\xd8"

@@ -178,7 +178,7 @@ def _clean(copy: Path) -> None:
     tried again at the next start."""
     kept = _pair_folder(copy)
     for path in copy.parent.glob(f"{PAIR}*"):
-        if path != kept and path.is_dir() and not path.is_symlink():
+        if path != kept and _ours(path):
             shutil.rmtree(path, ignore_errors=True)
     leftovers = [f".{copy.name}.tmp", f".{OLD_PINMAP}.tmp"] + ([OLD_PINMAP] if kept else [])
     for name in leftovers:
@@ -186,6 +186,16 @@ def _clean(copy: Path) -> None:
             (copy.parent / name).unlink(missing_ok=True)
         except OSError:
             pass
+
+
+def _ours(path: Path) -> bool:
+    """Whether ``path`` is a pair folder a keep made: last-good.<n>, holding nothing but
+    the pair. Beside a --journal in a home folder, a last-good.photos is the user's."""
+    try:
+        return (_number(path) > 0 and path.is_dir() and not path.is_symlink()
+                and set(os.listdir(path)) <= {CONFIG, PINMAP})
+    except OSError:
+        return False
 
 
 def _holds(folder: Path | None, texts: dict[str, bytes]) -> bool:
