@@ -888,3 +888,14 @@ def test_a_keep_beside_a_journal_removes_no_folder_of_the_users(tmp_path):
     assert kept(copy).read_text() == config.read_text()
     for name in ("last-good.photos", "last-good.2"):
         assert (tmp_path / name / "holiday.jpg").read_bytes() == b"\xff\xd8"
+
+
+def test_a_name_of_digits_python_cannot_count_beside_the_copy_stops_no_keep(tmp_path):
+    """str.isdigit() holds for '²', which int() refuses: a last-good.² beside the copy
+    made keep() raise ValueError, out of `golfbox run`: the table stopped at each start."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    copy = tmp_path / last_good.LAST_GOOD
+    (tmp_path / "last-good.²").mkdir()
+    last_good.keep(load_config(config), config, copy)
+    assert kept(copy).read_text() == TABLE and (tmp_path / "last-good.²").is_dir()

@@ -207,7 +207,7 @@ def _holds(folder: Path | None, texts: dict[str, bytes]) -> bool:
 def _number(folder: Path) -> int:
     """n of a pair folder last-good.<n>; 0 for another name."""
     suffix = folder.name.removeprefix(PAIR)
-    return int(suffix) if suffix.isdigit() else 0
+    return int(suffix) if suffix.isascii() and suffix.isdigit() else 0  # not ²
 
 
 def _write(path: Path, text: bytes) -> None:
