@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
 import os
 import shutil
@@ -899,3 +900,53 @@ def test_a_name_of_digits_python_cannot_count_beside_the_copy_stops_no_keep(tmp_
     (tmp_path / "last-good.²").mkdir()
     last_good.keep(load_config(config), config, copy)
     assert kept(copy).read_text() == TABLE and (tmp_path / "last-good.²").is_dir()
+
+
+_links_refused: list[bool] = []  # while set, os.symlink fails as on a FAT file system
+
+
+def _refuse_links(event: str, args: tuple) -> None:
+    if event == "os.symlink" and _links_refused:
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM), args[1])
+
+
+def keep_without_links(config: Path, copy: Path) -> None:
+    """keep() in a folder whose file system takes no links (FAT: EPERM, as Linux answers)."""
+    if not _hooked_links:
+        sys.addaudithook(_refuse_links)
+        _hooked_links.append(True)
+    _links_refused.append(True)
+    try:
+        last_good.keep(last_good.load_checked(config), config, copy)
+    finally:
+        _links_refused.clear()
+
+
+_hooked_links: list[bool] = []
+
+
+def test_a_state_folder_without_links_still_keeps_the_last_good_pair(tmp_path, caplog):
+    """--journal on a FAT USB stick: a keep could not make its link, so none kept any
+    copy (a warning at each start), and a refused edit ran on a copy as old as the
+    update, or exited 2. There the pair is kept as the version before kept it, the
+    flat copies that load_last_good reads."""
+    config = pinned(tmp_path / "etc")
+    state = tmp_path / "stick"
+    state.mkdir()
+    copy = state / last_good.LAST_GOOD
+    with caplog.at_level(logging.WARNING):
+        keep_without_links(config, copy)
+        assert kept_pair(config, copy) == ("Cleo", 20)
+        config.write_text(PINNED.replace('3 = "Cleo"', '3 = "Cleo 2"'))
+        config.with_name("pinmap.toml").write_text(PINMAP.replace("ok = 20", "ok = 24"))
+        keep_without_links(config, copy)
+    assert kept_pair(config, copy) == ("Cleo 2", 24)
+    assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, OLD_PINMAP]
+    assert {stat.S_IMODE((state / name).stat().st_mode) for name in os.listdir(state)} == {0o600}
+    assert not caplog.records
+    with caplog.at_level(logging.INFO):
+        keep_without_links(config, copy)  # the same: nothing kept again, nothing said
+    assert not caplog.records
+    config.write_text(TABLE)  # no pin map now: none kept
+    keep_without_links(config, copy)
+    assert os.listdir(state) == [last_good.LAST_GOOD] and copy.read_text() == TABLE

@@ -23,12 +23,13 @@ pair or the new one, never one file of each (two renames, one per file, could).
 A ``config.last-good.toml`` that is a file was kept by a version before this
 one (with ``pinmap.last-good.toml`` beside it, or an older one with none: it
 reads the one beside the config, as then); the first good start keeps the pair
-its own way.
+its own way. A folder whose file system takes no links (FAT) keeps the flat pair.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import logging
 import os
 import shutil
@@ -47,6 +48,7 @@ CONFIG, PINMAP = "config.toml", "pinmap.toml"  # in the pair's folder
 OLD_PINMAP = "pinmap.last-good.toml"  # kept beside a copy that is a file, by the version before
 MISSING = "no such file"  # a config gone, in the log and STATUS=
 CONFIG_FAULT = "config"  # the key of Notices.faults while the table runs on the copy
+NO_LINKS = (errno.EPERM, errno.EOPNOTSUPP)  # os.symlink on FAT, exFAT
 LONGEST_KEY = 30  # a key longer than this is left out of the displays' words (the log has it)
 
 
@@ -155,7 +157,15 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
             return
         link = state / f".{copy.name}.tmp"
         link.unlink(missing_ok=True)
-        os.symlink(f"{new.name}/{CONFIG}", link)
+        try:
+            os.symlink(f"{new.name}/{CONFIG}", link)
+        except OSError as exc:
+            if exc.errno not in NO_LINKS:
+                raise
+            if _keep_flat(texts, copy):  # its folder is removed below, never linked
+                log.info("kept %s as %s (its file system takes no links), to run on if a "
+                         "later edit is refused", " and ".join(map(str, sources.values())), copy)
+            return
         os.replace(link, copy)  # the commit: the old pair stands until here, the new after
         committed, new = new, None
         _fsync_folder(state)
@@ -169,6 +179,29 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
     finally:
         if new is not None:  # not committed
             shutil.rmtree(new, ignore_errors=True)
+
+
+def _keep_flat(texts: dict[str, bytes], copy: Path) -> bool:
+    """The pair as the version before kept it, in a folder whose file system takes no
+    links (--journal on a FAT stick): ``copy`` a file, its pin map beside it. Two
+    renames, the pin map's first: a cut between them leaves the new pin map with the
+    old config (FAT, with no journal of its own, promises less still). True if either
+    differed."""
+    pinmap = copy.with_name(OLD_PINMAP)
+    flat = [(pinmap, texts[PINMAP])] if PINMAP in texts else []
+    changed = False
+    for kept, text in flat + [(copy, texts[CONFIG])]:
+        if kept.is_file() and kept.read_bytes() == text:
+            continue
+        temp = kept.with_name(f".{kept.name}.tmp")
+        temp.unlink(missing_ok=True)
+        _write(temp, text)
+        os.replace(temp, kept)
+        changed = True
+    if PINMAP not in texts:  # one kept for an earlier config would mislead
+        pinmap.unlink(missing_ok=True)
+    _fsync_folder(copy.parent)
+    return changed
 
 
 def _clean(copy: Path) -> None:
