@@ -75,6 +75,10 @@ driver = "sim"
     ({"names": {"1": "Ħanna", "2": "Hanna", "3": "Þóra"}}, None),
     ({"names": {"1": "Þóra", "2": "Póra"}}, None),
     ({"names": {"1": "Ştefan", "2": "Ștefan"}}, "game.names.2: 'Ștefan' is seat 1's name too"),
+    # A dot below is not a cedilla: Yoruba Ṣ was drawn as Turkish Ş, and Ḥ as H.
+    ({"names": {"1": "Ṣola", "2": "Şola", "3": "Sola"}}, None),
+    ({"names": {"1": "Ḥasan", "2": "Hasan"}}, None),
+    ({"names": {"1": "Ṣola", "2": "ṢOLA"}}, "game.names.2: 'ṢOLA' is seat 1's name too"),
     # A Vietnamese letter is drawn with both its marks (Ễ was drawn Ê).
     ({"names": {"1": "Nguyễn", "2": "Trường", "3": "Lǚ"}}, None),
     ({"names": {"1": "Nguyễn", "2": "Nguyên"}}, None),

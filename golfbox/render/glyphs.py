@@ -122,17 +122,18 @@ _ABOVE = {  # by the width of the letter under it
         "\u0306": "#..#|.##.", "\u0303": ".#.#|#.#."},  # Ń Ň Ñ, and И's Й Ѝ
     5: {"\u0302": "..#..|.#.#."},  # Welsh Ŵ
 }
-# cedilla, comma, ogonek; the dot below (Vietnamese Ạ, Yoruba Ṣ) is the one row a cedilla
-# has there, so Ṣ is drawn as Ş (as Ș is)
+# cedilla, comma, ogonek; the dot below of a Vietnamese vowel (Ạ) is the one row a cedilla
+# has there, and a consonant's (_DOT_APART) stands apart from its letter
 _BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#", "\u0323": ".#."},
-          4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#", "\u0323": ".#.."}}
+          4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#", "\u0323": ".#.."},
+          5: {"\u0323": "..#.."}}
 # A letter drawn otherwise with a mark: A and O flat on top under a roof, or the roof
 # would meet their point; U's top row the ring's foot, or ring and U would run into one
-# tall O; T's and Y's stem a row short over a tail or a dot, or it would only lengthen it.
+# tall O; T's and Y's stem a row short over a tail or Ỵ's dot, or it would only lengthen it.
 _UNDER_MARK = {("A", "\u0302"): "###|#.#|###|#.#|#.#", ("O", "\u0302"): "###|#.#|#.#|#.#|###",
                ("U", "\u030a"): ".#.|#.#|#.#|#.#|###",
                ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|...",
-               ("T", "\u0323"): "###|.#.|.#.|.#.|...", ("Y", "\u0323"): "#.#|#.#|.#.|.#.|..."}
+               ("Y", "\u0323"): "#.#|#.#|.#.|.#.|..."}
 # Letters whose tail hangs, a row shorter: their short form (_SHORT) keeps the tail
 # within the line. R is not one (its 4-row form alone read B): Ŗ is written out below.
 _FOUR_ROWS = {
@@ -145,6 +146,14 @@ _FOUR_ROWS = {
     "Â": "###|#.#|###|#.#", "Ă": ".#.|#.#|###|#.#", "Ê": "###|##.|#..|###",
     "Ô": "###|#.#|#.#|###", "Ơ": ".#.#|#.#.|#.#.|.#..", "Ư": "#.#.|#.#.|#.#.|###.",
 }
+# A consonant with a dot below (Yoruba Ṣ; Ḥ Ṭ Ḍ Ṛ of transliterated Arabic and Sanskrit
+# names): the letter a row short, a blank row, the dot. Hung from the whole letter as a
+# cedilla, Ṣ Ṭ Ṇ Ḳ Ḷ were Ş Ţ Ņ Ķ Ļ and 'Ṣola' could not sit beside 'Şola'. T is two rows
+# short: a row short it is Ţ, whose stem stops over its cedilla.
+_DOT_APART = {**{letter: _FOUR_ROWS[letter] for letter in "KLNST"},
+              "B": "##.|##.|#.#|##.", "D": "##.|#.#|#.#|##.", "H": "#.#|#.#|###|#.#",
+              "M": "#...#|##.##|#.#.#|#...#", "R": "##.|#.#|##.|#.#", "V": "#.#|#.#|#.#|.#.",
+              "W": "#...#|#.#.#|##.##|#...#", "Z": "###|..#|.#.|###"}
 # The marked Latin capitals, then the Cyrillic and Greek ones (a Greek tonos is dropped,
 # as capitals drop it: Ά is Α): Latin first, the letter drawn_letters writes for both.
 # Latin Extended-B and Additional too: Ǎ Ǒ Ǧ Ǩ (caron), Ǵ Ǹ, Ȧ Ȳ, Ẽ Ỹ Ỳ.
@@ -158,7 +167,11 @@ for _letter in _MARKED:
     _mark = _mark[0]
     _rows = _UNDER_MARK.get((_base, _mark), _SMALL[_base])
     _width = len(_rows.split("|")[0])
-    if _mark in _ABOVE.get(_width, {}):
+    if _mark == "\u0323" and _base in _DOT_APART:
+        _apart = f"{_DOT_APART[_base]}|{'.' * _width}"
+        _SMALL[_letter] = f"{_apart}|{_BELOW[_width][_mark]}"
+        _SHORT_TAILED[_letter] = _apart  # no row for the dot: the letter a row short tells it
+    elif _mark in _ABOVE.get(_width, {}):
         _SMALL[_letter] = f"{_ABOVE[_width][_mark]}|{_rows}"
         _RISE[_letter] = MARK_RISE
     elif _mark in _BELOW.get(_width, {}) and _base in _FOUR_ROWS:
