@@ -360,6 +360,24 @@ def test_no_press_clears_the_refused_config_fault(sim_table):
     assert words in table.service.notices.table
 
 
+def test_a_file_name_that_is_not_utf8_is_drawn_with_its_backslash(sim_table, tmp_path):
+    """A config named with a byte that is not UTF-8 is written caf\\xe9.toml (one_line):
+    the shared display drew its backslash as '?', the font's mark for a character it
+    lacks, and the owner read caf?xe9.toml, a name no file has."""
+    path = tmp_path / os.fsdecode(b"caf\xe9.toml")
+    refused = refusal(path, EMOJI_EDIT)
+    words = service_cli.refused_words("en", path, refused)
+    assert words == "caf\\xe9.toml refused: game.names.3 · running on the last good one"
+
+    def shared_frame(fault: str) -> bytes:
+        table = sim_table(variant="6-card", seats=3, journal=False, faults=[(
+            last_good.CONFIG_FAULT, lambda lang: fault, f"config refused: {refused}")])
+        assert table.service.notices.shared_line() == fault
+        return table.shared.image.tobytes()
+
+    assert shared_frame(words) != shared_frame(words.replace("\\", "?"))
+
+
 def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path, caplog):
     """/var/lib/golfbox is 0700, the service's own: a builder running `golfbox run
     --config F` as themself on the Pi got PermissionError's traceback from the look at

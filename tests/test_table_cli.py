@@ -238,6 +238,15 @@ def test_a_name_may_hold_any_letter_space_or_sign_the_displays_draw():
         settings_from_config({"names": {"2": "Zo\u00e9 \U0001F469\u200d\U0001F467"}}, 3)  # with a ZWJ
 
 
+def test_a_name_may_hold_any_ascii_sign():
+    """'Bob [kid]', '@dan', 'Jo|Al', 'Ana~' were refused: the displays drew no $ @ [ \\ ]
+    ^ { | } ~ ('which the displays cannot draw')."""
+    names = {"1": "Bob [kid]", "2": "@dan", "3": "Jo|Al", "4": "Ana~", "5": "{Zed} $5",
+             "6": "A^2 \\o/"}
+    assert settings_from_config({"names": names}, 6).names == {
+        int(seat) - 1: name for seat, name in names.items()}
+
+
 def test_check_config_names_a_name_the_displays_cannot_draw(tmp_path, capsys):
     """Every display drew '?' for each letter it lacks: the config is refused, naming the
     seat, the character and what the displays draw."""
@@ -250,7 +259,8 @@ def test_check_config_names_a_name_the_displays_cannot_draw(tmp_path, capsys):
     assert str(error.value) == (
         f"{config}: game.names.3: 'Ann 🎲' holds '🎲' (U+1F3B2), which the displays cannot draw; "
         "they draw Latin, Cyrillic and Greek letters (marks too: Dvořák, Ёжиков, Γιώργος), "
-        "digits, spaces and ! \" # % & ' ( ) * + , - . / : ; < = > ? _")
+        "digits, spaces and the signs on an English keyboard: "
+        "! \" # $ % & ' ( ) * + , - . / : ; < = > ? @ [ \\ ] ^ _ ` { | } ~")
     config.write_text(SIM_TABLE + '[game]\nnames = { 1 = "Иван", 2 = "Мария", 3 = "Γιώργος" }\n')
     assert check_config.run(argparse.Namespace(file=str(config))) == 0
 

@@ -15,7 +15,7 @@ import unicodedata
 
 from PIL import Image, ImageDraw
 
-# The text font: capitals, digits, a little punctuation and the button and
+# The text font: capitals, digits, ASCII's punctuation and the button and
 # suit symbols, 5 pixels tall, proportional. Lower case prints as capitals.
 # (Accented, Cyrillic and Greek capitals are added below.)
 _SMALL = {
@@ -38,8 +38,16 @@ _SMALL = {
     "!": "#|#|#|.|#", "'": "#|#|.|.|.", '"': "#.#|#.#|...|...|...", "(": ".#|#.|#.|#.|.#",
     ")": "#.|.#|.#|.#|#.", "×": "...|#.#|.#.|#.#|...", "%": "#.#|..#|.#.|#..|#.#",
     "<": "..#|.#.|#..|.#.|..#", ">": "#..|.#.|..#|.#.|#..", "#": "#.#|###|#.#|###|#.#",
-    "*": "...|#.#|.#.|#.#|...", "_": "...|...|...|...|###", "·": ".|.|#|.|.",
+    "*": "#.#|.#.|#.#|...|...",  # raised: centred, it was the × of '2×3'
+    "_": "...|...|...|...|###", "·": ".|.|#|.|.",
     "&": ".##..|#..#.|.##.#|#..#.|.##.#",  # 'Mum & Dad' at one seat
+    # The rest of ASCII ('Bob [kid]', '@dan', 'Jo|Al', a file's 'caf\\xe9'), 5 rows as
+    # the others. $ is an S five wide, its stem down the middle: three wide, it read
+    # a bold S. ` is drawn as ' (_UNMARKED).
+    "$": ".####|#.#..|.###.|..#.#|####.", "@": ".###.|#..##|#.#.#|#..##|.##..",
+    "[": "##|#.|#.|#.|##", "]": "##|.#|.#|.#|##", "{": ".##|.#.|##.|.#.|.##",
+    "}": "##.|.#.|.##|.#.|##.", "|": "#|#|#|#|#", "\\": "#..|#..|.#.|..#|..#",
+    "^": ".#.|#.#|...|...|...", "~": "....|.#.#|#.#.|....|....",
     "…": "#.#.#|.....|.....|.....|#.#.#",
     "◀": "..#|.##|###|.##|..#", "▶": "#..|##.|###|##.|#..",
     "▲": "..#..|.###.|#####|.....|.....", "▼": ".....|.....|#####|.###.|..#..",

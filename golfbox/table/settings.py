@@ -42,7 +42,8 @@ MAX_SEED = 2**64 - 1  # a match's seed is a whole number 0..MAX_SEED
 MAX_SAVER_MINUTES = 1440.0  # a day: more is a mistake (hours, or seconds, meant)
 # What a name may hold, as the refusal of one says it.
 DRAWN = ("they draw Latin, Cyrillic and Greek letters (marks too: Dvořák, Ёжиков, Γιώργος), "
-         "digits, spaces and " + " ".join(c for c in string.punctuation if glyphs.has_glyph(c)))
+         "digits, spaces and the signs on an English keyboard: "
+         + " ".join(c for c in string.punctuation if glyphs.undrawable(c) is None))
 GAME_KEYS = ("variant", "rules", "rounds", "seats", "bots", "bot_delay", "peek_timeout",
              "takeover_after", "auto_start", "hints", "language", "names", "seed",
              "screen_saver_minutes")
