@@ -69,6 +69,8 @@ VIETNAMESE_NAMES = ("Phạm Hằng", "Nguyễn Thủy", "Trần Đức", "Lê Th
 # A dot below a consonant (Yoruba Ṣ Ọ; transliterated Arabic and Sanskrit Ḥ Ẓ Ḍ Ṛ Ṃ Ṇ): Ṣ
 # was drawn as Ş, Ḥ as H. Ṣọla sits beside Şola; Ṭunde and Ḳaḷa in the last row of scores.
 DOTTED_NAMES = ("Ṣọla", "Şola", "Ḥasan", "Ẓahra", "Ḍiya Ṛṣi", "Ṃaṇi", "Ṭunde", "Ḳaḷa")
+# Names with ASCII's signs the font lacked ($ @ [ \\ ] ^ { | } ~): each was refused.
+SIGN_NAMES = ("Bob [kid]", "@dan", "Jo|Al", "Ana~", "Ca$h", "{Zed}", "Li^2", "Ed\\Flo")
 
 
 def deal(variant: str, players: int = 4, seed: int = 1, rules: dict | None = None,
@@ -313,7 +315,8 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens["seat_script_names"] = lambda: render_seat(
         _eight_mid().view(1), names=SCRIPT_NAMES, lang=lang)
     for kind, lettered in (("marked", MARKED_NAMES), ("stroked", STROKED_NAMES),
-                           ("vietnamese", VIETNAMESE_NAMES), ("dotted", DOTTED_NAMES)):
+                           ("vietnamese", VIETNAMESE_NAMES), ("dotted", DOTTED_NAMES),
+                           ("signs", SIGN_NAMES)):
         for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
             screens[f"table_9card_mid_{kind}{tag}"] = lambda size=size, lettered=lettered: (
                 render_table(_eight_mid().view(None), size, lettered, lang=lang))
