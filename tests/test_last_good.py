@@ -504,17 +504,19 @@ def test_a_refused_pin_map_runs_on_the_pin_map_kept_with_the_copy(tmp_path):
 
 
 def test_a_pin_map_fault_names_the_pin_map(tmp_path):
+    """The key as check-config names it, seats[2]: while the displays drew no [ ] it was
+    written seats(2), a key no file holds."""
     path = pinned(tmp_path / "etc")
     pinmap = path.with_name("pinmap.toml")
     pinmap.write_text(PINMAP_CLASH)
     refused = refusal(path, PINNED)
     assert str(refused) == PIN_REFUSAL
     words = {lang: service_cli.refused_words(lang, path, refused) for lang in ("en", "fr")}
-    assert words == {"en": "pinmap.toml refused: seats(2).buttons.ok · running on the last good one",
-                     "fr": "pinmap.toml refusé : seats(2).buttons.ok · on garde le dernier bon"}
+    assert words == {"en": "pinmap.toml refused: seats[2].buttons.ok · running on the last good one",
+                     "fr": "pinmap.toml refusé : seats[2].buttons.ok · on garde le dernier bon"}
     pinmap.write_text(PINMAP.replace("buttons = { left = 12", "buttons = 5 # { left = 12"))
     assert (service_cli.refused_words("en", path, refusal(path, PINNED))
-            == "pinmap.toml refused: seats(2).buttons · running on the last good one")
+            == "pinmap.toml refused: seats[2].buttons · running on the last good one")
     pinmap.write_text(PINMAP + "[shared_display]\nspi0 = 1\n")
     assert (service_cli.refused_words("en", path, refusal(path, PINNED))
             == "pinmap.toml refused: shared_display.spi0 · running on the last good one")
@@ -535,7 +537,7 @@ def test_a_pin_map_fault_names_the_pin_map(tmp_path):
     assert str(refused) == ("seats[1].buttons.ok: GPIO 17 is already used by "
                             "seats[0].buttons.left (from pinmap.toml)")
     assert (service_cli.refused_words("en", path, refused)
-            == "config.toml refused: seats(1).buttons.ok · running on the last good one")
+            == "config.toml refused: seats[1].buttons.ok · running on the last good one")
 
 
 @pytest.mark.parametrize("note", ["from", "in"])
@@ -550,7 +552,7 @@ def test_a_config_key_that_reads_like_the_pin_maps_is_the_configs_fault(tmp_path
     assert str(refused).startswith(f"seats[0].x ({note} pinmap.toml): unknown key")
     assert (refused.key, refused.file) == (f"seats[0].x ({note} pinmap.toml)", None)
     assert (service_cli.refused_words("en", path, refused)
-            == f"config.toml refused: seats(0).x ({note} pinmap.toml) · running on the last "
+            == f"config.toml refused: seats[0].x ({note} pinmap.toml) · running on the last "
                "good one")
     buttons = PINNED.replace('backend = "gpio"', 'backend = "gpio"\nbuttons = { left = 17, '
                              f'right = 27, {literal.replace("x", "ok")} = 22, back = 4 }}', 1)
@@ -624,7 +626,7 @@ def test_a_pin_map_link_is_named_as_the_link_whatever_its_fault(tmp_path):
         _, refused = service_cli._load_or_last_good(config, copy)
         refusals[fault] = (str(refused), service_cli.refused_words("en", config, refused))
     assert {fault: words for fault, (_, words) in refusals.items()} == {
-        "key": "pinmap.toml refused: seats(2).buttons.ok · running on the last good one",
+        "key": "pinmap.toml refused: seats[2].buttons.ok · running on the last good one",
         "syntax": "pinmap.toml refused: line 1 · running on the last good one",
         "gone": "pinmap.toml missing · running on the last good one"}
     link = etc / "pinmap.toml"  # in the log too
@@ -711,7 +713,7 @@ def test_a_pin_map_named_with_a_colon_is_named_for_its_keys(tmp_path):
     config.write_text(PINNED.replace('"pinmap.toml"', '"pins: cafe.toml"'))
     _, refused = service_cli._load_or_last_good(config, copy)
     assert (service_cli.refused_words("en", config, refused)
-            == "pins: cafe.toml refused: seats(2).buttons.ok · running on the last good one")
+            == "pins: cafe.toml refused: seats[2].buttons.ok · running on the last good one")
     assert str(refused) == f"{config}: {PIN_REFUSAL.replace('pinmap.toml', 'pins: cafe.toml')}"
 
 

@@ -118,8 +118,8 @@ def refused_at(refusal: ConfigError, config_path: Path) -> tuple[str, str | None
     """The name of the file a refusal is of (the config, or its pin map) and the key or
     line at fault, short enough for the displays: '' if none, None if the file is gone."""
     key = refusal.key
-    if key:  # the displays draw no [ ]: 'seats(2).buttons.ok'
-        key = "" if len(key) > LONGEST_KEY else one_line(key).replace("[", "(").replace("]", ")")
+    if key:  # as check-config names it: 'seats[2].buttons.ok'
+        key = "" if len(key) > LONGEST_KEY else one_line(key)
     return one_line(Path(refusal.file or config_path).name), key
 
 
