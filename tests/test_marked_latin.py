@@ -142,6 +142,17 @@ def test_names_with_stroked_letters_are_not_their_plain_names():
     assert glyphs.drawn_letters("Ŀ") != glyphs.drawn_letters("L·")  # Ŀ is not L and a dot
 
 
+def test_dutch_ij_is_drawn_as_the_two_letters_it_is():
+    """Ĳ was drawn as J alone: 'Ĳsbrand' read JSBRAND. It is I and J, as ß is SS, and
+    reads as a name typed with the two letters does."""
+    for name in ("Ĳsbrand", "ĳsbrand", "ĲSBRAND"):
+        assert glyphs.drawn_letters(name) == "IJSBRAND", name
+        assert drawn(name) == drawn("IJsbrand") and glyphs.undrawable(name) is None
+        assert glyphs.text_width(name) == glyphs.text_width("IJSBRAND")
+    assert glyphs.fit_text("Ĳsbrand", glyphs.text_width("IJS…")) == "Ĳs…"
+    assert glyphs.drawn_letters("van Ĳssel") == "VAN IJSSEL"
+
+
 @pytest.mark.parametrize("letter", "ŊŖ")
 def test_a_stroked_letter_with_a_tail_has_a_short_form(letter):
     """Ŋ's hook and Ŗ's cedilla hang as Ş's does: on the last row of a 128 px shared

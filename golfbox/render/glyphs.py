@@ -278,8 +278,8 @@ _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((_SMALL[char], _RISE.get(char, 0)), c
 def _plain(char: str) -> str:
     """A letter the font has no glyph for, as the nearest one it has, else '?': with two
     marks, the letter with the first mark it draws (there is room for one: Pinyin Ǚ as
-    Ü, Ḗ as Ē; Vietnamese letters have their own glyphs), else its plain letter (Ḥ as H,
-    Ĳ as J)."""
+    Ü, Ḗ as Ē; Vietnamese letters have their own glyphs), else its plain letter (Ḥ as
+    H)."""
     base, *marks = unicodedata.normalize("NFD", char)
     base = _UNMARKED.get(base, base)
     for mark in marks:  # NFD puts the letter's own mark (ê's roof, ơ's horn) before the tone
@@ -289,7 +289,7 @@ def _plain(char: str) -> str:
     return base if base in _SMALL else _UNKNOWN
 
 
-_UNMARKED = {"Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Unicode does not split
+_UNMARKED = {"ʼ": "'",  # a letter with a hook, which Unicode does not split
              # and what a phone or a word processor types for ' - and a space (O’Brien),
              # or a keyboard whose apostrophe key types an accent or a prime (O´Brien)
              "’": "'", "‘": "'", "´": "'", "`": "'", "ʹ": "'", "′": "'",
@@ -299,10 +299,12 @@ _UNMARKED = {"Ĳ": "J", "ʼ": "'",  # letters with a stroke or a hook, which Uni
 def _letters(text: str) -> str:
     """``text`` in capitals, each mark joined to its letter: a name may come with its
     marks as characters of their own ('u' then U+0308, as macOS writes them). A mark
-    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ḥ's."""
+    no capital holds (ΐ is Ϊ and an acute) is left out, as _plain leaves out Ḥ's. Dutch
+    Ĳ is its two letters, as ß is SS ('Ĳsbrand' drawn as J alone read JSBRAND)."""
     if text.isascii():
         return text.upper()
     letters = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).upper())
+    letters = letters.replace("Ĳ", "IJ")
     return "".join(ch for i, ch in enumerate(letters) if not (i and unicodedata.combining(ch)))
 
 
