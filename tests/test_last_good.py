@@ -12,12 +12,8 @@ import errno
 import logging
 import os
 import shutil
-import signal
-import socket
 import stat
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +25,8 @@ from golfbox.configfile import ConfigError
 from golfbox.hal.base import Button
 from golfbox.hal.config import load_config
 from golfbox.table import last_good
+
+from fake_systemd import NotifyingService, golfbox
 
 # Three sim seats and a shared display that writes each frame to a PNG file in the
 # working folder (luma.emulator's capture device), so a test sees what it showed.
@@ -86,43 +84,17 @@ def start(tmp_path: Path, config_text: str | None, run: str, *,
         config.write_text(config_text)
     folder = tmp_path / run  # the working folder: the capture display's frames
     folder.mkdir()
-    sock_path = str(tmp_path / f"{run}.sock")
-    statuses: list[str] = []
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.bind(sock_path)
-        sock.settimeout(0.2)
-        env = dict(os.environ, NOTIFY_SOCKET=sock_path, SDL_VIDEODRIVER="dummy")
-        env.pop("WATCHDOG_USEC", None)
-        env.pop("STATE_DIRECTORY", None)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "golfbox", "run", "--config", str(config)]
-            + (["--journal", str(tmp_path / "journal.sqlite3")] if journal else []),
-            cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True)
-        try:
-            seen: list[str] = []
-            deadline = time.monotonic() + 30
-            while not any("READY=1" in m for m in seen) and process.poll() is None:
-                assert time.monotonic() < deadline, seen
-                try:
-                    seen.append(sock.recv(4096).decode())
-                except TimeoutError:
-                    pass
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-            try:
-                output, _ = process.communicate(timeout=60)
-            except subprocess.TimeoutExpired:  # say what it did rather than only that it hung
-                process.kill()
-                output, _ = process.communicate()
-                raise AssertionError(f"no exit 60 s after SIGTERM:\n{output}") from None
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
-    statuses = [line.removeprefix("STATUS=") for m in seen for line in m.splitlines()
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    env.pop("WATCHDOG_USEC", None)
+    env.pop("STATE_DIRECTORY", None)
+    argv = golfbox("run", "--config", str(config),
+                   *(["--journal", str(tmp_path / "journal.sqlite3")] if journal else []))
+    with NotifyingService(argv, tmp_path / f"{run}.sock", env=env, cwd=folder) as service:
+        service.wait_ready(30)  # or it exited by itself
+        returncode = service.stop(60)
+    statuses = [line.removeprefix("STATUS=") for m in service.seen for line in m.splitlines()
                 if line.startswith("STATUS=")]
-    return Started(process.returncode, output, statuses, sorted(folder.glob("golfbox_*.png")))
+    return Started(returncode, service.output, statuses, sorted(folder.glob("golfbox_*.png")))
 
 
 def lobby_frame(started: Started) -> Image.Image:
