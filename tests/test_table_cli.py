@@ -5,11 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +13,8 @@ from golfbox.commands import UsageError
 from golfbox.hal.config import ConfigError
 from golfbox.commands import run as service_cli
 from golfbox.table.settings import settings_from_config
+
+from fake_systemd import NotifyingService, golfbox
 
 SIM_TABLE = """
 [[seats]]
@@ -202,32 +199,16 @@ def test_journal_path_defaults(tmp_path, monkeypatch):
 def test_systemd_ready_watchdog_and_sigterm(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text(SIM_TABLE + "[game]\nbots = 2\nbot_delay = 0.2\nauto_start = true\n")
-    sock_path = str(tmp_path / "notify.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.bind(sock_path)
-        sock.settimeout(20)
-        env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="200000")
-        env.pop("WATCHDOG_PID", None)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
-             "--journal", str(tmp_path / "j.sqlite3")],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            seen: list[str] = []
-            deadline = time.monotonic() + 20
-            while not (any("READY=1" in m for m in seen) and any("WATCHDOG=1" in m for m in seen)):
-                assert time.monotonic() < deadline, seen
-                seen.append(sock.recv(4096).decode())
-            assert any(m.startswith("STATUS=") for m in seen)
-            process.send_signal(signal.SIGTERM)
-            output, _ = process.communicate(timeout=20)
-            while "STOPPING=1" not in seen[-1]:
-                seen.append(sock.recv(4096).decode())
-        finally:
-            if process.poll() is None:
-                process.kill()
-    assert process.returncode == 0, output
-    assert "SIGTERM: pausing the table" in output
+    env = dict(os.environ, WATCHDOG_USEC="200000")
+    env.pop("WATCHDOG_PID", None)
+    argv = golfbox("run", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3"))
+    with NotifyingService(argv, tmp_path / "notify.sock", env=env) as service:
+        assert service.wait_for(lambda seen: any("READY=1" in m for m in seen)
+                                and any("WATCHDOG=1" in m for m in seen), 20), service.output
+        assert any(m.startswith("STATUS=") for m in service.seen)
+        assert service.stop(20) == 0, service.output
+    assert "STOPPING=1" in service.seen[-1]
+    assert "SIGTERM: pausing the table" in service.output
 
 
 def test_a_name_may_hold_any_letter_space_or_sign_the_displays_draw():
