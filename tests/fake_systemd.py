@@ -72,14 +72,18 @@ class NotifyingService:
         return self.wait_for(lambda seen: any("READY=1" in m.splitlines() for m in seen), seconds)
 
     def stop(self, seconds: float = 60) -> int:
-        """SIGTERM if it runs, then its exit status once it exited and its output ended;
-        the datagrams it sent meanwhile (STOPPING=1) are in ``seen``."""
+        """SIGTERM if it runs, then wait(seconds)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
+        return self.wait(seconds, "after SIGTERM")
+
+    def wait(self, seconds: float, after: str = "") -> int:
+        """Its exit status once it exited and its output ended; the datagrams it sent
+        meanwhile (STOPPING=1) are in ``seen``. AssertionError if it runs ``seconds`` on."""
         try:
             self.process.wait(seconds)
         except subprocess.TimeoutExpired:  # say what it did rather than only that it hung
-            raise AssertionError(self._stuck(f"no exit {seconds:g} s after SIGTERM")) from None
+            raise AssertionError(self._stuck(f"no exit {seconds:g} s {after}".strip())) from None
         # The output ends with the last process holding the pipe (a bots' worker after it).
         self._reader.join(seconds)
         self._sock.setblocking(False)

@@ -254,6 +254,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
                f"config refused: {refused}; running on {last_good.running_on(config)}")
               ] if refused is not None else []
     service = None
+    unwatch = None
     try:
         service = assemble_table(settings, hardware.pads, hardware.seat_displays,
                                hardware.shared_display, journal, notifier=notifier, inbox=inbox,
@@ -267,6 +268,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, on_signal)
             signal.signal(signal.SIGINT, on_signal)
+            unwatch = wake_on_signals(service.wake)
         log.info("table ready in %.0f ms (journal %s)", (time.monotonic() - started) * 1000, journal_file)
         if config_file is not None and keep_as is not None and refused is None:
             last_good.keep(config, config_file, keep_as)
@@ -279,6 +281,35 @@ def serve(config: HardwareConfig, journal_file: Path, *,
             journal.close()
         raise
     finally:
+        if unwatch is not None:
+            unwatch()
         hardware.close()
         notifier.close()
     return 0
+
+
+def wake_on_signals(wake: Callable[[], None]) -> Callable[[], None]:
+    """Call ``wake`` (the loop's wake()) from a thread whenever a signal comes; returns
+    the call that undoes it. Python runs a signal's handler on the main thread, between
+    bytecodes: a SIGTERM that came as the loop went to sleep in its queue's get(), or
+    one another thread took, waited there for the next timer (the screen saver's, 10
+    minutes on in the lobby), and systemd's stop timed out: 2 stops in about 160 beside
+    busy processes. The C handler writes to the wakeup fd at once, on any thread: this
+    thread's put ends the get, and the handler runs."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    before = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while os.read(read_end, 64):
+            wake()
+
+    watcher = threading.Thread(target=watch, daemon=True, name="signal-wake")
+    watcher.start()
+
+    def unwatch() -> None:
+        signal.set_wakeup_fd(before)
+        os.close(write_end)  # the watcher reads the end of the pipe, and ends
+        watcher.join()
+        os.close(read_end)
+    return unwatch
