@@ -942,3 +942,54 @@ def test_a_state_folder_without_links_still_keeps_the_last_good_pair(tmp_path, c
     config.write_text(TABLE)  # no pin map now: none kept
     keep_without_links(config, copy)
     assert os.listdir(state) == [last_good.LAST_GOOD] and copy.read_text() == TABLE
+
+
+_disk_full: list[bool] = []  # while set, a file opened to write fails as on a full disk
+
+
+def _fill_disk(event: str, args: tuple) -> None:
+    if (_disk_full and event == "open" and isinstance(args[2], int)
+            and args[2] & (os.O_WRONLY | os.O_RDWR)):
+        # As write() and fsync() fail on a full disk: on a file descriptor, no file named.
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+_hooked_disk: list[bool] = []
+
+
+@pytest.mark.parametrize("fault", ["temp link is a folder", "copy is a folder", "disk full"])
+def test_a_keep_that_fails_names_the_path_the_os_refused_and_why(tmp_path, caplog, fault):
+    """A keep that failed logged 'cannot keep the config that started in
+    …/config.last-good.toml: Is a directory', whatever path the OS refused: a builder
+    reading journalctl could not tell which file or folder in /var/lib/golfbox to mend
+    (a temp file left by a run as root, a full disk). The warning names that path (both,
+    for a rename) and the OS's words. Made with what root cannot write through either:
+    a folder where the temp link or the link goes, and a full disk (an audit hook)."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    state = tmp_path / "state"
+    state.mkdir()
+    copy = state / last_good.LAST_GOOD
+    temp = state / f".{last_good.LAST_GOOD}.tmp"
+    if fault == "temp link is a folder":
+        temp.mkdir()
+        refused = f"{temp}: Is a directory"
+    elif fault == "copy is a folder":
+        copy.mkdir()
+        (copy / "notes.txt").write_text("")
+        refused = f"{temp} -> {copy}: Is a directory"
+    else:
+        if not _hooked_disk:
+            sys.addaudithook(_fill_disk)
+            _hooked_disk.append(True)
+        _disk_full.append(True)
+        refused = f"{state / 'last-good.1' / 'config.toml'}: No space left on device"
+    try:
+        with caplog.at_level(logging.WARNING):
+            last_good.keep(load_config(config), config, copy)  # the table runs on
+    finally:
+        _disk_full.clear()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"cannot keep the config that started in {copy}: {refused} (the table runs on; a "
+        "refused config at a later start will not run on it)"]
+    assert not (state / "last-good.1").exists()  # the half-made pair is not left behind

@@ -174,11 +174,18 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
         _clean(copy)
     except OSError as exc:
         log.warning("cannot keep the config that started in %s: %s (the table runs on; a "
-                    "refused config at a later start will not run on it)", copy,
-                    exc.strerror or exc)
+                    "refused config at a later start will not run on it)", copy, _refused(exc))
     finally:
         if new is not None:  # not committed
             shutil.rmtree(new, ignore_errors=True)
+
+
+def _refused(exc: OSError) -> str:
+    """The path the OS refused (both, for a rename) and why, for the log: the builder
+    reading it mends that file or folder, not ``config.last-good.toml``."""
+    paths = " -> ".join(os.fsdecode(p) for p in (exc.filename, exc.filename2) if p is not None)
+    why = exc.strerror or str(exc)
+    return f"{paths}: {why}" if paths else why
 
 
 def _keep_flat(texts: dict[str, bytes], copy: Path) -> bool:
@@ -245,14 +252,19 @@ def _number(folder: Path) -> int:
 
 def _write(path: Path, text: bytes) -> None:
     """``text`` in a new file at ``path``, 0600 and on the disk."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
-        with os.fdopen(fd, "wb", closefd=False) as out:
-            out.write(text)
-            out.flush()
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as out:
+                out.write(text)
+                out.flush()
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        if exc.filename is None:  # write() and fsync() (a full disk) name no file
+            exc.filename = os.fspath(path)
+        raise
 
 
 def _read_file(path: Path) -> bytes | None:
@@ -273,5 +285,8 @@ def _fsync_folder(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
+    except OSError as exc:  # as _write: fsync names no file
+        exc.filename = os.fspath(folder)
+        raise
     finally:
         os.close(fd)
