@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from golfbox.commands.run import start_afresh
 from golfbox.hal.base import Button
 from golfbox.table.journal import Journal
@@ -227,6 +229,67 @@ def test_a_seat_away_before_the_restart_is_named_in_the_language_the_lobby_turns
     assert svc.notices.shared_line() == "J2 : débranché · un robot joue dans 10 s"
     again.press(0, Button.RIGHT)  # and back
     assert svc.notices.shared_line() == english
+
+
+def lobby_in(table, lang: str) -> None:
+    """Seat 1's person (joined) turns the lobby's language to ``lang``."""
+    svc = table.service
+    while svc.lobby.selected.key != "language":
+        table.press(0, Button.OK)
+    while svc.lobby.language != lang:
+        table.press(0, Button.RIGHT)
+
+
+@pytest.mark.parametrize("taken_over", ["before the restart", "after the restart"])
+def test_a_seat_away_through_a_resumed_match_is_named_as_the_lobby_names_it_after(
+        sim_table, clock, taken_over):
+    """P2's node went away in an English match and a bot took it over (before the power
+    cut: the words restore_away kept; after it: bot_move's). Once the resumed match was
+    over and the lobby turned French, the fault said 'P2 est absent …' while every
+    display named the seat J2: the words took the finished match's name for it, in
+    English, in either language."""
+    from golfbox.hal.base import LinkEvent
+
+    settings = dict(variant="6-card", seats=3, takeover_after=10.0, rounds=1, seed=3)
+    table = sim_table(**settings)
+    table.deal(0, 1, 2)
+    table.service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    table.service.run_until_idle()
+    if taken_over == "before the restart":
+        clock.advance(10.0)
+        table.service.run_until_idle()
+        assert table.journal.seats_away() == {1: True}
+    table.service.close("power cut")
+    again = sim_table(**settings)  # resumes the match
+    svc = again.service
+    again.play_to_the_result(0, 2, step=5.0, tries=500)
+    english = "P2 is away: a bot plays for it until it is back"
+    assert svc.notices.shared_line() == english
+    again.press(0, Button.BACK)  # ✕: the lobby, P2's node still away
+    assert svc.state == "lobby" and svc.lobby.name(1) == "P2"
+    lobby_in(again, "fr")
+    assert svc.lobby.name(1) == "J2"
+    assert svc.notices.shared_line() == "J2 est absent : un robot joue à sa place"
+    lobby_in(again, "en")
+    assert svc.notices.shared_line() == english
+
+
+def test_a_seat_that_goes_away_in_a_french_lobby_is_named_in_english_when_it_turns_english(
+        sim_table):
+    """A French table's lobby, no match played since the start: a seat node that went
+    away was said 'J2 : débranché', then 'J2's seat is unplugged' once the lobby turned
+    English, where every display names it P2. The words took the displays' name as said
+    in English, the language of the match the session last held (none: English)."""
+    from golfbox.hal.base import LinkEvent
+
+    table = sim_table(variant="6-card", seats=3, takeover_after=10.0, language="fr")
+    svc = table.service
+    table.press(0, Button.OK)  # joins
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    assert svc.notices.shared_line() == "J2 : débranché · un robot joue dans 10 s"
+    lobby_in(table, "en")
+    assert svc.notices.shared_line() == "P2's seat is unplugged · a bot plays in 10 s"
 
 
 def test_a_seat_the_config_dropped_that_was_away_before_the_restart_is_only_missing(sim_table):

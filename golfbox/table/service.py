@@ -94,6 +94,10 @@ class TableService:
         self.inputs = {seat: SeatInput() for seat in range(settings.seats)}
         self._thinker = Thinker(self.post) if think_off_loop else None
         self.session = Session(settings, journal, self.notices, clock, self._thinker)
+        # Notices says its words in the displays' language (speak, at each change), so a
+        # seat is named in them as the displays name it then: after a match, the lobby's
+        # name, not the match's (English 'P2' in a French lobby).
+        self.session.shown_name = lambda seat: self.current.seat_name(seat)
         self.painter = screens.Painter(self.seat_displays, shared_display)
         self._status = ""
         self._watchdog = None
@@ -115,7 +119,7 @@ class TableService:
         self.go(states.opening(self, self._lobby_row.kept))
         self.notices.speak(self.current.lang)  # the faults found from here on
         self._away_row = KeptRow(self._seats_away())  # as for the lobby: what the journal holds
-        self.session.restore_away(self._away_row.kept, self.current.seat_name)
+        self.session.restore_away(self._away_row.kept)
         for key, words, detail in faults:
             self.notices.fault(key, words)
             self.notices.details[key] = detail

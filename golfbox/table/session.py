@@ -121,6 +121,9 @@ class Session:
         # when they are not the defaults.
         self.match_config: dict = {}
         self.players: list[Player] = []  # by engine seat
+        # A seat's name as the displays show it now, in their language: the table's state
+        # knows (the lobby's names, or the match's). Set by TableService.
+        self.shown_name: Callable[[int], str] = self.name
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
@@ -423,15 +426,14 @@ class Session:
             return
         self._log_link(key, logging.WARNING, "%s failed: %s (the game goes on)", where,
                        event.reason)
-        # The players read which part of whose seat, in their language; the log has the
-        # technical reason (a device path, an errno) for whoever mends it.
-        # (``where`` is in the language of the moment; the seat's name follows lang)
-        name_in = self._names_in(lambda seat: where)
+        # The players read which part of whose seat, in their language, named as the
+        # displays name it then; the log has the technical reason (a device path, an
+        # errno) for whoever mends it.
 
         def words(lang: str) -> str:
             if event.seat is None:
                 return say(lang, "the table's screen is not answering")
-            who = name_in(event.seat, lang)
+            who = self.shown_name(event.seat)
             if event.buttons:  # a seat node: its buttons and its screen
                 return self._unplugged_words(lang, who)
             return say(lang, "{who}'s screen is not answering", who=who)
@@ -446,12 +448,6 @@ class Session:
             self.away[event.seat] = self._clock() if event.at is None else event.at
         self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
-
-    def _names_in(self, shown: Callable[[int], str]) -> Callable[[int, str], str]:
-        """A seat's name in a language, for words said now: ``shown(seat)``, as the
-        displays show it, in the language of now; else its name in that one."""
-        said_in = self.language
-        return lambda seat, lang: shown(seat) if lang == said_in else self.name(seat, lang)
 
     def _unplugged_words(self, lang: str, who: str) -> str:
         """A seat node gone, in ``lang``: and when a bot plays for it, if one will."""
@@ -484,13 +480,12 @@ class Session:
         return {seat: self._stand_in_from(seat) is not None and
                 self._clock() >= self._stand_in_from(seat) for seat in self.away}
 
-    def restore_away(self, kept: dict[int, bool], name: Callable[[int], str]) -> None:
-        """The seats away before a restart, as the journal ``kept`` them (``name``: a seat's,
-        as the displays show it). The clock they were waited on is lost with the restart:
-        a seat a bot had taken over is the bot's at once, the others are waited for from
-        now. Each is the person's again when its node is back steadily (part_back), as
+    def restore_away(self, kept: dict[int, bool]) -> None:
+        """The seats away before a restart, as the journal ``kept`` them. The clock they
+        were waited on is lost with the restart: a seat a bot had taken over is the bot's
+        at once, the others are waited for from now. Each is the person's again when its node is back steadily (part_back), as
         before; the hub's report that it did not find the node changes nothing."""
-        now, after, who = self._clock(), self.settings.takeover_after, self._names_in(name)
+        now, after = self._clock(), self.settings.takeover_after
         for seat, taken_over in sorted(kept.items()):
             if seat >= self.settings.seats:
                 # A seat the config dropped since: no node of it can come back. A resumed
@@ -501,13 +496,13 @@ class Session:
                 self.away[seat] = now - after
                 def words(lang: str, seat: int = seat) -> str:
                     return say(lang, "{who} is away: a bot plays for it until it is back",
-                               who=who(seat, lang))
+                               who=self.shown_name(seat))
                 if seat in self.engine_seat:
                     self._stand_ins.add(self.engine_seat[seat])
             else:
                 self.away[seat] = now
                 def words(lang: str, seat: int = seat) -> str:
-                    return self._unplugged_words(lang, who(seat, lang))
+                    return self._unplugged_words(lang, self.shown_name(seat))
             self.notices.fault(key, words)
             self.notices.details[key] = f"seat {seat + 1}: away before the restart"
             log.warning("seat %d was away before the restart: %s", seat + 1,
@@ -573,7 +568,7 @@ class Session:
                 missing = seat in self.missing
 
                 def words(lang: str) -> str:
-                    who = self.name(seat, lang)
+                    who = self.shown_name(seat)
                     # A seat the config dropped has no pad to come back on.
                     return (say(lang, "{who} is not in the config: a bot plays for it", who=who)
                             if missing else
