@@ -593,6 +593,41 @@ def test_two_people_at_one_window_see_only_their_own_screen(monkeypatch):
         table.close()
 
 
+def test_two_keys_of_a_hidden_seat_in_one_pass_of_the_window_play_nothing_unseen(monkeypatch):
+    """The window reads every key queued since its last pass (20 ms) before it draws: a
+    hidden seat's first key only uncovered it, and its second, in the same pass, played
+    on the screen its player had not yet been shown (seat 1's ● turned a card up).
+    Keys of a seat queued before its uncovered panel is drawn are dropped; the first
+    after it plays. The keys go through pygame's own queue, on SDL's dummy driver."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    ok = dict(key=pygame.K_DOWN, mod=0, unicode="")  # seat 1's ●
+
+    def played(*passes) -> tuple[int, int]:
+        """Seat 1's face-up cards before and after passes of the window's loop, each over
+        its keys queued together and ending with the draw that ends a pass."""
+        table = sim_window_table(humans=2)
+        try:
+            window = open_window(table, [0, 1])
+            assert table.service.state == "playing"
+            before = table.service.match.round.face_up[0]
+            table.start()
+            for keys in passes:
+                for key in keys:
+                    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, **key))
+                pygame.event.post(pygame.event.Event(pygame.QUIT))  # so that loop() returns
+                window.loop()
+                window.device.display(window.compose())
+        finally:
+            table.close()  # the table thread handles every press queued before it stops
+        return before, table.service.match.round.face_up[0]
+
+    before, after = played([ok, ok])  # both before seat 1's uncovered panel was drawn
+    assert after == before
+    before, after = played([ok], [ok])  # the second after it: seen, it plays
+    assert after == before | 1 << 0
+
+
 def test_two_people_at_one_terminal_see_only_their_own_screen(open_terminal):
     term = open_terminal(["sim", "--players", "2", "--humans", "2", "--seed", "5"])
     term.wait_for_text("seat 2 · you · hidden")  # nobody has pressed a key yet

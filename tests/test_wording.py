@@ -580,6 +580,38 @@ def test_a_hidden_seats_first_key_only_uncovers_it(tmp_path):
         table.close()
 
 
+def test_a_seat_on_another_page_of_the_terminal_is_not_waited_for(tmp_path):
+    """Keys of a seat a key uncovered are dropped until the front end has drawn it (the
+    window reads a pass's keys before it draws); a seat whose panel is on another page
+    of the terminal (Tab) is never drawn: after the draw that follows its first key, its
+    next key acts as before, not dropped for ever."""
+    from golfbox.commands.sim import add_arguments, table_settings
+    from golfbox.table.sim import SimTable
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--players", "4", "--seed", "3", "--rounds", "1"])
+    table = SimTable(table_settings(args, humans=4, bot_delay=0.0, auto_start=True))
+    svc = table.service
+    try:
+        ui = terminal_ui(table, 70, 260)  # two seats of four on a page
+        ui.humans, ui.seat_order = [0, 1, 2, 3], [0, 1, 2, 3]
+        ui.keys_of = {seat: terminal.SEAT_KEYS[seat] for seat in ui.humans}
+        ui.curtain = terminal.Curtain(ui.humans)
+        ui.draw()
+        assert "Tab: seats 3, 4" in ui.screen.line(0) and "seat 3 ·" not in ui.screen.all()
+        turned = svc.match.round.face_up[2]
+        assert ui.handle("g")  # seat 3's ●: only uncovers it
+        svc.run_until_idle()
+        assert svc.match.round.face_up[2] == turned
+        ui.draw()  # seat 3 is still on the next page
+        assert ui.handle("g")
+        svc.run_until_idle()
+        assert svc.match.round.face_up[2] == turned | 1 << 0
+    finally:
+        table.close()
+
+
 def test_a_key_answers_the_curtain_its_player_saw():
     """A seat drawn hidden whose round ended before its key (round_over hides nothing)
     saw the curtain, not the result the key would act on: that key only uncovers it.
@@ -587,6 +619,8 @@ def test_a_key_answers_the_curtain_its_player_saw():
     curtain = terminal.Curtain([0, 1])
     assert curtain.draws(0, "playing")
     assert not curtain.key(0, "round_over")
+    assert not curtain.key(0, "round_over")  # the result not drawn yet: not seen
+    curtain.drawn()  # the front end drew it
     assert curtain.key(0, "round_over")  # seen now: it acts
     assert not curtain.draws(1, "lobby")
     assert not curtain.key(1, "playing")

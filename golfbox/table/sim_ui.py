@@ -217,6 +217,7 @@ class TerminalUI:
             self._status(cols, layout)
             for panel in layout.panels:
                 self._panel(panel, layout.cell)
+            self.curtain.drawn()
         if self.show_help:
             self._box(terminal.help_lines(self.humans), rows, cols)
         screen.refresh()
@@ -407,6 +408,7 @@ class WindowUI:
             who += " · hidden" if hidden else ""
             paste(seat_key(seat), f"seat {seat + 1} · {who}", WINDOW_GAP + col * (seat_w + WINDOW_GAP),
                   y + row * (seat_h + label_h + WINDOW_GAP), image, hidden)
+        self.curtain.drawn()  # shown at once (loop, __init__)
         return canvas
 
     def loop(self) -> None:

@@ -279,15 +279,20 @@ class Curtain:
         self.people = frozenset(humans) if len(humans) > 1 and not all_screens else frozenset()
         self.looking: int | None = None  # nobody has pressed yet: every person's is hidden
         self.drawn_hidden: set[int] = set()  # the seats last drawn hidden
+        self.uncovering: set[int] = set()  # seats a key uncovered since the last draw
 
     def key(self, seat: int, state: str) -> bool:
         """A key of ``seat``'s: True if it acts, False if it only uncovers the seat. Its
         player saw the curtain (drawn, or hidden by now), not the screen the key would
         act on: like a press that wakes a table's screen saver, it is dropped whole (a
-        hold's HELD with its press)."""
-        acts = seat not in self.drawn_hidden and not self.hides(seat, state)
+        hold's HELD with its press). So is every key of the seat until the front end
+        has drawn it uncovered: the window reads all the keys of a 20 ms pass first."""
+        acts = (seat not in self.drawn_hidden and seat not in self.uncovering
+                and not self.hides(seat, state))
         self.looking = seat
         self.drawn_hidden.discard(seat)
+        if not acts:
+            self.uncovering.add(seat)
         return acts
 
     def hides(self, seat: int, state: str) -> bool:
@@ -299,6 +304,12 @@ class Curtain:
         hidden = self.hides(seat, state)
         (self.drawn_hidden.add if hidden else self.drawn_hidden.discard)(seat)
         return hidden
+
+    def drawn(self) -> None:
+        """The front end has drawn the panels it shows: a seat a key uncovered is seen
+        now. One on no panel shown (another page of seats) is not waited for: it would
+        never be drawn, and its keys would be dropped for ever."""
+        self.uncovering.clear()
 
 
 def curtain_lines(seat: int) -> tuple[str, ...]:
