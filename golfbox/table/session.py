@@ -483,8 +483,9 @@ class Session:
     def restore_away(self, kept: dict[int, bool]) -> None:
         """The seats away before a restart, as the journal ``kept`` them. The clock they
         were waited on is lost with the restart: a seat a bot had taken over is the bot's
-        at once, the others are waited for from now. Each is the person's again when its node is back steadily (part_back), as
-        before; the hub's report that it did not find the node changes nothing."""
+        at once, the others are waited for from now. Each is the person's again when its
+        node is back steadily (part_back), as before; the hub's report that it did not
+        find the node changes nothing."""
         now, after = self._clock(), self.settings.takeover_after
         for seat, taken_over in sorted(kept.items()):
             if seat >= self.settings.seats:
