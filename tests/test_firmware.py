@@ -271,3 +271,47 @@ def test_a_press_made_while_the_node_handles_bytes_is_not_stamped_before_it():
     pressed, ticks = eval(run_micropython(code).decode().replace("] [", "], ["))
     assert len(ticks) == 1
     assert ticks[0] >= pressed[0]  # was 100: the loop's time before it handled the contrast
+
+
+def test_the_relay_never_sends_ctrl_c_to_a_node_that_has_just_turned_it_off():
+    """The relay read that the node caught SIGINT, then sent it: a node whose
+    kbd_intr(-1) ran between the two (the Unix port then puts SIGINT back to its
+    default, which ends the process) died of the relay's Ctrl-C. Seen once under
+    load as 'the node stopped' in the test above; on the board a 0x03 after
+    kbd_intr(-1) is only a byte. Here a process that turns its handler on and off
+    as fast as it can stands in for a node at that moment."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    from fake_mpy.harness import Relay
+
+    # libc's own signal(), a C function as the handler (getpid: harmless with any
+    # argument): Python's signal machinery, which defers its handlers, is not in it.
+    toggling = subprocess.Popen([sys.executable, "-c", (
+        "import ctypes\n"
+        "libc = ctypes.CDLL(None)\n"
+        "libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)\n"
+        "caught = ctypes.cast(libc.getpid, ctypes.c_void_p)\n"
+        "print('ready', flush=True)\n"
+        "while True:\n"
+        "    libc.signal(2, caught)\n"
+        "    libc.signal(2, None)\n")],  # SIGINT, SIG_DFL
+        stdout=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    host_end, node_end = socket.socketpair()
+    relay = Relay(host_end, ctrl_c_pid=toggling.pid)
+    try:
+        assert toggling.stdout.readline() == "ready\n"
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and toggling.poll() is None:
+            relay._ctrl_c(b"\x03")
+        assert toggling.poll() is None, f"the relay's Ctrl-C ended it ({toggling.returncode})"
+        assert relay.interrupts > 0  # it did send some, while the handler was on
+    finally:
+        relay.close()
+        toggling.kill()
+        toggling.wait()
+        host_end.close()
+        node_end.close()

@@ -170,11 +170,33 @@ class Relay:
         return bytes(out)
 
     def _ctrl_c(self, data: bytes) -> bytes:
-        if self.ctrl_c_pid is None or b"\x03" not in data or not self._catches_sigint():
+        if self.ctrl_c_pid is None or b"\x03" not in data:
             return data
-        self.interrupts += data.count(b"\x03")
-        os.kill(self.ctrl_c_pid, signal.SIGINT)
+        # Looked at and sent with the node stopped: a kbd_intr(-1) between the look and
+        # the kill puts SIGINT back to its default, and the Ctrl-C would end the process.
+        os.kill(self.ctrl_c_pid, signal.SIGSTOP)
+        try:
+            if not (self._stopped() and self._catches_sigint()):
+                return data
+            self.interrupts += data.count(b"\x03")
+            os.kill(self.ctrl_c_pid, signal.SIGINT)  # delivered, as caught, once it goes on
+        finally:
+            os.kill(self.ctrl_c_pid, signal.SIGCONT)
         return data.replace(b"\x03", b"")  # consumed as Ctrl-C, as on the board
+
+    def _stopped(self) -> bool:
+        """Wait until the node has stopped (SIGSTOP is sent at once, taken a moment later)."""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.ctrl_c_pid}/stat") as stat:
+                    state = stat.read().rpartition(")")[2].split()[0]
+            except OSError:
+                return False
+            if state in "TtZX":
+                return state in "Tt"
+            time.sleep(0.0002)
+        return False
 
     def _catches_sigint(self) -> bool:
         try:
