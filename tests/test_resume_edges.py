@@ -222,12 +222,9 @@ def test_a_seat_away_before_the_restart_is_named_in_the_language_the_lobby_turns
     english = svc.notices.shared_line()
     assert english == "P2's seat is unplugged · a bot plays in 10 s"
     again.press(0, Button.OK)  # joins
-    while svc.lobby.selected.key != "language":
-        again.press(0, Button.OK)
-    again.press(0, Button.RIGHT)
-    assert svc.lobby.language == "fr"
+    lobby_in(again, "fr")
     assert svc.notices.shared_line() == "J2 : débranché · un robot joue dans 10 s"
-    again.press(0, Button.RIGHT)  # and back
+    lobby_in(again, "en")  # and back
     assert svc.notices.shared_line() == english
 
 

@@ -155,14 +155,16 @@ def test_the_lobby_keeps_its_menu_rows_inside_the_screen():
 # ----------------------------------------------------------------- item 3: the simulator's top line
 
 
-def sim_table(tmp_path, **options):
+def sim_table(tmp_path, argv=(), humans=1):
+    """golfbox sim's table for ``argv`` (2 players, seed 3, one round unless it says),
+    ``humans`` of them people; no delay, dealt at once unless --lobby."""
     from golfbox.commands.sim import add_arguments, table_settings
     from golfbox.table.sim import SimTable
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1", *options.get("argv", [])])
-    settings = table_settings(args, humans=1, bot_delay=0.0, auto_start=not args.lobby)
+    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1", *argv])
+    settings = table_settings(args, humans=humans, bot_delay=0.0, auto_start=not args.lobby)
     return SimTable(settings)
 
 
@@ -548,15 +550,7 @@ def test_a_hidden_seats_first_key_only_uncovers_it(tmp_path):
     keys, and that key played as well: seat 1's ● turned up a card its player never saw,
     seat 2's Shift+s (a hold: its press, then HELD) too. The first key only uncovers the
     seat, as a press that wakes a table's screen saver only wakes it; the next acts."""
-    import argparse
-
-    from golfbox.commands.sim import add_arguments, table_settings
-    from golfbox.table.sim import SimTable
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1"])
-    table = SimTable(table_settings(args, humans=2, bot_delay=0.0, auto_start=True))
+    table = sim_table(tmp_path, humans=2)
     svc = table.service
     try:
         ui = terminal_ui(table, 70, 260)
@@ -585,13 +579,7 @@ def test_a_seat_on_another_page_of_the_terminal_is_not_waited_for(tmp_path):
     window reads a pass's keys before it draws); a seat whose panel is on another page
     of the terminal (Tab) is never drawn: after the draw that follows its first key, its
     next key acts as before, not dropped for ever."""
-    from golfbox.commands.sim import add_arguments, table_settings
-    from golfbox.table.sim import SimTable
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(["--players", "4", "--seed", "3", "--rounds", "1"])
-    table = SimTable(table_settings(args, humans=4, bot_delay=0.0, auto_start=True))
+    table = sim_table(tmp_path, ["--players", "4"], humans=4)
     svc = table.service
     try:
         ui = terminal_ui(table, 70, 260)  # two seats of four on a page
@@ -631,15 +619,7 @@ def test_the_curtain_never_shows_a_frame_drawn_after_the_state_it_judged_by(tmp_
     thread dealt in between, the first in-round picture of another person's seat was
     drawn with no curtain (the state read was the lobby's), until the next redraw. The
     picture is read first: one drawn in a round was drawn after the state said so."""
-    import argparse
-
-    from golfbox.commands.sim import add_arguments, table_settings
-    from golfbox.table.sim import SimTable
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(["--players", "2", "--seed", "3", "--rounds", "1", "--lobby"])
-    table = SimTable(table_settings(args, humans=2, bot_delay=0.0, auto_start=False))
+    table = sim_table(tmp_path, ["--lobby"], humans=2)
     svc = table.service
     try:
         for seat in (0, 1):
