@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from unittest.mock import ANY
 
 import pytest
@@ -38,7 +39,8 @@ class Recorder:
 
 
 def release_and_close(pad, factory, pins=(17, 27, 22, 4, 5, 6, 13, 19)):
-    """Let go of every button first: gpiozero's hold thread only stops once a hold ends."""
+    """Let go of every button, then close (closing with one down works too: see
+    test_close_while_a_button_is_down_leaves_no_thread_and_no_held)."""
     for pin in pins:
         factory.pin(pin).drive_high()
     pad.close()
@@ -78,7 +80,7 @@ def test_long_press_is_pressed_then_held_once_and_nothing_on_release(mock_pins):
     time.sleep(0.05)
     assert sink.events == [ButtonEvent(0, Button.BACK, EventKind.PRESSED, at=ANY),
                            ButtonEvent(0, Button.BACK, EventKind.HELD, at=ANY)]
-    # HELD comes from gpiozero's hold thread: the sink must be thread-safe (a queue).
+    # HELD comes from the press's timer thread: the sink must be thread-safe (a queue).
     assert sink.threads[1] != threading.main_thread().name
     pad.close()
 
@@ -123,6 +125,85 @@ def test_a_pad_stamps_on_the_clock_it_is_given(clock, mock_pins):
     mock_pins.pin(27).drive_low()
     assert sink.events == [ButtonEvent(0, Button.RIGHT, at=1000.0)]
     release_and_close(pad, mock_pins)
+
+
+def task_switches() -> dict[int, int]:
+    """voluntary_ctxt_switches (wakeups) of each thread of this process, by thread id."""
+    counts = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            status = (task / "status").read_text()
+        except FileNotFoundError:  # it ended meanwhile
+            continue
+        for line in status.splitlines():
+            if line.startswith("voluntary_ctxt_switches:"):
+                counts[int(task.name)] = int(line.split()[1])
+    return counts
+
+
+FOUR_SEATS = {seat: dict(zip(Button, pins)) for seat, pins in enumerate(
+    [(4, 5, 6, 12), (13, 16, 17, 18), (19, 20, 21, 22), (23, 24, 25, 26)])}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")
+def test_an_idle_pad_does_not_wake(mock_pins):
+    """A café table waits all night: gpiozero's Button woke every 0.1 s per button to see
+    whether it was pressed (16 threads, ~200 wakeups a second for 4 seats)."""
+    before = set(task_switches())
+    pad, sink = make_pad(mock_pins, seats=FOUR_SEATS)
+    pin = mock_pins.pin(22)
+    pin.drive_low()  # a quick press and release: nothing of it may stay awake
+    time.sleep(0.03)
+    pin.drive_high()
+    time.sleep(0.2)
+    start = task_switches()
+    time.sleep(1.0)
+    end = task_switches()
+    woke = {tid: end[tid] - start.get(tid, 0) for tid in end.keys() - before}
+    assert sum(woke.values()) <= 2, f"the pad's threads woke: {woke}"
+    assert sink.events == [ButtonEvent(2, Button.BACK, EventKind.PRESSED, at=ANY)]
+    pad.close()
+
+
+def test_a_release_before_hold_time_cancels_that_hold(mock_pins):
+    pad, sink = make_pad(mock_pins, hold_time=0.3)
+    pin = mock_pins.pin(17)
+    pin.drive_low()
+    time.sleep(0.1)
+    pin.drive_high()
+    time.sleep(0.1)
+    second = time.monotonic()
+    pin.drive_low()  # the first press's 0.3 s end about 0.1 s from now: no HELD for it
+    sink.wait_for(3)
+    time.sleep(0.1)
+    pin.drive_high()
+    assert [e.kind for e in sink.events] == [EventKind.PRESSED] * 2 + [EventKind.HELD]
+    assert sink.events[2].at - second >= 0.29  # the second press's, not the first's
+    pad.close()
+
+
+def test_a_press_too_short_for_the_debouncer_is_not_held(clock, mock_pins):
+    """Its release is ignored as bounce (the pad thinks it still down), but the pin is up
+    when hold_time comes, as gpiozero's Button saw too."""
+    pad, sink = make_pad(mock_pins, clock=clock, hold_time=0.1)
+    pin = mock_pins.pin(22)
+    pin.drive_low()
+    clock.now += 0.01
+    pin.drive_high()
+    time.sleep(0.25)
+    assert sink.events == [ButtonEvent(0, Button.OK, at=ANY)]
+    pad.close()
+
+
+def test_close_while_a_button_is_down_leaves_no_thread_and_no_held(mock_pins):
+    before = set(threading.enumerate())
+    pad, sink = make_pad(mock_pins, hold_time=0.2, seats=FOUR_SEATS)
+    for pin in (4, 13, 26):
+        mock_pins.pin(pin).drive_low()
+    pad.close()  # the buttons are still down
+    assert set(threading.enumerate()) <= before  # at once: nothing lingers until hold_time
+    time.sleep(0.3)
+    assert [e.kind for e in sink.events] == [EventKind.PRESSED] * 3
 
 
 # ---------------------------------------------------------------- debouncing

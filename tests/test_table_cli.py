@@ -213,7 +213,7 @@ def test_systemd_ready_watchdog_and_sigterm(tmp_path):
     assert "SIGTERM: pausing the table" in service.output
 
 
-# Two seats on gpiozero's mock pins: a thread per button (gpiozero's hold thread).
+# Two seats on gpiozero's mock pins.
 GPIO_TABLE = '[gpio]\npin_factory = "mock"\n' + "".join(
     f'[[seats]]\nbackend = "gpio"\nbuttons = {{ left = {a}, right = {a + 1}, ok = {a + 2}, '
     f'back = {a + 3} }}\ndisplay = {{ driver = "dummy" }}\n' for a in (5, 12))
@@ -233,7 +233,9 @@ def test_a_sigterm_that_another_thread_takes_stops_the_table(tmp_path):
         pid = service.process.pid
         others = sorted(int(task.name) for task in Path(f"/proc/{pid}/task").iterdir()
                         if int(task.name) != pid)
-        assert len(others) >= 8, others  # a hold thread per button
+        # Idle, the only other thread is serve()'s signal watcher (asleep in a read): the
+        # pads no longer keep a hold thread per button (gpiozero's Button did).
+        assert others, "no thread but the main one"
         time.sleep(0.5)  # the loop asleep in its get()
         os.kill(others[0], signal.SIGTERM)  # a thread's id: that thread takes it first
         assert service.wait(10) == 0, service.output

@@ -1,7 +1,7 @@
 """Seat buttons wired straight to the Pi's GPIO, through gpiozero.
 
-Each button is a gpiozero ``Button`` (internal pull-up, pressed = pin low).
-What the players get, decided here once:
+Each button is a gpiozero ``DigitalInputDevice`` (internal pull-up, pressed =
+pin low). What the players get, decided here once:
 
 * PRESSED is sent the moment a press is accepted (instant feedback, no
   waiting to learn whether it will become a long press);
@@ -9,14 +9,22 @@ What the players get, decided here once:
 * releasing sends nothing. So a long press is PRESSED then HELD, never a
   PRESSED on release; the table gives HELD its own meaning on top.
 
+HELD is timed here, by a ``threading.Timer`` started by each press and
+cancelled by its release, not by gpiozero's ``Button``: its hold thread, one
+per button, wakes every 0.1 s for ever whether or not anything is pressed
+(an idle 4-seat table: 16 threads, 160-390 wakeups a second, all night). So
+no thread of ours lives while nothing is pressed (bench/gpio_idle.py).
+
 Contact bounce: gpiozero passes ``bounce_time`` to the pin driver (lgpio
 filters in the kernel), but its MockPin, and some drivers, do not filter at
 all, so every press also goes through ``Debouncer``: an edge closer than
-``bounce_time`` to the last accepted edge of that button is ignored.
+``bounce_time`` to the last accepted edge of that button is ignored. A hold
+is sent only if the pin is still low when ``hold_time`` comes (a tap shorter
+than ``bounce_time`` had its release ignored).
 
-gpiozero calls back on its own threads: the callbacks here only build an
-event, stamped with the pad's clock at that moment, and hand it to the sink
-(a queue's ``put``); no game logic runs there.
+gpiozero calls back on its own threads, and a hold on its timer's: the
+callbacks here only build an event, stamped with the pad's clock at that
+moment, and hand it to the sink (a queue's ``put``); no game logic runs there.
 gpiozero itself is imported when a pad is built, not before.
 """
 
@@ -52,38 +60,68 @@ class Debouncer:
 class _SeatButton:
     """One physical button: debounced edges in, ButtonEvents out."""
 
-    def __init__(self, seat: int, button: Button, debouncer: Debouncer,
-                 post: Callable[[ButtonEvent], None], clock: Callable[[], float]):
+    def __init__(self, seat: int, button: Button, device: Any, debouncer: Debouncer,
+                 hold_time: float, post: Callable[[ButtonEvent], None],
+                 clock: Callable[[], float]):
         self.seat = seat
         self.button = button
+        self._device = device
         self._debouncer = debouncer
+        self._hold_time = hold_time
         self._clock = clock
         self._post = post
-        self._down = False
-        self._held_sent = False
+        self._hold: threading.Timer | None = None  # this press's, until it is held or let go
+        self._presses = 0  # which press a firing timer belongs to
+        self._closed = False
         self._lock = threading.Lock()  # press/release and hold come from different threads
+        device.when_activated = self.pressed
+        device.when_deactivated = self.released
 
     def pressed(self) -> None:
         with self._lock:
-            if not self._debouncer.accept():
+            if self._closed or not self._debouncer.accept():
                 return
             # A press edge outside the bounce window is a new press even if we never
             # saw the release (a tap shorter than bounce_time).
-            self._down = True
-            self._held_sent = False
+            self._stop_hold()
+            self._presses += 1
+            hold = threading.Timer(self._hold_time, self.held, args=(self._presses,))
+            hold.name = f"hold seat {self.seat + 1} {self.button.value}"
+            hold.daemon = True  # as gpiozero's threads: a pad never closed does not block exit
+            self._hold = hold
         self._post(ButtonEvent(self.seat, self.button, EventKind.PRESSED, at=self._clock()))
+        # Started after the press is posted: a thread takes ~0.1 ms to start. One cancelled
+        # meanwhile (a release) ends at once.
+        hold.start()
 
     def released(self) -> None:
         with self._lock:
             if self._debouncer.accept():
-                self._down = False
+                self._stop_hold()
 
-    def held(self) -> None:
+    def held(self, press: int) -> None:
         with self._lock:
-            if not self._down or self._held_sent:
+            if self._hold is None or press != self._presses:  # let go or pressed again as it fired
                 return
-            self._held_sent = True
+            self._hold = None
+            if not self._device.is_active:  # its release was taken for bounce
+                return
         self._post(ButtonEvent(self.seat, self.button, EventKind.HELD, at=self._clock()))
+
+    def close(self) -> None:
+        """Cancels a pending hold and waits for its thread: none is left behind."""
+        with self._lock:
+            self._closed = True
+            hold, self._hold = self._hold, None
+        if hold is not None:
+            hold.cancel()
+            if hold.is_alive() and hold is not threading.current_thread():
+                hold.join()
+
+    def _stop_hold(self) -> None:
+        if self._hold is not None:
+            self._hold.cancel()  # its thread ends at once; held() ignores it if it fired
+            self._hold = None
 
 
 def pin_factory_by_name(name: str) -> Any:
@@ -147,7 +185,8 @@ class GpioPad:
     def __init__(self, seats: Mapping[int, Mapping[Button, int]], *,
                  bounce_time: float = 0.02, hold_time: float = 0.8,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic):
-        from gpiozero import Button as GpioButton  # lazily: the laptop path never needs it
+        # lazily: the laptop path never needs it. Not gpiozero's Button: see the docstring.
+        from gpiozero import DigitalInputDevice
 
         self.clock = clock
         self._sink: EventSink | None = None
@@ -156,18 +195,16 @@ class GpioPad:
         try:
             for seat, pins in seats.items():
                 for button, pin in pins.items():
-                    logic = _SeatButton(seat, button, Debouncer(bounce_time, clock), self._post, clock)
                     try:
-                        device = GpioButton(
+                        device = DigitalInputDevice(
                             f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
-                            hold_time=hold_time, hold_repeat=False, pin_factory=pin_factory)
+                            pin_factory=pin_factory)
                     except Exception as exc:
                         raise GpioSetupError(f"seats[{seat}].buttons.{button.value}", pin, exc) from exc
-                    device.when_pressed = logic.pressed
-                    device.when_released = logic.released
-                    device.when_held = logic.held
                     self._devices.append(device)
-                    self.buttons[(seat, button)] = logic
+                    self.buttons[(seat, button)] = _SeatButton(
+                        seat, button, device, Debouncer(bounce_time, clock), hold_time,
+                        self._post, clock)
         except Exception:
             self.close()
             raise
@@ -177,6 +214,8 @@ class GpioPad:
 
     def close(self) -> None:
         self._sink = None
+        for logic in self.buttons.values():
+            logic.close()  # no hold left to read a closed pin
         for device in self._devices:
             device.close()
         self._devices.clear()
