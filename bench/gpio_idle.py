@@ -4,8 +4,9 @@
 
 Builds a GpioPad of ``--seats`` seats x 4 buttons on gpiozero's pins (its
 MockFactory by default: the real gpiozero devices, with mock pins; on a Pi,
-``--pin-factory lgpio`` counts the driver's own threads too), presses nothing
-for ``--seconds`` and reports, from /proc/self/task/*/status:
+``--pin-factory lgpio``, with the table stopped, counts the driver's own
+threads too: it claims GPIO 4-6, 12, 13 and 16-26 as pulled-up inputs),
+presses nothing for ``--seconds`` and reports, from /proc/self/task/*/status:
 
 * the process's threads before the pad, with it, and after close();
 * the voluntary context switches of the threads the pad started (each one is
