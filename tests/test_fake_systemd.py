@@ -9,15 +9,17 @@ import pytest
 from fake_systemd import NotifyingService
 
 # A service that writes ``sys.argv[1]`` bytes, then says READY=1 (unless "never") and
-# waits for SIGTERM (or, "deaf", ignores it).
+# waits for SIGTERM (or, "deaf", ignores it). It closes its socket: left to the
+# finalizer, that formats a ResourceWarning with socket.__repr__, Python code where a
+# SIGTERM sent at READY ran its handler, and the finalizer dropped the SystemExit.
 SERVICE = """
 import os, signal, socket, sys, time
 signal.signal(signal.SIGTERM, signal.SIG_IGN if sys.argv[2] == "deaf" else lambda *_: sys.exit(0))
 sys.stdout.write("x" * int(sys.argv[1]) + "\\nwritten\\n")
 sys.stdout.flush()
 if sys.argv[2] != "never":
-    socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"READY=1\\nSTATUS=up",
-                                                          os.environ["NOTIFY_SOCKET"])
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.sendto(b"READY=1\\nSTATUS=up", os.environ["NOTIFY_SOCKET"])
 while True:
     time.sleep(0.05)
 """
