@@ -243,6 +243,45 @@ def test_a_sigterm_that_another_thread_takes_stops_the_table(tmp_path):
     assert "STOPPING=1" in service.seen[-1]
 
 
+def test_a_signal_another_thread_takes_wakes_a_loop_asleep_on_its_queue():
+    """What wake_on_signals is for, in this process: the table's loop asleep in its
+    SimpleQueue's get(), a signal taken by another thread (here SIGUSR1, sent to a
+    thread of ours) sets its handler pending and wakes nobody; the get waits out its
+    timeout. With the watcher, the get returns at once and the handler runs."""
+    import queue
+    import threading
+
+    handled = []
+    before = signal.signal(signal.SIGUSR1, lambda *_: handled.append(time.monotonic()))
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    release = threading.Event()
+    bystander = threading.Thread(target=release.wait)
+    bystander.start()
+
+    def sleep_through_a_signal() -> float:
+        threading.Timer(0.2, signal.pthread_kill, (bystander.ident, signal.SIGUSR1)).start()
+        start = time.monotonic()
+        try:
+            inbox.get(timeout=2.0)
+        except queue.Empty:
+            pass
+        return time.monotonic() - start
+
+    try:
+        assert sleep_through_a_signal() >= 2.0 and handled  # woken by the timeout alone
+        handled.clear()
+        unwatch = service_cli.wake_on_signals(lambda: inbox.put("wake"))
+        try:
+            assert sleep_through_a_signal() < 1.5
+            assert handled  # and the handler ran on the main thread at once
+        finally:
+            unwatch()
+    finally:
+        release.set()
+        bystander.join()
+        signal.signal(signal.SIGUSR1, before)
+
+
 def test_a_name_may_hold_any_letter_space_or_sign_the_displays_draw():
     names = {"1": "Jean\u00a0Paul", "2": "O’Brien-Zoé", "3": "Γιώργος"}  # a no-break space
     assert settings_from_config({"names": names}, 3).names == {0: names["1"], 1: names["2"],
