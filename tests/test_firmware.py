@@ -4,6 +4,8 @@ Only ``machine`` is fake (tests/fake_mpy/machine.py, at the pin and I2C level);
 the firmware, protocol.py and MicroPython's framebuf are the real ones.
 """
 
+import re
+import subprocess
 import time
 from unittest.mock import ANY
 
@@ -184,7 +186,31 @@ def test_the_first_statement_of_main_turns_ctrl_c_off():
 
     body = (FIRMWARE / "main.py").read_text().split('"""')[2]  # after the docstring
     statements = [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
-    assert statements[:5] == ["while True:", "try:", "import micropython", "micropython.kbd_intr(-1)", "break"]
+    assert statements[:6] == ["while True:", "try:", "import micropython", "micropython.kbd_intr(-1)",
+                              "if micropython:", "break"]
+
+
+def test_a_ctrl_c_noted_before_kbd_intr_is_raised_inside_main_s_try(tmp_path):
+    """On the board a Ctrl-C is only noted when its byte comes (mp_sched_keyboard_interrupt)
+    and raised at the VM's next pending check: a jump. In main.py's try the only jump was
+    the break's UNWIND_JUMP, which pops the try's handler before it checks (py/vm.c): a
+    0x03 that came while main.py was compiled or imported micropython was raised outside
+    the try, main.py ended, and the node sat in the REPL until unplugged. (The Unix port
+    raises Ctrl-C at once from its signal handler, so only the bytecode can show it.)"""
+    from fake_mpy.harness import FIRMWARE
+
+    source = (FIRMWARE / "main.py").read_text()
+    loop = tmp_path / "loop.py"  # main.py up to the node's start: it compiles the same
+    loop.write_text(source[:source.index("import start")])
+    shown = subprocess.run([str(MICROPYTHON), "-v", "-v", str(loop)], capture_output=True,
+                           text=True, timeout=10).stdout
+    ops = [(int(at), name, rest) for at, name, rest in
+           re.findall(r"^(\d+) ([A-Z_]+) ?(.*)$", shown, re.MULTILINE)]  # '16 UNWIND_JUMP 31 1'
+    handler = next(int(rest) for _, name, rest in ops if name == "SETUP_EXCEPT")
+    off = next(at for at, name, rest in ops if name == "LOAD_METHOD" and rest == "kbd_intr")
+    inside = [name for at, name, _ in ops if off < at < handler
+              and name in ("JUMP", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE")]
+    assert inside, f"no pending check inside the try after kbd_intr(-1):\n{shown}"
 
 
 def test_ctrl_c_raw_repl_and_reset_bytes_while_the_node_starts_do_not_stop_it(make_node, make_hub, ports_dir):
