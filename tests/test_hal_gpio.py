@@ -85,13 +85,18 @@ def test_long_press_is_pressed_then_held_once_and_nothing_on_release(mock_pins):
     pad.close()
 
 
+def tap(pin, down: float, then: float) -> None:
+    """Press ``pin``'s button for ``down`` seconds, let go, and wait ``then``."""
+    pin.drive_low()
+    time.sleep(down)
+    pin.drive_high()
+    time.sleep(then)
+
+
 def test_short_press_is_not_held(mock_pins):
     pad, sink = make_pad(mock_pins, hold_time=0.1)
     pin = mock_pins.pin(22)
-    pin.drive_low()
-    time.sleep(0.03)
-    pin.drive_high()
-    time.sleep(0.2)
+    tap(pin, 0.03, then=0.2)
     assert sink.events == [ButtonEvent(0, Button.OK, EventKind.PRESSED, at=ANY)]
     pad.close()
 
@@ -152,10 +157,7 @@ def test_an_idle_pad_does_not_wake(mock_pins):
     before = set(task_switches())
     pad, sink = make_pad(mock_pins, seats=FOUR_SEATS)
     pin = mock_pins.pin(22)
-    pin.drive_low()  # a quick press and release: nothing of it may stay awake
-    time.sleep(0.03)
-    pin.drive_high()
-    time.sleep(0.2)
+    tap(pin, 0.03, then=0.2)  # a quick press and release: nothing of it may stay awake
     start = task_switches()
     time.sleep(1.0)
     end = task_switches()
@@ -168,10 +170,7 @@ def test_an_idle_pad_does_not_wake(mock_pins):
 def test_a_release_before_hold_time_cancels_that_hold(mock_pins):
     pad, sink = make_pad(mock_pins, hold_time=0.3)
     pin = mock_pins.pin(17)
-    pin.drive_low()
-    time.sleep(0.1)
-    pin.drive_high()
-    time.sleep(0.1)
+    tap(pin, 0.1, then=0.1)
     second = time.monotonic()
     pin.drive_low()  # the first press's 0.3 s end about 0.1 s from now: no HELD for it
     sink.wait_for(3)
