@@ -372,6 +372,20 @@ def test_a_copy_that_cannot_be_looked_at_is_as_no_copy(tmp_path, caplog):
                                            new=False, journal=str(journal)))
 
 
+def test_a_pair_folder_that_cannot_be_looked_at_is_named(tmp_path, caplog):
+    """The copy is a link into its pair's folder: when that folder is what cannot be
+    looked at (owned by root after a `sudo golfbox run --journal …`; here, a name too
+    long), the warning named only the link, whose own look had worked."""
+    copy = tmp_path / last_good.LAST_GOOD
+    folder = tmp_path / ("last-good." + "9" * 300)
+    copy.symlink_to(f"{folder.name}/config.toml")
+    with caplog.at_level(logging.WARNING):
+        assert last_good.load_last_good(copy, tmp_path / "config.toml") is None
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{copy} cannot be looked at, so the table does not run on it: "
+        f"{folder / 'config.toml'}: File name too long"]
+
+
 def test_a_laptop_without_a_config_never_runs_on_a_copy(tmp_path, monkeypatch):
     """No state directory and no --journal (a laptop's `golfbox run`, `make run`): no
     config is the simulator, whatever a run as root once left in /var/lib/golfbox."""

@@ -83,7 +83,7 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         kept_pinmap = pinmap.is_file()
     except OSError as exc:  # a name too long, a folder the service may not look in
         log.warning("%s cannot be looked at, so the table does not run on it: %s", copy,
-                    exc.strerror or exc)
+                    _refused(exc, named=copy))
         return None
     try:
         if kept_pinmap:
@@ -180,10 +180,12 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
             shutil.rmtree(new, ignore_errors=True)
 
 
-def _refused(exc: OSError) -> str:
+def _refused(exc: OSError, named: Path | None = None) -> str:
     """The path the OS refused (both, for a rename) and why, for the log: the builder
-    reading it mends that file or folder, not ``config.last-good.toml``."""
-    paths = " -> ".join(os.fsdecode(p) for p in (exc.filename, exc.filename2) if p is not None)
+    reading it mends that file or folder, not ``config.last-good.toml`` (``named``: a
+    path the line names already, not said twice)."""
+    paths = " -> ".join(os.fsdecode(p) for p in (exc.filename, exc.filename2)
+                        if p is not None and os.fsdecode(p) != str(named))
     why = exc.strerror or str(exc)
     return f"{paths}: {why}" if paths else why
 
