@@ -1007,3 +1007,48 @@ def test_a_keep_that_fails_names_the_path_the_os_refused_and_why(tmp_path, caplo
         f"cannot keep the config that started in {copy}: {refused} (the table runs on; a "
         "refused config at a later start will not run on it)"]
     assert not (state / "last-good.1").exists()  # the half-made pair is not left behind
+
+
+_unflushable: list[Path] = []  # while set, opening this folder fails as a dying card's would
+
+
+def _fail_folder_open(event: str, args: tuple) -> None:
+    if (_unflushable and event == "open" and isinstance(args[2], int)
+            and args[2] & os.O_DIRECTORY and Path(os.fsdecode(args[0])) == _unflushable[0]):
+        raise OSError(errno.EIO, os.strerror(errno.EIO), os.fsdecode(args[0]))
+
+
+_hooked_folder: list[bool] = []
+
+
+def test_a_keep_whose_folder_cannot_be_flushed_after_the_commit_says_it_kept(tmp_path, caplog):
+    """After the rename that commits a new pair, flushing the state folder failed and
+    the log said 'cannot keep the config …' though the new pair was kept and is what
+    the next refused start runs on. It now says the pair was kept, and that a power
+    cut before the folder reaches the disk may bring the pair before back: so that
+    pair's folder stays (the next keep removes it), or the link could point at a folder
+    gone. Made with an audit hook failing the state folder's open, as a dying card."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    state = tmp_path / "state"
+    state.mkdir()
+    copy = state / last_good.LAST_GOOD
+    last_good.keep(load_config(config), config, copy)
+    config.write_text(TABLE.replace('3 = "Cleo"', '3 = "Cleo 2"'))
+    if not _hooked_folder:
+        sys.addaudithook(_fail_folder_open)
+        _hooked_folder.append(True)
+    _unflushable.append(state)
+    try:
+        with caplog.at_level(logging.WARNING):
+            last_good.keep(load_config(config), config, copy)
+    finally:
+        _unflushable.clear()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"kept {config} in {state / 'last-good.2'}, to run on if a later edit is refused, "
+        f"but {state}: Input/output error: a power cut before it reaches the disk may "
+        "run on the pair kept before"]
+    assert kept_pair(config, copy) == ("Cleo 2", None)
+    assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, "last-good.1", "last-good.2"]
+    last_good.keep(load_config(config), config, copy)  # the next start: the old pair goes
+    assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, "last-good.2"]

@@ -168,9 +168,15 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
             return
         os.replace(link, copy)  # the commit: the old pair stands until here, the new after
         committed, new = new, None
-        _fsync_folder(state)
-        log.info("kept %s in %s, to run on if a later edit is refused",
-                 " and ".join(map(str, sources.values())), committed)
+        kept = (f"kept {' and '.join(map(str, sources.values()))} in {committed}, to run on "
+                "if a later edit is refused")
+        try:
+            _fsync_folder(state)
+        except OSError as exc:  # kept, but a cut may undo the rename: the old pair must stay
+            log.warning("%s, but %s: a power cut before it reaches the disk may run on the "
+                        "pair kept before", kept, _refused(exc))
+            return
+        log.info("%s", kept)
         _clean(copy)
     except OSError as exc:
         log.warning("cannot keep the config that started in %s: %s (the table runs on; a "
