@@ -255,6 +255,7 @@ def terminal_ui(table, rows: int, cols: int):
     ui.humans, ui.changed, ui.keys_of = [0], threading.Event(), {0: terminal.SEAT_KEYS[0]}
     ui.seat_order = list(range(table.settings.seats))
     ui.first_shown, ui.next_first, ui.show_help, ui.pairs = 0, 0, False, {}
+    ui.seats_shown = ()
     ui.pressed, ui.too_small, ui.note = False, False, ""
     ui.curtain = terminal.Curtain(ui.humans)
     return ui
@@ -574,11 +575,12 @@ def test_a_hidden_seats_first_key_only_uncovers_it(tmp_path):
         table.close()
 
 
-def test_a_seat_on_another_page_of_the_terminal_is_not_waited_for(tmp_path):
-    """Keys of a seat a key uncovered are dropped until the front end has drawn it (the
-    window reads a pass's keys before it draws); a seat whose panel is on another page
-    of the terminal (Tab) is never drawn: after the draw that follows its first key, its
-    next key acts as before, not dropped for ever."""
+def test_a_key_of_a_seat_on_another_page_of_the_terminal_turns_to_it_and_plays_nothing(
+        tmp_path):
+    """A seat whose panel is on another page of the terminal (Tab) was never drawn: its
+    first key only uncovered it, on no screen, and its second acted on a cursor and
+    cards its player could not see. Its first key now turns to its page and plays
+    nothing; the next, on the screen now shown, plays."""
     table = sim_table(tmp_path, ["--players", "4"], humans=4)
     svc = table.service
     try:
@@ -589,13 +591,38 @@ def test_a_seat_on_another_page_of_the_terminal_is_not_waited_for(tmp_path):
         ui.draw()
         assert "Tab: seats 3, 4" in ui.screen.line(0) and "seat 3 ·" not in ui.screen.all()
         turned = svc.match.round.face_up[2]
-        assert ui.handle("g")  # seat 3's ●: only uncovers it
+        assert ui.handle("g")  # seat 3's ●: turns to it, uncovered
         svc.run_until_idle()
         assert svc.match.round.face_up[2] == turned
-        ui.draw()  # seat 3 is still on the next page
+        ui.draw()
+        assert "seat 3 · you" in ui.screen.all() and "seat 3 · you · hidden" not in ui.screen.all()
         assert ui.handle("g")
         svc.run_until_idle()
         assert svc.match.round.face_up[2] == turned | 1 << 0
+    finally:
+        table.close()
+
+
+def test_a_key_of_the_one_person_after_a_tab_to_the_bots_turns_back_to_their_seat(tmp_path):
+    """One person, four seats: after a Tab to look at the bots' seats, the person's
+    key acted on their own seat, not on screen. It now turns back to it first."""
+    table = sim_table(tmp_path, ["--players", "4"])
+    svc = table.service
+    try:
+        ui = terminal_ui(table, 70, 260)
+        ui.draw()
+        ui.handle("\t")
+        ui.draw()
+        assert "seat 1 ·" not in ui.screen.all()
+        turned = svc.match.round.face_up[0]
+        assert ui.handle("\n")  # seat 1's ●
+        svc.run_until_idle()
+        assert svc.match.round.face_up[0] == turned
+        ui.draw()
+        assert "seat 1 · you" in ui.screen.all()
+        assert ui.handle("\n")
+        svc.run_until_idle()
+        assert svc.match.round.face_up[0] != turned
     finally:
         table.close()
 

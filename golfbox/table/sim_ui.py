@@ -98,6 +98,7 @@ class TerminalUI:
         self.seat_order = humans + bots
         self.first_shown = 0
         self.next_first = 0  # where Tab moves first_shown: the layout drawn last says
+        self.seats_shown: tuple[int, ...] = ()  # the seats the last draw showed
         self.show_help = False
         self.pressed = False  # the first screen says "resumed" until a key is pressed
         self.too_small = False  # the last draw said "too small": keys play nothing unseen
@@ -179,10 +180,23 @@ class TerminalUI:
             return True
         elif key in terminal.NEXT_VIEW_KEYS and self.seat_order:
             self.first_shown = self.next_first  # the seats the top line's "Tab:" names
+        elif (seat := self._off_page(key)) is not None:
+            # Its screen is on another page of seats: the key turns to it and plays nothing,
+            # as a curtain's first key only uncovers. Played, it would act on a cursor
+            # and cards its player could not see.
+            self.curtain.key(seat, self.table.service.state)
+            self.first_shown = self.seat_order.index(seat)
         elif press_key(self.table, self.keys_of, self.curtain, key) is None and (
                 isinstance(key, int) or key.isprintable() or key in CONTROL_KEY_NAMES):
             self.note = self._why_no_seat(key)
         return True
+
+    def _off_page(self, key: str | int) -> int | None:
+        """The human seat ``key`` belongs to if the last draw did not show its screen."""
+        for seat, keys in self.keys_of.items():
+            if keys.lookup(key) is not None:
+                return None if seat in self.seats_shown else seat
+        return None
 
     def _why_no_seat(self, key: str | int) -> str:
         """A key that pressed nothing: another person's keys (--humans), or no key at all."""
@@ -213,7 +227,7 @@ class TerminalUI:
         if self.too_small:
             self._too_small(rows, cols, layout, shared, seat_size)
         else:
-            self.next_first = layout.next_first
+            self.next_first, self.seats_shown = layout.next_first, layout.seats_shown
             self._status(cols, layout)
             for panel in layout.panels:
                 self._panel(panel, layout.cell)

@@ -307,8 +307,7 @@ class Curtain:
 
     def drawn(self) -> None:
         """The front end has drawn the panels it shows: a seat a key uncovered is seen
-        now. One on no panel shown (another page of seats) is not waited for: it would
-        never be drawn, and its keys would be dropped for ever."""
+        now (the terminal turns to the page of a seat whose key it had not shown)."""
         self.uncovering.clear()
 
 
