@@ -20,8 +20,7 @@ ABOVE = "ŠČŘŽĚŇĎŤĽŮÅŻĖĠİĀĒĪŪŌŐŰÃÕĂĞŚĆŹŃĹŔÝĈĜ�
 BELOW = "ĄĘĮŲŞŢȘȚĢĶĻŅ"
 OWN = "ŁĐẞ"  # letters Unicode does not split into a letter and a mark
 # Cedilla and comma below are one mark to a reader (Romanians type Ş for Ș).
-ALIKE = {"Ș": "Ş", "Ț": "Ţ", "Ð": "Đ",
-         "Ẹ": "Ȩ"}  # a Vietnamese vowel's dot below hangs from it as a cedilla does
+ALIKE = {"Ș": "Ş", "Ț": "Ţ", "Ð": "Đ"}
 
 
 def drawn(text: str, scale: int = 1, short: bool = False) -> bytes:
@@ -260,7 +259,7 @@ def test_a_vietnamese_letter_is_drawn_with_its_tone(letter):
 @pytest.mark.parametrize("letter", [ch for ch in VIETNAMESE if _tone_and_letter(ch)[0] == "\u0323"])
 def test_a_dot_below_stays_within_the_line_on_its_last_row(letter):
     """A line with no row under it (the 128 px shared display's last row of scores)
-    draws the dot within it, the letter a row shorter, and still unlike its letter."""
+    has no row for the dot: the letter a row shorter tells it, unlike its letter."""
     image = Image.new("1", (12, 14), 0)
     glyphs.draw_text(ImageDraw.Draw(image), 2, 4, letter, 1, short=True)
     assert not image.crop((0, 9, 12, 14)).getbbox() and image.getbbox()
@@ -313,3 +312,42 @@ def test_names_with_a_dot_below_are_not_names_with_a_cedilla():
         assert drawn(name) != drawn(other), name
         assert glyphs.drawn_letters(name) != glyphs.drawn_letters(other), name
     assert glyphs.drawn_letters("Ṣọla Ḍaḥ") == "ṢỌLA ḌAḤ"
+
+
+# Every letter with a dot below: the consonants above, the Vietnamese, Yoruba and Igbo
+# vowels (Ạ Ẹ Ị Ọ Ụ Ỵ) and the Vietnamese letters with a roof, a breve or a horn as well
+# (Ậ Ặ Ệ Ộ Ợ Ự). A vowel's dot hung right under its full letter, as a cedilla does, and a
+# consonant's stood a row apart under a letter a row shorter: 'Ṣọla' showed two kinds of
+# dot, Ẹ was drawn as Ȩ and Ụ as Cyrillic Џ, and the config refused 'Ụt' beside 'Џt'.
+DOTTED = [ch for ch in glyphs._SMALL if "\u0323" in unicodedata.normalize("NFD", ch)]
+
+
+def rows_of(letter: str, short: bool = False) -> list[bytes]:
+    """The rows ``drawn`` puts ``letter`` in: MARK_RISE rows over the line, its 5 and one."""
+    image = Image.new("1", (8, 14), 0)
+    glyphs.draw_text(ImageDraw.Draw(image), 0, 4, letter, 1, short=short)
+    return [image.crop((0, y, 8, y + 1)).tobytes() for y in range(2, 4 + glyphs.SMALL_HEIGHT + 1)]
+
+
+def test_every_dot_below_is_drawn_one_way():
+    assert set("ẠẸỊỌỤỴẬẶỆỘỢỰṢṬḤ") <= set(DOTTED)
+    blank = rows_of(" ")[0]
+    for letter in DOTTED:
+        rows = rows_of(letter)
+        *letter_rows, last, dot = rows
+        # the letter a row short (Ṭ's stem two, or it is Ţ), a blank row, then the dot:
+        # one pixel, as Ṣ's
+        assert (letter_rows[-1] != blank or letter == "Ṭ", last) == (True, blank), letter
+        assert bin(int.from_bytes(dot, "big")).count("1") == 1, letter
+        assert rows_of(letter, short=True) == [*rows[:-1], blank], letter  # no row for the dot
+
+
+def test_a_dot_below_is_no_cedilla_and_no_other_letter():
+    assert drawn("Ẹ") != drawn("Ȩ") and drawn("Ụ") != drawn("Џ")
+    assert glyphs.drawn_letters("Ẹmeka Ụt") == "ẸMEKA ỤT" != glyphs.drawn_letters("Ȩmeka Џt")
+    for letter in DOTTED:
+        for short in (False, True):
+            mine = drawn(letter, short=short)
+            assert all(mine != drawn(other) and mine != drawn(other, short=True)
+                       for other in glyphs._SMALL if other != letter), (letter, short)
+    assert drawn("Ṣọla") != drawn("Şǫla") and drawn("Ẹṣọ") != drawn("Ȩşǫ")

@@ -77,6 +77,8 @@ driver = "sim"
     # A dot below is not a cedilla: Yoruba Ṣ was drawn as Turkish Ş, and Ḥ as H.
     ({"names": {"1": "Ṣola", "2": "Şola", "3": "Sola"}}, None),
     ({"names": {"1": "Ḥasan", "2": "Hasan"}}, None),
+    # nor is a vowel's: Ẹ was drawn as Ȩ, and Ụ as Cyrillic Џ
+    ({"names": {"1": "Ẹmeka", "2": "Ȩmeka"}}, None), ({"names": {"1": "Ụt", "2": "Џt"}}, None),
     ({"names": {"1": "Ṣola", "2": "ṢOLA"}}, "game.names.2: 'ṢOLA' is seat 1's name too"),
     # A Vietnamese letter is drawn with both its marks (Ễ was drawn Ê).
     ({"names": {"1": "Nguyễn", "2": "Trường", "3": "Lǚ"}}, None),

@@ -130,35 +130,34 @@ _ABOVE = {  # by the width of the letter under it
         "\u0306": "#..#|.##.", "\u0303": ".#.#|#.#."},  # Ń Ň Ñ, and И's Й Ѝ
     5: {"\u0302": "..#..|.#.#."},  # Welsh Ŵ
 }
-# cedilla, comma, ogonek; the dot below of a Vietnamese vowel (Ạ) is the one row a cedilla
-# has there, and a consonant's (_DOT_APART) stands apart from its letter
+# cedilla, comma, ogonek; and the dot below, which stands apart from its letter (_DOT_APART)
 _BELOW = {3: {"\u0327": ".#.", "\u0326": ".#.", "\u0328": "..#", "\u0323": ".#."},
           4: {"\u0327": ".#..", "\u0326": ".#..", "\u0328": "...#", "\u0323": ".#.."},
           5: {"\u0323": "..#.."}}
 # A letter drawn otherwise with a mark: A and O flat on top under a roof, or the roof
 # would meet their point; U's top row the ring's foot, or ring and U would run into one
-# tall O; T's and Y's stem a row short over a tail or Ỵ's dot, or it would only lengthen it.
+# tall O; T's stem a row short over a tail, or it would only lengthen it.
 _UNDER_MARK = {("A", "\u0302"): "###|#.#|###|#.#|#.#", ("O", "\u0302"): "###|#.#|#.#|#.#|###",
                ("U", "\u030a"): ".#.|#.#|#.#|#.#|###",
-               ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|...",
-               ("Y", "\u0323"): "#.#|#.#|.#.|.#.|..."}
+               ("T", "\u0327"): "###|.#.|.#.|.#.|...", ("T", "\u0326"): "###|.#.|.#.|.#.|..."}
 # Letters whose tail hangs, a row shorter: their short form (_SHORT) keeps the tail
 # within the line. R is not one (its 4-row form alone read B): Ŗ is written out below.
 _FOUR_ROWS = {
     "A": ".#.|#.#|###|#.#", "C": ".##|#..|#..|.##", "E": "###|##.|#..|###", "G": ".##|#..|#.#|.##",
     "I": "###|.#.|.#.|###", "K": "#.#|##.|#.#|#.#", "L": "#..|#..|#..|###", "N": "#..#|##.#|#.##|#..#",
     "S": ".##|#..|..#|##.", "T": "###|.#.|.#.|...", "U": "#.#|#.#|#.#|###",
-    "O": ".#.|#.#|#.#|.#.", "Y": "#.#|#.#|.#.|...",  # Ọ Ỵ
+    "O": ".#.|#.#|#.#|.#.",
     # Vietnamese letters with their own mark over a dot below (Ậ Ộ Ợ Ự): A and O flat
     # under the roof, as _UNDER_MARK draws them
     "Â": "###|#.#|###|#.#", "Ă": ".#.|#.#|###|#.#", "Ê": "###|##.|#..|###",
     "Ô": "###|#.#|#.#|###", "Ơ": ".#.#|#.#.|#.#.|.#..", "Ư": "#.#.|#.#.|#.#.|###.",
 }
-# A consonant with a dot below (Yoruba Ṣ; Ḥ Ṭ Ḍ Ṛ of transliterated Arabic and Sanskrit
-# names): the letter a row short, a blank row, the dot. Hung from the whole letter as a
-# cedilla, Ṣ Ṭ Ṇ Ḳ Ḷ were Ş Ţ Ņ Ķ Ļ and 'Ṣola' could not sit beside 'Şola'. T is two rows
-# short: a row short it is Ţ, whose stem stops over its cedilla.
-_DOT_APART = {**{letter: _FOUR_ROWS[letter] for letter in "KLNST"},
+# A letter with a dot below (Yoruba Ṣ Ẹ Ọ, Igbo Ị Ụ, Vietnamese Ạ Ỵ; Ḥ Ṭ Ḍ Ṛ of
+# transliterated Arabic and Sanskrit names): the letter a row short, a blank row, the
+# dot. Hung from the whole letter as a cedilla, Ṣ Ṭ Ṇ Ḳ Ḷ were Ş Ţ Ņ Ķ Ļ ('Ṣola' could
+# not sit beside 'Şola'), Ẹ was Ȩ and Ụ Cyrillic Џ, and 'Ṣọla' showed two kinds of dot.
+# T is two rows short: a row short it is Ţ, whose stem stops over its cedilla.
+_DOT_APART = {**{letter: _FOUR_ROWS[letter] for letter in "KLNSTAEIOU"}, "Y": "#.#|#.#|.#.|.#.",
               "B": "##.|##.|#.#|##.", "D": "##.|#.#|#.#|##.", "H": "#.#|#.#|###|#.#",
               "M": "#...#|##.##|#.#.#|#...#", "R": "##.|#.#|##.|#.#", "V": "#.#|#.#|#.#|.#.",
               "W": "#...#|#.#.#|##.##|#...#", "Z": "###|..#|.#.|###"}
@@ -207,7 +206,7 @@ _RISE["Ґ"] = _RISE["Ư"] = 1
 # it (Ậ Ợ). The tone stands beside a roof or a breve, its rows being the two over the
 # line (the order VIQR writes them in: Nguye^~n), and over Ơ Ư, whose horn is beside
 # the letter: Ư's then starts from the stem's top, not a row above it under the tone.
-# A dot below hangs a row under the letter, as a cedilla.
+# A dot below stands apart as under Ọ, its letter a row short (_FOUR_ROWS).
 _UNDER_TONE = {"Ư": "#.##|#.#.|#.#.|#.#.|###."}
 for _letter in _MARKED:
     _base, *_marks = unicodedata.normalize("NFD", _letter)
@@ -221,9 +220,9 @@ for _letter in _MARKED:
         continue
     _rows, _rise = _SMALL[_own].split("|"), _RISE.get(_own, 0)
     if _dot:
-        _dot_row = _BELOW[3]["\u0323"].ljust(len(_rows[0]), ".")
-        _SMALL[_letter] = "|".join([*_rows, _dot_row])
-        _SHORT_TAILED[_letter] = "|".join([*_rows[:_rise], _FOUR_ROWS[_own], _dot_row])
+        _apart = "|".join([*_rows[:_rise], _FOUR_ROWS[_own], "." * len(_rows[0])])
+        _SMALL[_letter] = _apart + "|" + _BELOW[3]["\u0323"].ljust(len(_rows[0]), ".")
+        _SHORT_TAILED[_letter] = _apart
     elif _rise < MARK_RISE:  # Ơ Ư: the tone over the letter
         _body = _UNDER_TONE.get(_own, _SMALL[_own]).split("|")[-5:]
         _cap = [row.ljust(len(_body[0]), ".") for row in _ABOVE[3][_tone].split("|")]
@@ -261,14 +260,12 @@ _SHORT = {
     "Щ": "#.#.#.|#.#.#.|#.#.#.|######|.....#", "Џ": "#.#|#.#|#.#|###|.#.",
     "Ђ": "###.|.##.|.#.#|.#.#|..#.", "Ŋ": "#..#|##.#|#.##|#..#|..#.",
     "Ŗ": "##.|#.#|##.|#.#|.#.", **_SHORT_TAILED,  # Ç Ş Ą...: a 4-row letter, its tail
-    "Ạ": "###|#.#|###|#.#|.#.",  # flat-topped: pointed, Ạ read Θ
 }
 _SHORT_MASKS = {scale: {ch: _mask(rows, scale) for ch, rows in _SHORT.items()} for scale in (1, 2)}
 _RANK_MASKS = {ch: _mask(rows, RANK_SCALE) for ch, rows in _RANK.items()}
 _SUIT_MASKS = {ch: _mask(rows, 1) for ch, rows in _SUIT.items()}
 _UNKNOWN = "?"
-# Each glyph's first letter, Latin before Cyrillic and Greek (Vietnamese Ụ is drawn as Џ,
-# which the table holds before it): the one drawn_letters writes.
+# Each glyph's first letter, Latin before Cyrillic and Greek: the one drawn_letters writes.
 _FIRST_DRAWN: dict[tuple[str, int], str] = {}
 _SCRIPTS = ("CYRIL", "GREEK")  # how their letters' names begin
 _DRAWN_AS = {char: _FIRST_DRAWN.setdefault((_SMALL[char], _RISE.get(char, 0)), char)
