@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from golfbox.engine import (Action, IllegalAction, Match, Round, START, TURN, VARIANTS,
-                            get_variant, make_rules, parse_card, round_scores)
+from golfbox.engine import (Action, IllegalAction, Match, NotationError, Round, START, TURN, VARIANTS,
+                            check_cards_exist, get_variant, make_rules, parse_card, parse_grid,
+                            round_scores)
 from tests.engine_helpers import finishing_action, stacked_round
 from tests.test_scoring import one, score
 
@@ -186,3 +187,125 @@ def test_every_combination_of_house_rules_plays_to_the_end(name):
         ranks = [[c >> 2 for c in grid] for grid in r.grids]
         assert list(r.scores) == round_scores(variant, rules, ranks, ender=r.ender,
                                               knocked=r.knocker is not None), overrides
+
+
+# ---------------------------------------------------------------- the stock runs out, every variant
+
+def _to_turns(r):
+    """Play a round's start (peeks, turned-up cards, 9-card's first flips of the seat to
+    move) so that the seat to move is at the start of an ordinary turn."""
+    while r.phase == START:
+        seat = r.acting_seats[0]
+        r.apply(seat, r.legal_actions(seat)[0])
+    while r.legal_actions(r.to_move)[0].kind == "flip":
+        r.apply(r.to_move, r.legal_actions(r.to_move)[0])
+    return r
+
+
+def _play_drawn_card(r, seat, pos):
+    """Draw from the stock; then discard it where the variant allows (turning nothing
+    up after it in polish-poker), else place it at ``pos``. The stock's size when polish-
+    poker offered to turn a card up (None in the other variants)."""
+    r.apply(seat, DRAW)
+    offered = None
+    if DISCARD in r.legal_actions(seat):
+        r.apply(seat, DISCARD)
+        if r.phase == "flip_option":
+            assert PASS in r.legal_actions(seat)
+            offered = r.view(seat).stock_size
+            r.apply(seat, PASS)
+    else:
+        r.apply(seat, place(pos))
+    return offered
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_the_last_card_drawn_turns_the_discard_but_its_top_into_the_stock(name):
+    """RULES.md "Stock runs out", in every variant (test_round.py pins it in 6-card): the
+    turn that draws the stock's last card ends as usual, polish-poker's choice to turn a
+    card up after the discard included; then the discard pile but its top card is the new
+    stock, and the next seat plays on."""
+    grids = {"4-card": ["A 2 / 3 4", "5 6 / 7 8"], "9-card": ["A 2 3 / 4 5 6 / 7 8 9"] * 2}
+    r = _to_turns(stacked_round(name, grids.get(name, ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"]),
+                                discard="9H", stock="4D 8S", rng=random.Random(1)))
+    seat = r.to_move
+    r.stock[:] = r.stock[-1:]  # the 4D is the last card to draw
+    pile, replaced = list(r.discard), r.grids[seat][0]
+    offered = _play_drawn_card(r, seat, pos=0)
+    assert offered == (0 if name == "polish-poker" else None)  # the turn went on, stock or not
+    # The top card stays: the card drawn and discarded, or the card it replaced (9-card).
+    assert r.discard == [parse_card("4D") if r.variant.draw_and_discard else replaced]
+    assert sorted(r.stock) == sorted(pile) and r.view(None).table.stock_size == len(pile)
+    assert not r.over and r.to_move == (seat + 1) % 2 and r.phase == TURN
+
+
+ENDINGS = [("4-card", {"knock_penalty": 5}), ("polish-poker", {}), ("6-card", {"final_turn": True}),
+           ("9-card", {})]
+
+
+@pytest.mark.parametrize("name,rules", ENDINGS)
+def test_the_stock_running_out_in_the_final_turns_neither_ends_nor_skips_them(name, rules):
+    """After a knock or a last card turned up, the stock may run out in a final turn: the
+    discard but its top becomes the stock, and each other seat still plays its turn."""
+    r = _rounds_ending_with(name, rules, 3, seed=7)
+    assert not r.over and r.final_turns_left == 2
+    ender, seat = r.ender, r.to_move
+    r.stock[:] = r.stock[-1:]
+    pile = len(r.discard)
+    _play_drawn_card(r, seat, pos=0)
+    assert len(r.discard) == 1 and len(r.stock) == pile  # the pile plus the card played, but its top
+    assert not r.over and r.final_turns_left == 1 and r.to_move == (seat + 1) % 3 != ender
+    _play_drawn_card(r, r.to_move, pos=0)
+    assert r.over
+
+
+@pytest.mark.parametrize("name,rules", ENDINGS)
+def test_no_card_to_draw_in_the_final_turns_ends_the_round_with_the_enders_penalty(name, rules):
+    """RULES.md: if the reshuffled discard still leaves no card to draw, "the round ends at
+    once and is scored". In the final turns the round already has its ender, whose knock
+    or finisher penalty is scored as usual (the engine's reading: RULES.md does not say)."""
+    r = _rounds_ending_with(name, rules, 3, seed=7)
+    ender, variant = r.ender, r.variant
+    r.stock[:] = r.stock[-1:]
+    r.discard.clear()  # what the seat plays will be the whole pile
+    _play_drawn_card(r, r.to_move, pos=0)
+    assert r.over and r.ender == ender and r.final_turns_left is None
+    ranks = [[c >> 2 for c in grid] for grid in r.grids]
+    assert list(r.scores) == round_scores(variant, r.rules, ranks, ender=ender,
+                                          knocked=variant.can_knock)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_a_card_taken_from_the_discard_is_placed_in_every_variant(name):
+    """4-card "it may not go back on the discard", polish-poker "it may not be discarded
+    again", 6-card and 9-card offer no other way (test_round.py pins 4-card only)."""
+    grids = {"4-card": ["A 2 / 3 4", "5 6 / 7 8"], "9-card": ["A 2 3 / 4 5 6 / 7 8 9"] * 2}
+    r = _to_turns(stacked_round(name, grids.get(name, ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"]),
+                                discard="9H", rng=random.Random(1)))
+    seat = r.to_move
+    r.apply(seat, TAKE)
+    assert {a.kind for a in r.legal_actions(seat)} == {"place"}
+    with pytest.raises(IllegalAction, match="must be placed, not discarded"):
+        r.apply(seat, DISCARD)
+    r.apply(seat, place(3))
+    assert r.grids[seat][3] == parse_card("9H") and r.to_move == 1 - seat
+
+
+def test_six_card_three_paired_columns_of_one_rank_are_one_four_of_a_kind():
+    """Six jacks (two decks, from 5 players): "two columns that are pairs of the same rank"
+    score the rule's number together; the third pair scores 0 as any pair does."""
+    assert one("6-card", "J J J / J J J") == 0
+    assert one("6-card", "J J J / J J J", four_of_a_kind=-10) == -10
+
+
+def test_nine_card_lines_of_two_ranks_keep_their_own_scores():
+    """"Two complete lines of the same rank score -30 together": lines of two ranks score
+    each its own (a line of kings -10, of jokers -20, of another rank 0)."""
+    assert one("9-card", "K K K / JK JK JK / A 2 3") == -10 - 20 + 6
+    assert one("9-card", "7 7 7 / JK JK JK / A 2 3") == 0 - 20 + 6
+    assert one("9-card", "K K K / 7 7 7 / A 2 3") == -10 + 0 + 6
+    assert one("9-card", "K 7 A / K 7 2 / K 7 3", lines="rows+columns") == -10 + 0 + 6
+    # Two lines of jokers would need six of the four jokers two decks hold.
+    variant = get_variant("9-card")
+    with pytest.raises(NotationError, match="6 cards of rank JK, but 2 deck"):
+        check_cards_exist([parse_grid("JK JK JK / JK JK JK / A 2 3", variant)], variant, 8)
