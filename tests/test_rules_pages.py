@@ -284,3 +284,14 @@ def test_the_points_page_gives_the_values_of_rules_md(name, en, fr):
     for lang, words in (("en", en), ("fr", fr)):
         points = dict(rules_pages(VARIANTS[name], make_rules(VARIANTS[name], {}), lang))
         assert points["points" if lang == "en" else "les points"].startswith(words)
+
+
+@pytest.mark.parametrize("lang, stays", [("en", "stays face down: remember it"),
+                                         ("fr", "elle reste cachée : retiens-la")])
+def test_six_card_peek_row_says_the_row_stays_face_down(lang, stays):
+    """RULES.md `peek_row`: the nearest row "stays face down (known to the owner)". The page
+    said only "You look once at your nearest row", which a player may take for turning it
+    up (and then looks for the two cards up that the other start gives, and that the
+    sixth card up counts from); the seat shows the row as backs once looked at."""
+    assert stays in pages_text("6-card", lang, peek_row=True)
+    assert stays not in pages_text("6-card", lang)

@@ -82,7 +82,9 @@ def rules_pages(variant: Variant, rules: Rules, lang: str = "en") -> list[Page]:
                                                           what=_penalty(rules["knock_penalty"], lang))),
         ]
     elif name == "6-card":
-        start = (say(lang, "You look once at your nearest row (peek row).") if rules["peek_row"]
+        # RULES.md peek_row: the row "stays face down (known to the owner)".
+        start = (say(lang, "You look once at your nearest row (peek row); it stays face down: "
+                           "remember it.") if rules["peek_row"]
                  else say(lang, "Everyone turns 2 cards of their choice face up."))
         end = (say(lang, "the others play once more (final turn).") if rules["final_turn"]
                else say(lang, "the round ends at once."))

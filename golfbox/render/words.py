@@ -160,7 +160,8 @@ FRENCH: dict[str, str] = {
         "qui frappe sans être le plus bas ajoute {n} (égalité = plus bas).",
     "none: knocking costs nothing.": "aucune, frapper ne coûte rien.",
     "6 cards face down in 2 rows of 3.": "6 cartes face cachée en 2 rangées de 3.",
-    "You look once at your nearest row (peek row).": "Tu regardes une fois ta rangée proche (rangée vue).",
+    "You look once at your nearest row (peek row); it stays face down: remember it.":
+        "Tu regardes une fois ta rangée proche (rangée vue) ; elle reste cachée : retiens-la.",
     "Everyone turns 2 cards of their choice face up.": "Chacun retourne 2 cartes de son choix.",
     "Draw and discard it. Or draw, or take the discard, and place it face up over any card: "
     "that card goes to the discard.":
