@@ -648,6 +648,23 @@ def press_line(vm: VM, line: int, bounces: int = 4) -> None:
     vm.sh(f"P=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{line})/pull ; {script}")
 
 
+def thread_switches(vm: VM, pid: str) -> dict[int, int]:
+    """Each thread's voluntary context switches (its wakeups from a wait), by thread id."""
+    out = vm.sh(f"cd /proc/{pid}/task && grep -H ^voluntary_ctxt_switches */status").out
+    return {int(line.split("/")[0]): int(line.split()[-1]) for line in out.splitlines()}
+
+
+SYSCALLS = {0: "read", 7: "poll", 23: "select", 61: "wait4", 202: "futex", 230: "clock_nanosleep",
+            232: "epoll_wait", 270: "pselect6", 271: "ppoll", 281: "epoll_pwait"}  # x86-64's numbers
+
+
+def waiting_in(vm: VM, pid: str, tid: int) -> str:
+    """The system call a thread waits in (/proc/PID/task/TID/syscall's first field)."""
+    number = vm.sh(f"cat /proc/{pid}/task/{tid}/syscall", check=False).out.split()[:1]
+    return SYSCALLS.get(int(number[0]), f"syscall {number[0]}") if number and number[0].isdigit() \
+        else "?"
+
+
 def check_gpio_sim(vm: VM, report: Report) -> None:
     if vm.sh("test -e /root/extra/gpio-sim-oot.ko", check=False).rc != 0:
         raise CheckFailed("no gpio-sim module for the VM's kernel (see the build error above)")
@@ -685,6 +702,23 @@ def check_gpio_sim(vm: VM, report: Report) -> None:
            f"played {sum(deltas)} actions for seat 1 (5 expected)")
     expect(max(deltas) == 1, f"one bouncing press played {max(deltas)} actions: bounces counted as presses "
            f"(actions per press: {deltas})")
+    idle_seconds = 20
+    time.sleep(5)  # the bots' turns: then the table waits for seat 1
+    before = thread_switches(vm, pid)
+    time.sleep(idle_seconds)
+    after = thread_switches(vm, pid)
+    woke = {tid: (after[tid] - before.get(tid, 0)) / idle_seconds for tid in after}
+    waits = {tid: waiting_in(vm, pid, tid) for tid in woke}
+    # lgpio's own two threads wake however idle the table is (its sources): the alert
+    # thread's ppoll times out every 0.5 ms while a line has alerts (lgPthAlerts.c), and
+    # the tx thread sleeps 20 ms at a time from the chip's opening (lgPthTx.c).
+    busy = sorted(waits[tid] for tid in woke if woke[tid] > 1)
+    expect(busy in ([], ["ppoll"], ["clock_nanosleep", "ppoll"]),
+           f"threads of the idle service other than lgpio's wake more than once a second: "
+           f"{[(waits[tid], woke[tid]) for tid in woke if woke[tid] > 1]}")
+    report.figure(f"an idle table on lgpio and a real GPIO chip (4 buttons), wakeups a second over "
+                  f"{idle_seconds} s by thread: " + ", ".join(
+                      f"{woke[tid]:.1f} in {waits[tid]}" for tid in sorted(woke, key=woke.get, reverse=True)))
     report.ok("buttons through a real kernel GPIO chip: gpio-sim lines pulled by the test reach the game "
               "through gpiozero's lgpio factory (LG_WD, the unit's sandbox), one action per bouncing press",
               f"{dev}, {len(deltas)} presses with 4 bounces each → actions {deltas}, "
