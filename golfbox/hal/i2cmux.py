@@ -28,6 +28,9 @@ SYSFS_I2C_DEVICES = Path("/sys/bus/i2c/devices")
 class MuxChannelError(OSError):
     """A mux channel with no adapter in sysfs (overlay missing, mux not answering at boot)."""
 
+    def __str__(self) -> str:  # our own sentence, without OSError's "[Errno 2] " before it
+        return self.strerror
+
 
 def mux_device_dir(parent: int, address: int, devices: Path = SYSFS_I2C_DEVICES) -> Path:
     return devices / f"{parent}-{address:04x}"
