@@ -728,3 +728,37 @@ def test_the_missing_mux_channel_message_is_the_one_the_readme_quotes(tmp_path):
     [quote] = re.findall(r'\("(seat \d display: I2C mux [^"]*channel-\d \(…\))"\)', readme)
     pattern = ".*".join(re.escape(part) for part in quote.split("…"))
     assert re.fullmatch(pattern, logged), (quote, logged)
+
+
+def test_a_pin_moved_in_the_pin_map_moves_in_the_reference_config(tmp_path):
+    """WIRING says the pins are in pinmap.toml, "which the software reads", and the
+    reference config takes from it what it leaves out; but the config gave the SSD1322's
+    whole spi table again (for speed_hz, 8 MHz, the default anyway), which wins over the
+    pin map's: a builder who moved D/C and edited pinmap.toml, as its header says, was
+    ignored without a word. Each pin of the pin map, moved, must move in the config."""
+    import shutil
+    import tomllib
+
+    from golfbox.hal.config import load_config
+
+    shutil.copy(HARDWARE / "config.example.toml", tmp_path)
+    text = (HARDWARE / "pinmap.toml").read_text()
+    free = 7  # a GPIO the buttons and displays leave free: the mux RESET's, dropped below
+    pinmap = tomllib.loads(text)
+    moves = [("buttons", i, b) for i, s in enumerate(pinmap["seats"]) for b in s["buttons"]]
+    moves += [("spi", None, k) for k in ("dc", "rst")]
+    for table, seat, key in moves:
+        moved = re.sub(r"^reset = 7 ", "# reset = 7 ", text, flags=re.M)
+        lines = moved.splitlines()
+        if table == "spi":
+            where = next(n for n, line in enumerate(lines) if line.startswith("spi = "))
+        else:
+            where = [n for n, line in enumerate(lines) if line.startswith("buttons = ")][seat]
+        lines[where] = re.sub(rf"\b{key} = \d+", f"{key} = {free}", lines[where])
+        (tmp_path / "pinmap.toml").write_text("\n".join(lines) + "\n")
+        config = load_config(tmp_path / "config.example.toml")
+        if table == "spi":
+            got = getattr(config.shared_display.spi, key)
+        else:
+            got = {b.value: p for b, p in config.seats[seat].buttons.items()}[key]
+        assert got == free, f"pinmap.toml's {table} {key} moved to GPIO {free}, the config kept {got}"
