@@ -134,3 +134,32 @@ def test_with_free_pins_it_gets_past_the_gpio(tmp_path, site):
     """The fake factory itself is sound: with nothing held, check-hardware runs to the end."""
     result = golfbox(tmp_path, site, '[gpio]\npin_factory = "held"\n' + MUX, *CHECK)
     assert "every button" in result.stdout or "not pressed" in result.stdout, result.stderr
+
+
+def reference_config(tmp_path: Path, shared_display: str | None = None) -> str:
+    """hardware/config.example.toml on the "held" pin factory, its pinmap.toml beside it."""
+    (tmp_path / "pinmap.toml").write_text((ROOT / "hardware" / "pinmap.toml").read_text())
+    text = (ROOT / "hardware" / "config.example.toml").read_text()
+    text = re.sub(r'^# pin_factory = .*$', 'pin_factory = "held"', text, flags=re.M)
+    if shared_display:  # off a Pi the SSD1322 stops the start (no spidev) before the buttons
+        text = re.sub(r'^driver = "ssd1322"$', f'driver = "{shared_display}"', text, flags=re.M)
+    return text
+
+
+@pytest.mark.parametrize("held, shared, key", [
+    ("7", None, "i2c_mux[0].reset (from pinmap.toml) GPIO 7"),
+    ("15", "sim", "seats[3].buttons.back (from pinmap.toml) GPIO 15")])
+def test_a_pin_the_pin_map_gives_is_named_with_the_pin_map(tmp_path, site, held, shared, key):
+    """The reference config takes every pin from pinmap.toml; check-config names such a key
+    'seats[3].buttons.back (from pinmap.toml)', but a pin it could not have was named
+    'seats[3].buttons.back GPIO 15' alone, and the builder looked for it in config.toml,
+    which has no buttons and no [[i2c_mux]]."""
+    result = golfbox(tmp_path, site, reference_config(tmp_path, shared), *CHECK, held=held)
+    line = the_one_line(result)
+    assert line.startswith(f"golfbox check-hardware: {key}: in use ("), line
+    if held == "7":  # BRINGUP step 5 and README quote it for the builder to recognise
+        for page in (ROOT / "hardware" / "BRINGUP.md", ROOT / "README.md"):
+            quotes = re.findall(r"`(i2c_mux\[0\]\.reset [^`]*GPIO 7: in use \()…\)`",
+                                " ".join(page.read_text().split()))
+            assert quotes and all(line.startswith(f"golfbox check-hardware: {q}") for q in quotes), (
+                page.name, quotes, line)

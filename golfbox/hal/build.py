@@ -20,6 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from golfbox.configfile import subkey
 from golfbox.hal.base import ButtonPad, Display, EventSink
 from golfbox.hal.config import DisplayConfig, HardwareConfig, SeatConfig
 from golfbox.hal.resilient import ResilientDisplay
@@ -101,7 +102,7 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
                 reset = MuxReset(mux.reset, pin_factory=pin_factory, clock=clock,
                                  name=f"TCA9548A 0x{mux.address:02X} on I2C{mux.parent}")
             except Exception as exc:  # no pin driver, the pin held by the kernel …
-                raise GpioSetupError(f"i2c_mux[{index}].reset", mux.reset, exc) from exc
+                raise GpioSetupError(subkey(mux.key, "reset"), mux.reset, exc) from exc
             hardware.mux_resets[(mux.parent, mux.address)] = reset
 
     def resilient(display: Display, seat: int | None, where: DisplayConfig) -> ResilientDisplay:
@@ -129,7 +130,8 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.pads.append(GpioPad(
             {seat.index: seat.buttons for seat in by_backend["gpio"]},
             bounce_time=config.gpio.bounce_time, hold_time=config.gpio.hold_time,
-            pin_factory=pin_factory, clock=clock))
+            pin_factory=pin_factory, clock=clock,
+            keys={seat.index: seat.button_keys for seat in by_backend["gpio"]}))
 
     if by_backend["sim"]:
         hardware.sim_pad = SimPad((seat.index for seat in by_backend["sim"]), clock)

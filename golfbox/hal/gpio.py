@@ -184,7 +184,10 @@ class GpioPad:
 
     def __init__(self, seats: Mapping[int, Mapping[Button, int]], *,
                  bounce_time: float = 0.02, hold_time: float = 0.8,
-                 pin_factory: Any = None, clock: Callable[[], float] = time.monotonic):
+                 pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
+                 keys: Mapping[int, Mapping[Button, str]] | None = None):
+        """``keys``: each button's config key for errors, as the config names it
+        ('seats[0].buttons.ok (from pinmap.toml)'); by default 'seats[0].buttons.ok'."""
         # lazily: the laptop path never needs it. Not gpiozero's Button: see the docstring.
         from gpiozero import DigitalInputDevice
 
@@ -200,7 +203,8 @@ class GpioPad:
                             f"GPIO{pin}", pull_up=True, bounce_time=bounce_time or None,
                             pin_factory=pin_factory)
                     except Exception as exc:
-                        raise GpioSetupError(f"seats[{seat}].buttons.{button.value}", pin, exc) from exc
+                        key = (keys or {}).get(seat, {}).get(button, f"seats[{seat}].buttons.{button.value}")
+                        raise GpioSetupError(key, pin, exc) from exc
                     self._devices.append(device)
                     self.buttons[(seat, button)] = _SeatButton(
                         seat, button, device, Debouncer(bounce_time, clock), hold_time,
