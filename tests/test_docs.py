@@ -762,3 +762,34 @@ def test_a_pin_moved_in_the_pin_map_moves_in_the_reference_config(tmp_path):
         else:
             got = {b.value: p for b, p in config.seats[seat].buttons.items()}[key]
         assert got == free, f"pinmap.toml's {table} {key} moved to GPIO {free}, the config kept {got}"
+
+
+def test_bringup_says_what_check_hardware_prints_for_an_spi_panel_that_cannot_open(tmp_path, capsys):
+    """SPI has no acknowledge, but a panel whose /dev/spidev0.0 is missing (SPI left off
+    in config.txt) cannot even be opened: check-hardware says "NOT ANSWERING: SPI0.0: SPI
+    device not found" and exits 1. BRINGUP said the exit status waited for the I2C
+    displays only, and had no line for this one."""
+    import shutil
+
+    import luma.core.error
+    from PIL import Image
+
+    from golfbox.commands.check_hardware import _report_displays, _Target
+    from golfbox.hal.config import load_config
+    from golfbox.hal.oled import open_oled
+    from golfbox.hal.resilient import ResilientDisplay
+
+    for name in ("config.example.toml", "pinmap.toml"):
+        shutil.copy(HARDWARE / name, tmp_path / name)
+    shared = load_config(tmp_path / "config.example.toml").shared_display
+
+    def no_spidev():  # what luma's spi() raises when spidev.open finds no /dev/spidev0.0
+        raise luma.core.error.DeviceNotFoundError("SPI device not found")
+
+    display = ResilientDisplay(open_oled(shared, serial_factory=no_spidev), None, [].append)
+    display.show(Image.new("L", shared.size))
+    assert not _report_displays([_Target(display, shared, "TABLE")])
+    [printed] = capsys.readouterr().out.splitlines()
+    bringup = " ".join((HARDWARE / "BRINGUP.md").read_text().split())
+    assert f"`{printed}`" in bringup, printed
+    assert "exit status is 1 until every I2C display answers and the SSD1322's" in bringup
