@@ -184,6 +184,19 @@ def test_the_builder_pages_run_golfbox_from_where_it_is_installed():
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_readmes_bring_up_line_runs_golfbox_as_installed():
+    """README's Bring-up gave `golfbox check-hardware --config /etc/golfbox/config.toml`:
+    on the Pi golfbox is not on the PATH (command not found) and the config is 0640
+    root:golfbox (Permission denied). A README command on the installed config runs the
+    installed program, as the service's user or root."""
+    lines = re.findall(r"^    (.*\bgolfbox (?:check-hardware|check-config|run)\b.*)$",
+                       (ROOT / "README.md").read_text(), re.M)
+    on_the_pi = [line for line in lines if "/etc/golfbox/" in line or "check-hardware" in line]
+    assert on_the_pi
+    for line in on_the_pi:
+        assert re.match(rf"(cd \S+ && )?sudo (-u golfbox )?{install_venv()}/bin/golfbox ", line), line
+
+
 def test_the_installed_config_is_read_as_root_or_as_the_service_user():
     """install.sh makes /etc/golfbox/config.toml root:golfbox 0640: BRINGUP step 7's
     check-config as the builder's own user said "Permission denied"."""
