@@ -163,3 +163,43 @@ def test_a_pin_the_pin_map_gives_is_named_with_the_pin_map(tmp_path, site, held,
                                 " ".join(page.read_text().split()))
             assert quotes and all(line.startswith(f"golfbox check-hardware: {q}") for q in quotes), (
                 page.name, quotes, line)
+
+
+# luma's SPI interface drives the panel's D/C and RESET through the RPi.GPIO API (rpi-lgpio
+# on the Pi), when it opens the bus. Stand-ins for the two modules, as rpi-lgpio and spidev
+# answer on a Pi: a pin of $HELD_PINS is "GPIO busy" (rpi-lgpio's RuntimeError).
+FAKE_RPI_GPIO = '''
+import os
+BCM, OUT, IN, LOW, HIGH = 11, 0, 1, 0, 1
+def setwarnings(flag): pass
+def setmode(mode): pass
+def setup(pin, direction, **kwargs):
+    if str(pin) in os.environ.get("HELD_PINS", "").split():
+        raise RuntimeError("GPIO busy")
+def output(pin, value): pass
+def cleanup(*pins): pass
+'''
+FAKE_SPIDEV = '''
+class SpiDev:
+    max_speed_hz = 0
+    mode = 0
+    def open(self, port, device): pass
+    def writebytes(self, data): pass
+    def close(self): pass
+'''
+
+
+@pytest.mark.parametrize("command", [RUN, CHECK], ids=["run", "check-hardware"])
+def test_an_spi_panels_pin_held_elsewhere_is_one_line_not_a_traceback(tmp_path, site, command):
+    """The SSD1322's D/C and RESET are claimed when luma opens the bus, at the first frame,
+    after the start: a pin held there (a kernel driver, another program) was a traceback
+    and exit 1 (run: restarted by systemd until its start limit), where a button's or the
+    mux RESET's is one line naming it, exit 2."""
+    (site / "RPi").mkdir()
+    (site / "RPi" / "__init__.py").write_text("")
+    (site / "RPi" / "GPIO.py").write_text(FAKE_RPI_GPIO)
+    (site / "spidev.py").write_text(FAKE_SPIDEV)
+    result = golfbox(tmp_path, site, reference_config(tmp_path), *command, held="25")
+    line = the_one_line(result)
+    assert line == (f"golfbox {command[0]}: shared_display.spi (from pinmap.toml) dc/rst GPIO "
+                    "24/25: in use (GPIO busy); `gpioinfo` names what holds it"), line

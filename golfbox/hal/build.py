@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from golfbox.configfile import subkey
-from golfbox.hal.base import ButtonPad, Display, EventSink
+from golfbox.hal.base import ButtonPad, Display, DisplayError, EventSink
 from golfbox.hal.config import DisplayConfig, HardwareConfig, SeatConfig
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.shared_display import open_display
@@ -121,8 +121,9 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
     for seat in config.seats:
         by_backend[seat.backend].append(seat)
         if seat.display is not None:  # serial seats have none here: the hub gives theirs
-            hardware.seat_displays[seat.index] = resilient(open_display(seat.display), seat.index,
-                                                           seat.display)
+            display = open_display(seat.display)
+            _claim_spi_pins(display, seat.display)
+            hardware.seat_displays[seat.index] = resilient(display, seat.index, seat.display)
 
     if by_backend["gpio"]:
         from golfbox.hal.gpio import GpioPad
@@ -143,8 +144,21 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.seat_displays.update(displays)
 
     if config.shared_display is not None:
-        hardware.shared_display = resilient(open_display(config.shared_display), None,
-                                            config.shared_display)
+        shared = open_display(config.shared_display)
+        _claim_spi_pins(shared, config.shared_display)
+        hardware.shared_display = resilient(shared, None, config.shared_display)
+
+
+def _claim_spi_pins(display: Display, where: DisplayConfig) -> None:
+    """An SPI panel's D/C and RESET are GPIOs luma claims as it opens the bus, which is
+    otherwise done by the first frame, once the table runs: opened here, a pin it cannot
+    have stops the start with one line, as a button's does (HardwareSetupError)."""
+    if where.spi is None:
+        return
+    try:
+        display.device  # LumaDisplay: opened now
+    except DisplayError:  # no /dev/spidev…: reported as any failing display, tried again
+        pass
 
 
 def _hub_reports(event) -> None:

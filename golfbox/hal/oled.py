@@ -425,5 +425,15 @@ def _real_serial(config: DisplayConfig, sysfs_i2c: Path | None = None) -> Any:
         return serial.i2c(port=bus, address=config.i2c.address)
     spi = config.spi
     assert spi is not None, "config validation guarantees a bus for a luma driver"
-    return serial.spi(port=spi.port, device=spi.device, gpio_DC=spi.dc, gpio_RST=spi.rst,
-                      bus_speed_hz=spi.speed_hz)
+    try:
+        return serial.spi(port=spi.port, device=spi.device, gpio_DC=spi.dc, gpio_RST=spi.rst,
+                          bus_speed_hz=spi.speed_hz)
+    except Exception as exc:
+        if _is_bus_error(exc):  # no /dev/spidev…: a display failure, tried again
+            raise
+        # RPi.GPIO (rpi-lgpio) could not have D/C or RESET ("GPIO busy", no gpiochip): a
+        # pin restarting will not free, named as a button's is. luma does not say which.
+        from golfbox.hal.gpio import why_gpio_failed
+
+        pins = f"dc GPIO {spi.dc}" if spi.rst is None else f"dc/rst GPIO {spi.dc}/{spi.rst}"
+        raise HardwareSetupError(f"{config.bus_key} {pins}: {why_gpio_failed(exc)}") from exc
