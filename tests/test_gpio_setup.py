@@ -203,3 +203,23 @@ def test_an_spi_panels_pin_held_elsewhere_is_one_line_not_a_traceback(tmp_path, 
     line = the_one_line(result)
     assert line == (f"golfbox {command[0]}: shared_display.spi (from pinmap.toml) dc/rst GPIO "
                     "24/25: in use (GPIO busy); `gpioinfo` names what holds it"), line
+
+
+def test_lgpio_that_cannot_write_its_working_directory_is_said_so(tmp_path, site):
+    """lgpio makes its notify pipe, .lgd-nfy*, in the working directory when it is imported
+    (gpiozero issue 1106): run from a folder the user may not write (the builder's home,
+    with sudo -u golfbox), gpiozero falls back from it with "No such file or directory:
+    '.lgd-nfy-3'", and golfbox sent the builder to the gpio group and python3-lgpio. The
+    stand-in lgpio fails as the real one does there."""
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine may have GPIO")
+    (site / "lgpio.py").write_text(
+        'raise FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")\n')
+    result = golfbox(tmp_path, site, MUX, *CHECK)
+    line = the_one_line(result)
+    assert "(lgpio: [Errno 2] No such file or directory: '.lgd-nfy-3'; " in line, line
+    assert line.endswith(f"): lgpio could not make its .lgd-nfy* file in {tmp_path}: run "
+                         "golfbox from a folder its user may write (cd /tmp), or set LG_WD "
+                         "to one"), line
+    bringup = " ".join((ROOT / "hardware" / "BRINGUP.md").read_text().split())
+    assert "`lgpio could not make its .lgd-nfy* file in …`" in bringup

@@ -31,6 +31,7 @@ gpiozero itself is imported when a pad is built, not before.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import warnings
@@ -148,6 +149,11 @@ def why_gpio_failed(exc: Exception, tried: tuple[str, ...] = ()) -> str:
     """
     from gpiozero.exc import BadPinFactory, GPIOPinInUse
 
+    if isinstance(exc, BadPinFactory) and tried and any(".lgd-nfy" in why for why in tried):
+        # lgpio makes its notify pipe in the working directory as it is imported.
+        return (f"gpiozero could load no pin driver ({'; '.join(tried)}): lgpio could not make "
+                f"its .lgd-nfy* file in {_working_directory()}: run golfbox from a folder its "
+                "user may write (cd /tmp), or set LG_WD to one")
     if isinstance(exc, BadPinFactory) and tried:
         return (f"gpiozero could load no pin driver ({'; '.join(tried)}): on a Pi, lgpio needs "
                 "python3-lgpio and a user in the gpio group (hardware/SETUP.md, steps 3-4); off "
@@ -161,6 +167,13 @@ def why_gpio_failed(exc: Exception, tried: tuple[str, ...] = ()) -> str:
     if isinstance(exc, GPIOPinInUse) or "busy" in str(exc).lower():
         return f"in use ({exc}); `gpioinfo` names what holds it"
     return f"{type(exc).__name__}: {exc}"
+
+
+def _working_directory() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # removed since, or not readable
+        return "the working directory"
 
 
 class GpioSetupError(HardwareSetupError):
