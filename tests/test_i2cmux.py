@@ -197,3 +197,16 @@ def test_build_and_check_hardware_report_a_mux_that_keeps_its_channel(sysfs, mon
     assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 1  # no /dev/i2c-22 here
     out = capsys.readouterr().out
     assert "WARNING: i2c_mux[0] (TCA9548A 0x70 on I2C1): " in out and "is -1, not -2" in out
+
+
+def test_a_mux_that_did_not_answer_at_boot_is_told_from_a_missing_channel(tmp_path):
+    """The overlay declares the mux, so the kernel makes 1-0070 whether it answers or not;
+    a TCA9548A that did not answer when its driver probed it (a wire, VIN, A0-A2) has the
+    folder and no channel at all. That was "the mux has no such channel", which sends the
+    builder to the channel number in the config, not to the mux's wiring."""
+    (tmp_path / "1-0070").mkdir()
+    with pytest.raises(MuxChannelError) as raised:
+        resolve_bus(mux_config().seats[0].display.i2c, tmp_path)
+    assert str(raised.value).endswith(
+        "/1-0070/channel-0 (the TCA9548A did not answer when the kernel probed it at boot: "
+        "its VIN, GND, SDA, SCL, A0-A2 set for 0x70, RESET not held low; then reboot)"), raised.value

@@ -45,9 +45,17 @@ def resolve_bus(location: I2CLocation, devices: Path = SYSFS_I2C_DEVICES) -> int
     try:
         target = os.readlink(link)
     except FileNotFoundError:
-        hint = ("the mux is not bound: is dtoverlay=i2c-mux,pca9548,addr=0x%02x in config.txt, "
-                "and does the TCA9548A answer?" % location.mux) if not mux_dir.exists() else \
-            "the mux has no such channel"
+        if not mux_dir.exists():  # nothing declares it, answering or not
+            hint = ("the kernel knows of no mux there: is dtoverlay=i2c-mux,pca9548,addr=0x%02x "
+                    "in config.txt?" % location.mux)
+        elif not any(mux_dir.glob("channel-*")):
+            # The overlay makes the device either way; its driver makes channels only
+            # once the chip has answered its probe.
+            hint = (f"the TCA9548A did not answer when the kernel probed it at boot: its VIN, "
+                    f"GND, SDA, SCL, A0-A2 set for 0x{location.mux:02X}, RESET not held low; "
+                    "then reboot")
+        else:
+            hint = "the mux has no such channel"
         raise MuxChannelError(errno.ENOENT, f"no {link} ({hint})") from None
     name = os.path.basename(target)
     if not name.startswith("i2c-") or not name[4:].isdigit():
