@@ -77,7 +77,7 @@ def idle_state_warning(index: int, parent: int, address: int,
     that is not bound at all is left to its displays' own error.
     """
     mux_dir = mux_device_dir(parent, address, SYSFS_I2C_DEVICES if devices is None else devices)
-    if not mux_dir.is_dir():
+    if not mux_dir.is_dir() or not any(mux_dir.glob("channel-*")):  # no driver bound to it
         return None
     path = mux_dir / "idle_state"
     try:
