@@ -1049,6 +1049,44 @@ def test_one_final_turn_left_is_said_in_the_singular(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+def test_every_final_turn_says_who_knocked_or_went_out(lang, size):
+    """The shared display named the knocker only as the last action, on the knock's own
+    frame: from the next move on (a bot's, a second later) it said 'one final turn
+    left' and nobody said who had knocked, which a player weighs their last turn by.
+    Who went out was never said before the reveal ('P2 placed 10♠, 3♥ out'). Each
+    final turn now says it beside the turns left."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    names = ["Ann", "Bob", "Marie-Hélène"]
+    knocked = goldens.deal("4-card", players=3)
+    goldens.finish_start(knocked)
+    knocked.apply(knocked.to_move, Action("knock"))
+    knocker = knocked.knocker
+    goldens.play_turn(knocked)  # the next player's final turn: the knock is no longer the last action
+    image = render_table(knocked.view(None), size, names, lang=lang)
+    assert shows(image, say(lang, "{who} knocked", who=names[knocker]))
+    assert shows(image, say(lang, "one final turn left"))
+
+    out = goldens.deal("9-card", players=3)
+    goldens.finish_start(out)
+    while out.ender is None:
+        goldens.play_turn(out)
+    view = out.view(None)
+    assert view.final_turns_left == 2
+    image = render_table(view, size, names, lang=lang)
+    assert shows(image, say(lang, "{who} went out", who=names[view.ender]))
+    # The knock's own frame says it once, as the last action, not twice.
+    knock = goldens.deal("4-card", players=3)
+    goldens.finish_start(knock)
+    knock.apply(knock.to_move, Action("knock"))
+    image = render_table(knock.view(None), size, names, lang=lang)
+    assert not shows(image, say(lang, "{who} knocked", who=names[knock.knocker]) + " ·")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_final_turns_are_not_followed_by_a_cut_card_in_hand(lang):
     """On 128x64 'FINAL TURNS LEFT: 2 · MAXIMILIE…' ended in a name cut short: the card
     in hand did not fit beside the final turns. It shows where it fits whole; else the

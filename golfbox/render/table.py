@@ -109,9 +109,12 @@ def _turn_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
     return glyphs.fit_text(words, width, scale)
 
 
-def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int) -> str:
+def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: int,
+                lines: int = 1) -> str:
     """The line under the turn (``width`` px): who is still turning up (how many, if
-    their names do not fit), final turns, a card in hand."""
+    their names do not fit), final turns and who knocked or went out, a card in hand.
+    With ``lines`` 2, who knocked takes a line of its own ("\n") where both would not
+    fit on one."""
     table = table_names(view.players, names, lang)
     if view.phase == START:
         waiting = [table[s] for s, due in enumerate(view.start_pending) if due]
@@ -125,8 +128,18 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
     words = []
     if view.final_turns_left is not None:
         left = view.final_turns_left
-        words.append(say(lang, "one final turn left") if left == 1 else
-                     say(lang, "final turns left: {n}", n=left))
+        turns = (say(lang, "one final turn left") if left == 1 else
+                 say(lang, "final turns left: {n}", n=left))
+        # Who knocked or went out, on every final turn: the last action said it only on
+        # the knock's own frame, gone at the next move, and a going out never. Its name
+        # is cut to fit; where even that leaves the turns no room, they stand alone.
+        if view.ender is not None and view.last is not None and view.last.action.kind != ActionKind.KNOCK:
+            joined = _end_words(view, names, lang, width - glyphs.text_width(" · " + turns)) + " · " + turns
+            if lines > 1 and glyphs.text_width(_end_words(view, names, lang) + " · " + turns) > width:
+                return _end_words(view, names, lang, width) + "\n" + turns
+            if glyphs.text_width(joined) <= width:
+                turns = joined
+        words.append(turns)
     if view.holder is not None and view.held is not None:
         holds = name_words(lang, "{who} holds {card}", table[view.holder], width, table,
                                card=card_words(view.held))
@@ -285,8 +298,12 @@ def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequen
         _message_or_info(draw, palette, 0, 18, NARROW[0], [],
                          describe_last(view, names, lang, NARROW[0]))
         return
-    # The info line has the line the last action leaves (and none under a message).
+    # The info line has the line the last action leaves (and none under a message); who
+    # knocked beside the final turns may need two, and the last action keeps one then.
+    info = "" if message_lines else _info_words(view, names, lang, NARROW[0], 2 if lines >= 3 else 1)
     last_room = min(2, lines - len(message_lines))
+    if "\n" in info:
+        last_room = min(last_room, lines - 2)
     last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
     last_y, message_y = 18, bar_y
     if message_lines and last_lines:
@@ -301,8 +318,7 @@ def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequen
     if message_lines:
         _message_or_info(draw, palette, 0, message_y, NARROW[0], message_lines, "")
     elif len(last_lines) < lines:
-        _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [],
-                         _info_words(view, names, lang, NARROW[0]))
+        _message_or_info(draw, palette, 0, 18 + LINE * len(last_lines), NARROW[0], [], info)
 
 
 def _bar_lines(message: str, width: int, lines: int, names: Sequence[str] | None = None) -> list[str]:
@@ -321,7 +337,8 @@ def _message_or_info(draw: ImageDraw.ImageDraw, palette: Palette, x: int, y: int
         for i, line in enumerate(message_lines):
             glyphs.draw_text(draw, x + 2, y + LINE * i, line, palette.paper)
     elif info:
-        glyphs.draw_text(draw, x, y, glyphs.fit_text(info, width), palette.ink)
+        for i, line in enumerate(info.split("\n")):
+            glyphs.draw_text(draw, x, y + LINE * i, glyphs.fit_text(line, width), palette.ink)
 
 
 def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int | None = None) -> str:
