@@ -1087,6 +1087,32 @@ def test_every_final_turn_says_who_knocked_or_went_out(lang, size):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(256, 64), (128, 64)])
+def test_a_stock_made_from_the_pile_is_said(lang, size):
+    """When the stock ran out the discard pile became the new stock with no word on any
+    display: the stock's count jumped from 0 to 27 and the pile shrank to one card. The
+    shared display says so during the turn that follows, and no longer after it."""
+    from test_wording import shows
+
+    from golfbox.render.words import say
+
+    round_ = goldens.deal("4-card", players=3)  # its cards stay face down: no going out
+    goldens.finish_start(round_)
+    words = say(lang, "pile shuffled into a new stock")
+    while True:
+        before = round_.view(None)
+        assert not shows(render_table(before, size, lang=lang), words)
+        goldens.play_turn(round_)
+        if round_.view(None).stock_size > before.stock_size:
+            break
+    assert shows(render_table(round_.view(None), size, lang=lang), words)
+    round_.apply(round_.to_move, Action("draw"))  # the next turn goes on: still said
+    assert shows(render_table(round_.view(None), size, lang=lang), words)
+    round_.apply(round_.to_move, Action("place", 0))
+    assert not shows(render_table(round_.view(None), size, lang=lang), words)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_final_turns_are_not_followed_by_a_cut_card_in_hand(lang):
     """On 128x64 'FINAL TURNS LEFT: 2 · MAXIMILIE…' ended in a name cut short: the card
     in hand did not fit beside the final turns. It shows where it fits whole; else the

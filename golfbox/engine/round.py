@@ -50,7 +50,7 @@ from golfbox.engine.views import (
 (_VARIANT, _RULES, _PLAYERS, _ROUND_NO, _ROUNDS, _DEALER, _PHASE, _TO_MOVE, _GRIDS, _FACE_UP,
  _HOLDER, _HELD_FROM, _PUBLIC_HELD, _DISCARD_TOP, _DISCARD_SIZE, _STOCK_SIZE, _KNOCKER, _ENDER,
  _FINAL_TURNS_LEFT, _START_PENDING, _LAST, _ROUND_SCORES, _RAW_SCORES, _TOTALS, _HISTORY,
- _DISCARD_PILE, _OWNER_SEEN, _TURNS) = range(len(PublicTable._fields))
+ _DISCARD_PILE, _OWNER_SEEN, _TURNS, _RESTOCKED_AT) = range(len(PublicTable._fields))
 
 _snapshot = tuple.__new__  # tuple.__new__(PublicTable, list): a C-level copy
 _PLACE_KIND, _DRAW_KIND = A.PLACE, A.DRAW  # the two most frequent kinds, as globals
@@ -161,7 +161,7 @@ class Round:
             first if phase == TURN else None, tuple(self._public_grids), tuple(self.face_up),
             None, None, None, self.discard[-1], 1, len(stock), None, None, None,
             tuple(self.start_pending), None, None, None, self._totals_before,
-            (), (self.discard[-1],), tuple(self.known), 0,
+            (), (self.discard[-1],), tuple(self.known), 0, None,
         ]
         if not stock:
             # Only a stacked deck gets here (every real deal leaves a stock): with nothing
@@ -462,6 +462,7 @@ class Round:
             shuffle(self.stock, self._rng)
             pub[_DISCARD_SIZE] = 1
             pub[_STOCK_SIZE] = len(self.stock)
+            pub[_RESTOCKED_AT] = self.turns  # the players are told (render/table.py)
             if not self.stock:
                 self._finish()
                 return

@@ -68,6 +68,7 @@ class PublicTable(NamedTuple):
     discard_pile: tuple[Card, ...]  # the whole discard pile, bottom first (the top is last)
     owner_seen: tuple[int, ...]  # per seat, the face-down cards its owner has seen (bitmask)
     turns: int  # turns played this round
+    restocked_at: int | None  # ``turns`` when the discard pile last became the stock (None: not yet)
 
 
 class SeatView(NamedTuple):

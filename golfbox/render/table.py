@@ -140,6 +140,12 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
             if glyphs.text_width(joined) <= width:
                 turns = joined
         words.append(turns)
+    # The pile became the stock at the end of the last turn: its count jumped, the
+    # pile is down to one card. Said through the next turn, where it fits whole.
+    if view.restocked_at is not None and view.restocked_at == view.turns and view.phase != OVER:
+        restocked = say(lang, "pile shuffled into a new stock")
+        if not words or glyphs.text_width(" · ".join(words + [restocked])) <= width:
+            words.append(restocked)
     if view.holder is not None and view.held is not None:
         holds = name_words(lang, "{who} holds {card}", table[view.holder], width, table,
                                card=card_words(view.held))

@@ -90,6 +90,7 @@ FRENCH: dict[str, str] = {
     "{who} knocked": "{who} a frappé", "{who} turned nothing up": "{who} n'a rien retourné",
     "{who} is ready": "{who} est prêt", "{who} went out": "{who} a fini",
     "stock ran out": "pioche vide",
+    "pile shuffled into a new stock": "tas mélangé en nouvelle pioche",
     "match over": "fin de partie", "{who} wins": "{who} gagne",
     "{some} and {last} share the win": "{some} et {last} gagnent ensemble",
     "{n} players share the win": "{n} joueurs gagnent ensemble",
