@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import threading
@@ -424,6 +425,49 @@ def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
     clock.now += 100.0
     svc.run_until_idle()
     assert svc.actions_played == 0
+
+
+def test_the_takeover_wait_counts_down_on_the_shared_display(clock, sim_table):
+    """'P2's seat is unplugged · a bot plays in 60 s' still said 60 s a minute later, as
+    the bot took over: the number was the setting, never the time left. It goes down
+    now, by 10 s and by the second in the last 10, and the display is redrawn as it
+    does; when the wait is over it says a bot plays for the seat."""
+    from test_wording import shows
+
+    table = sim_table(clock=clock, variant="6-card", seats=3, auto_start=True, seed=4,
+                      takeover_after=60.0)
+    svc = table.service
+    svc.post(LinkEvent(2, False, "seat 3: node unplugged", buttons=True))
+    svc.run_until_idle()
+    assert svc.table_message == "P3's seat is unplugged · a bot plays in 60 s"
+    for passed, left in ((5, 60), (10, 50), (31, 30), (50, 10), (53.5, 7), (59, 1)):
+        clock.now = 1000.0 + passed
+        svc.run_until_idle()
+        words = f"P3's seat is unplugged · a bot plays in {left} s"
+        assert svc.table_message == words, passed
+        assert shows(table.shared.image, words.upper()), passed  # drawn by itself
+    clock.now = 1060.0
+    svc.run_until_idle()
+    assert svc.table_message == "P3 is away: a bot plays for it until it is back"
+
+
+def test_a_seat_unplugged_in_the_lobby_is_not_promised_a_bot(clock, sim_table):
+    """In the lobby the shared display said 'P2's seat is unplugged · a bot plays in 120
+    s', though no match was dealt and no bot would play there, for ever. It says the
+    seat is unplugged; once a match is dealt with its person in it, the countdown."""
+    table = sim_table(clock=clock, variant="6-card", seats=3, takeover_after=120.0)
+    svc = table.service
+    table.press(0, Button.OK)
+    table.press(1, Button.OK)  # P2 joins, then its node goes
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    assert svc.state == "lobby" and svc.table_message == "P2's seat is unplugged"
+    clock.now += 200.0
+    svc.run_until_idle()
+    assert svc.table_message == "P2's seat is unplugged"
+    table.hold(0, Button.OK)  # dealt, P2 in it: away 200 s already, a bot plays for it
+    assert svc.state == "playing"
+    assert svc.table_message == "P2 is away: a bot plays for it until it is back"
 
 
 def test_takeover_after_zero_waits_for_ever(clock, sim_table):
@@ -1178,7 +1222,11 @@ def test_a_flapping_seat_node_is_taken_over_at_takeover_after_from_its_first_fai
     first = clock()
     said, _ = flap(table, 1, until=first + 9.99)  # the first failure at `first`
     assert svc.actions_played == 4  # still waiting for the person
-    assert {words for _, words, _ in said} == {"P2's seat is unplugged · a bot plays in 10 s"}
+    # Counted down from the first failure, not from each flip's (the number counts down
+    # since the shared display says the time left, not the setting).
+    assert [words for _, words, _ in said] == [
+        f"P2's seat is unplugged · a bot plays in {math.ceil(first + 10.0 - when)} s"
+        for when, _, _ in said]
     said, _ = flap(table, 1, until=first + 15.0, step=0.01)
     taken = [when for when, _, stands_in in said if stands_in]
     assert taken[0] == pytest.approx(first + 10.0, abs=0.02)  # from the first failure
@@ -1325,7 +1373,8 @@ def test_a_fault_found_in_a_lobby_resumed_in_french_is_said_in_french(clock, sim
     assert table.service.lobby.language == "fr" and table.service.lobby.joined == {0}
     table.service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
     table.service.run_until_idle()
-    assert table.service.notices.shared_line() == "J2 : débranché · un robot joue dans 120 s"
+    # (No bot in the lobby: no "un robot joue dans 120 s".)
+    assert table.service.notices.shared_line() == "J2 : débranché"
 
 
 class LockLeftFree(queue.SimpleQueue):

@@ -98,10 +98,12 @@ class TableService:
         # seat is named in them as the displays name it then: after a match, the lobby's
         # name, not the match's (English 'P2' in a French lobby).
         self.session.shown_name = lambda seat: self.current.seat_name(seat)
+        self.session.in_match = lambda: isinstance(self.current, states.InMatch)
         self.painter = screens.Painter(self.seat_displays, shared_display)
         self._status = ""
         self._watchdog = None
         self._fault_turn = None  # the timer that shows the next of several faults
+        self._countdown = None  # the timer that redraws a takeover's countdown
         self._steadying: dict[tuple, object] = {}  # a part back -> its timer to count it back
         self._stirred: set[tuple] = set()  # nodes back, not yet steady, that woke the saver
         self._failed_at: dict[tuple, float] = {}  # a part away -> when it last failed
@@ -362,6 +364,7 @@ class TableService:
         self.current.sync_timers()
         self.notices.speak(self.current.lang)  # the lobby may have changed the language
         self._keep_faults_turning()
+        self._keep_counting_down()
         # The game moved (a bot's move, a timer's, a new round or match): the table is in
         # use. Not a reveal's page turning, nor the faults taking turns: they change on
         # their own and would keep a deserted table's screens lit all night. Nor a match
@@ -468,6 +471,16 @@ class TableService:
         elif not several and self._fault_turn is not None:
             self._fault_turn.cancel()
             self._fault_turn = None
+
+    def _keep_counting_down(self) -> None:
+        """A seat's takeover countdown is said again when its number changes: the timer's
+        firing is a change (_fire_due), which says the faults again and redraws them."""
+        when = self.session.countdown_changes()
+        if self._countdown is not None and self._countdown.active and self._countdown.when == when:
+            return
+        if self._countdown is not None:
+            self._countdown.cancel()
+        self._countdown = self.timers.call_at(when, lambda: None) if when is not None else None
 
     def status_words(self) -> str:
         """What the table is doing, in words (systemd's STATUS=, the simulator's top line):

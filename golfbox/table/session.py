@@ -13,6 +13,7 @@ from (seed, seat, actions so far). A resumed match plays on as it would have.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from dataclasses import dataclass, field
 from typing import Callable
@@ -42,6 +43,9 @@ LINK_LINES_A_MINUTE = 6  # a part's comings and goings logged a minute (Session.
 # person (the takeover wait starting again at each). A part really back is back 1.5 s
 # later; its frames are sent the moment it answers (TableService._on_link).
 STEADY_SECONDS = 1.5
+# The shared display counts a takeover's wait down by this many seconds, then by the
+# second in the last of them (TableService redraws it as the number changes).
+COUNTDOWN_STEP = 10
 
 
 @dataclass
@@ -124,6 +128,9 @@ class Session:
         # A seat's name as the displays show it now, in their language: the table's state
         # knows (the lobby's names, or the match's). Set by TableService.
         self.shown_name: Callable[[int], str] = self.name
+        # Is a match on the table now (its round, reveal or result), not the lobby? Set
+        # by TableService: only then may a bot stand in for a seat that went away.
+        self.in_match: Callable[[], bool] = lambda: self.match is not None
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
@@ -435,7 +442,7 @@ class Session:
                 return say(lang, "the table's screen is not answering")
             who = self.shown_name(event.seat)
             if event.buttons:  # a seat node: its buttons and its screen
-                return self._unplugged_words(lang, who)
+                return self._unplugged_words(lang, who, event.seat)
             return say(lang, "{who}'s screen is not answering", who=who)
         if (event.buttons and event.seat in self.away) or key in self.notices.faults:
             # Known away or failed already: the node a restart did not find (restore_away),
@@ -449,13 +456,41 @@ class Session:
         self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
 
-    def _unplugged_words(self, lang: str, who: str) -> str:
-        """A seat node gone, in ``lang``: and when a bot plays for it, if one will."""
+    def _unplugged_words(self, lang: str, who: str, seat: int) -> str:
+        """A seat node gone, in ``lang``: and in how long a bot plays for it, if one will.
+        Said again at each change, so the time left is now's (it said the setting, 120 s,
+        until the bot took over; and in the lobby, where no bot would)."""
         said = say(lang, "{who}'s seat is unplugged", who=who)
-        after = self.settings.takeover_after
-        if after:
-            said += " · " + say(lang, "a bot plays in {n} s", n=f"{after:g}")
-        return said
+        due = self.takeover_at(seat)
+        if due is None:
+            return said
+        left = due - self._clock()
+        if left <= 0:
+            return say(lang, "{who} is away: a bot plays for it until it is back", who=who)
+        shown = math.ceil(left) if left <= COUNTDOWN_STEP else \
+            math.ceil(left / COUNTDOWN_STEP) * COUNTDOWN_STEP
+        return said + " · " + say(lang, "a bot plays in {n} s", n=shown)
+
+    def takeover_at(self, seat: int) -> float | None:
+        """When a bot starts playing for the person at physical ``seat``, whose node went
+        away, if one will: a match is on the table with them in it (None: the lobby, a
+        seat not in the match or a bot's, takeover_after 0)."""
+        engine_seat = self.engine_seat.get(seat)
+        if not self.in_match() or engine_seat is None or self.players[engine_seat].bot is not None:
+            return None
+        return self._stand_in_from(seat)
+
+    def countdown_changes(self) -> float | None:
+        """When the next takeover countdown on the shared display changes its number."""
+        now, changes = self._clock(), []
+        for seat in self.away:
+            due = self.takeover_at(seat)
+            if due is None or due <= now:
+                continue
+            left = due - now
+            step = 1 if left <= COUNTDOWN_STEP else COUNTDOWN_STEP
+            changes.append(due - (math.ceil(left / step) - 1) * step)
+        return min(changes) if changes else None
 
     def part_down(self, seat: int | None, buttons: bool) -> bool:
         """Is this part counted failed (its fault shown, or its seat away)?"""
@@ -503,7 +538,7 @@ class Session:
             else:
                 self.away[seat] = now
                 def words(lang: str, seat: int = seat) -> str:
-                    return self._unplugged_words(lang, self.shown_name(seat))
+                    return self._unplugged_words(lang, self.shown_name(seat), seat)
             self.notices.fault(key, words)
             self.notices.details[key] = f"seat {seat + 1}: away before the restart"
             log.warning("seat %d was away before the restart: %s", seat + 1,
