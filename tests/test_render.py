@@ -1087,6 +1087,40 @@ def test_every_final_turn_says_who_knocked_or_went_out(lang, size):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [5, 6])
+def test_the_final_turns_show_on_128_px_beside_a_long_last_action(lang, players):
+    """On 128x64 with 5-6 players the last action took both lines the scores leave, and
+    the final turns were not said at all when it needed two ('JEAN-BAPTISTINE PLACED
+    J♠, 8♥ / OUT'). The final turns keep their line; the last action has one, its name
+    cut. A knocker's name cut past telling ('JE…' for Jean-Baptiste or Jean-Baptistine)
+    is not shown: the turns stand alone then."""
+    from test_wording import shows
+
+    from golfbox.render.names import fit_name, told_apart
+    from golfbox.render.words import say
+
+    names = list(goldens.LONG_NAMES[lang][:players])
+    for variant in ("4-card", "9-card"):
+        round_ = goldens.deal(variant, players=players)
+        goldens.finish_start(round_)
+        if variant == "4-card":
+            round_.apply(round_.to_move, Action("knock"))
+            goldens.play_turn(round_)
+        while round_.ender is None:
+            goldens.play_turn(round_)
+        view = round_.view(None)
+        image = render_table(view, (128, 64), names, lang=lang)
+        left = view.final_turns_left
+        turns = (say(lang, "one final turn left") if left == 1 else
+                 say(lang, "final turns left: {n}", n=left))
+        assert shows(image, turns), variant
+        for room in range(10, 60):  # no cut of the ender's name that tells nobody apart
+            cut = fit_name(names[view.ender], room, names)
+            if not told_apart(cut, names[view.ender], names):
+                assert not shows(image, cut + " "), (variant, cut)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("size", [(256, 64), (128, 64)])
 def test_a_stock_made_from_the_pile_is_said(lang, size):
     """When the stock ran out the discard pile became the new stock with no word on any

@@ -103,6 +103,15 @@ def _abbreviate(name: str, fits: Callable[[str], bool], table: Sequence[str]) ->
     return first or "…"  # too narrow to tell anyone apart: still a sign that it is cut
 
 
+def told_apart(shown: str, name: str, table: Sequence[str]) -> bool:
+    """Is ``shown`` (``name`` as fit_name cut it) read as no other name of the ``table``?
+    Where the room is too narrow, fit_name gives its first letters anyway ('JE…')."""
+    drawn = glyphs.drawn_letters(shown)
+    return not any(_could_be(drawn, {glyphs.drawn_letters(other),
+                                     glyphs.drawn_letters(_without_level(other))})
+                   for other in table if other.upper() != name.upper())
+
+
 def _could_be(shown: str, name: set[str]) -> bool:
     """Could ``shown`` be read as a name, given as drawn with its seat's name without the
     bot's level? A '…' after a whole name reads as that name cut short: 'MAXIMILIEN…'

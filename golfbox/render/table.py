@@ -16,7 +16,7 @@ from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
 from golfbox.render.names import (CUT_NAMES_TO, cut_name, fit_name, name_words, score_words,
-                                  seat_name, table_names, wrap_naming)
+                                  seat_name, table_names, told_apart, wrap_naming)
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -134,10 +134,17 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         # the knock's own frame, gone at the next move, and a going out never. Its name
         # is cut to fit; where even that leaves the turns no room, they stand alone.
         if view.ender is not None and view.last is not None and view.last.action.kind != ActionKind.KNOCK:
-            joined = _end_words(view, names, lang, width - glyphs.text_width(" · " + turns)) + " · " + turns
             if lines > 1 and glyphs.text_width(_end_words(view, names, lang) + " · " + turns) > width:
                 return _end_words(view, names, lang, width) + "\n" + turns
-            if glyphs.text_width(joined) <= width:
+            room = width - glyphs.text_width(" · " + turns)
+            ended = "{who} knocked" if view.knocker is not None else "{who} went out"
+            who = table[view.ender]
+            shown = who if glyphs.text_width(say(lang, ended, who=who)) <= room else \
+                fit_name(who, room - glyphs.text_width(say(lang, ended, who="")) - 1, table)
+            joined = say(lang, ended, who=shown) + " · " + turns
+            # Only a name told apart: in a narrow room fit_name gives 'JE…' for either of
+            # Jean-Baptiste and Jean-Baptistine, which names nobody.
+            if glyphs.text_width(joined) <= width and told_apart(shown, who, table):
                 turns = joined
         words.append(turns)
     # The pile became the stock at the end of the last turn: its count jumped, the
@@ -308,8 +315,12 @@ def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequen
     # knocked beside the final turns may need two, and the last action keeps one then.
     info = "" if message_lines else _info_words(view, names, lang, NARROW[0], 2 if lines >= 3 else 1)
     last_room = min(2, lines - len(message_lines))
-    if "\n" in info:
-        last_room = min(last_room, lines - 2)
+    if info and view.final_turns_left is not None:
+        # The final turns keep their line(s): the last action gives up its second one,
+        # its name cut rather than its words (a long one left them no line with 5-6 players).
+        last_room = max(1, min(last_room, lines - 1 - info.count("\n")))
+        if last_room == 1:
+            last = glyphs.fit_text(describe_last(view, names, lang, NARROW[0]), NARROW[0])
     last_lines = glyphs.wrap_text(last, NARROW[0], last_room) if last and last_room > 0 else []
     last_y, message_y = 18, bar_y
     if message_lines and last_lines:
