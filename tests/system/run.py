@@ -139,10 +139,10 @@ def tracked_files() -> list[str]:
     return sorted(p for p in out.decode().split("\0") if p and (REPO / p).is_file())
 
 
-def make_payload(path: Path, wheels: Path, module: Path | None = None) -> None:
+def make_payload(path: Path, wheels: Path, modules: list[Path]) -> None:
     """A tar the VM reads straight off its second disk: golfbox/, wheels/ and extra/."""
     with tarfile.open(path, "w") as tar:
-        if module is not None:
+        for module in modules:
             tar.add(module, arcname=f"extra/{module.name}")
         for name in tracked_files():
             tar.add(REPO / name, arcname=f"golfbox/{name}")
@@ -525,12 +525,14 @@ def fresh_table(vm: VM, config: str, drop_in: str | None = None) -> dict[str, st
 
 
 RETRIES = 500
+# i2c-stub's chips, for both checks that load it: a panel's 0x3C, and 0x70 for a TCA9548A
+STUB_CHIPS = "0x3c,0x70"
 
 
 def check_failing_panel(vm: VM, report: Report) -> None:
     # i2c-stub: an SMBus-only adapter with a chip at 0x3C. luma's init commands (SMBus block
     # writes) reach it; its frames (plain I2C transfers, I2C_RDWR) fail in the kernel.
-    vm.sh("modprobe i2c-dev && modprobe i2c-stub chip_addr=0x3c && udevadm settle")
+    vm.sh(f"modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} && udevadm settle")
     bus = vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
     owner = vm.sh(f"stat -c %G /dev/i2c-{bus}").out.strip()
     expect(owner == "i2c", f"/dev/i2c-{bus} belongs to group {owner}, not i2c")
@@ -569,6 +571,63 @@ def check_failing_panel(vm: VM, report: Report) -> None:
     report.ok(f"a panel on i2c-stub (SMBus only) fails for real: shown in the status, the game goes on, "
               f"open files flat over {RETRIES} retries", f"/dev/i2c-{bus}, {len(first)} → {len(last)} fds, RSS {rss} kB, "
               f"entries {entries_first} → {entries_last}, status {status!r}")
+
+
+def check_i2c_mux(vm: VM, report: Report) -> None:
+    """A TCA9548A on the kernel's own driver (i2c-mux-pca954x), bound as the i2c-mux
+    overlay binds it on a Pi, here to i2c-stub's chip at 0x70: install.sh's udev rule
+    must set its idle_state to -2 (disconnect), at its binding and at a bind again, and
+    the table must find a display's channel adapter by its channel-N link."""
+    vm.sh(f"systemctl stop golfbox.service && modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} "
+          "&& udevadm settle")
+    bus = vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+    mux = f"/sys/bus/i2c/devices/{bus}-0070"
+    if vm.sh("test -e /root/extra/i2c-mux-pca954x.ko", check=False).rc != 0:
+        raise CheckFailed("no i2c-mux-pca954x module for the VM's kernel (see the build error above)")
+    # On a Pi the overlay's compatible string binds the chip to the driver; here the
+    # driver is loaded by hand (Debian's kernel lacks it) and the chip named by its i2c id.
+    vm.sh(f"modprobe i2c-mux && (lsmod | grep -q '^i2c_mux_pca954x' || insmod /root/extra/i2c-mux-pca954x.ko) "
+          f"&& (test -e {mux} || echo pca9548 0x70 > /sys/bus/i2c/devices/i2c-{bus}/new_device) "
+          "&& udevadm settle")
+    driver = vm.sh(f"basename $(readlink {mux}/driver)", check=False).out.strip()
+    expect(driver == "pca954x", f"the TCA9548A at {mux} is bound to {driver or 'no driver'!r}, not "
+           "pca954x; the kernel said:\n" + vm.sh("dmesg | tail -20", check=False).out)
+    idle = vm.sh(f"cat {mux}/idle_state").out.strip()
+    expect(idle == "-2", f"{mux}/idle_state is {idle} after its binding: the udev rule did not apply")
+    vm.sh(f"echo {bus}-0070 > /sys/bus/i2c/drivers/pca954x/unbind && "
+          f"echo {bus}-0070 > /sys/bus/i2c/drivers/pca954x/bind && udevadm settle")
+    rebound = vm.sh(f"cat {mux}/idle_state").out.strip()
+    expect(rebound == "-2", f"{mux}/idle_state is {rebound} after a bind again: the rule did not apply")
+    adapter = vm.sh(f"basename $(readlink {mux}/channel-2)").out.strip()
+    owner = vm.sh(f"stat -c %G /dev/{adapter}").out.strip()
+    expect(owner == "i2c", f"/dev/{adapter} (channel 2) belongs to group {owner}, not i2c")
+    seats = ('[[seats]]\nbackend = "sim"\ndisplay = { driver = "ssd1306", i2c = { mux = 0x70, '
+             'channel = 2, address = 0x3C } }\n' + '[[seats]]\nbackend = "sim"\n' * 3)
+    mux_table = f"\n[[i2c_mux]]\nparent = {bus}\naddress = 0x70\n"
+    fresh_table(vm, table_config(dict(GAME, seed=7), seats=seats, extra=mux_table),
+                "[Service]\nEnvironment=GOLFBOX_DISPLAY_RETRY=0.02\n")
+    # i2c-stub takes luma's init commands through the channel and fails its frames, so
+    # the panel's failure, not a missing channel, says the table opened the adapter.
+    wait_log(vm, "seat 1 display", 1, 60, "the panel behind the mux was not tried")
+    log = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value "
+                "golfbox.service) -o cat --no-pager", check=False).out
+    expect("channel-2" not in log, f"the table did not find channel 2's adapter:\n{log[-2000:]}")
+    expect("idle_state" not in log, f"the table warned about the mux's idle_state:\n{log[-2000:]}")
+    # A mux that does not answer its probe (0x71: no chip there) is a device with no
+    # driver and no channel-N links, as the overlay leaves one on a Pi: the table says so.
+    silent = f"/sys/bus/i2c/devices/{bus}-0071"
+    vm.sh(f"test -e {silent} || echo pca9548 0x71 > /sys/bus/i2c/devices/i2c-{bus}/new_device; udevadm settle")
+    expect(vm.sh(f"test -d {silent} && ! test -e {silent}/driver && ! ls {silent} | grep -q channel-",
+                 check=False).rc == 0, f"{silent}: not a device left without its driver and channels")
+    fresh_table(vm, table_config(dict(GAME, seed=7), seats=seats.replace("0x70", "0x71"),
+                                 extra=mux_table.replace("0x70", "0x71")),
+                "[Service]\nEnvironment=GOLFBOX_DISPLAY_RETRY=0.02\n")
+    wait_log(vm, "did not answer when the kernel probed it", 1, 60,
+             "a TCA9548A that did not answer its probe was not said to be so")
+    report.ok("a TCA9548A on the kernel's pca954x driver (i2c-stub at 0x70): install.sh's udev rule sets "
+              "idle_state -2 at its binding and at a bind again, the table finds channel 2's adapter; "
+              "one that does not answer its probe (0x71) is said so",
+              f"{mux}, channel-2 → /dev/{adapter} (group i2c)")
 
 
 def check_bot_worker(vm: VM, report: Report) -> None:
@@ -614,22 +673,27 @@ def kernel_version(vmlinuz: Path) -> str:
     return data[offset:data.index(b"\0", offset)].decode().split()[0]
 
 
-def gpio_sim_module(image: Path) -> Path | None:
-    """gpio-sim built for the image's kernel (tests/system/gpio_sim_module.sh), cached;
-    None, and the reason printed, when it cannot be built here."""
+MODULES = ("gpio-sim-oot.ko", "i2c-mux-pca954x.ko")  # what tests/system/kernel_modules.sh builds
+
+
+def kernel_modules(image: Path) -> list[Path]:
+    """gpio-sim and the TCA9548A's driver built for the image's kernel
+    (tests/system/kernel_modules.sh), cached; none, and the reason printed, when they
+    cannot be built here (the checks that need them then fail saying so)."""
     release = kernel_version(image / "vmlinuz")
-    out = CACHE / f"gpio-sim-{release}"
-    if not (out / "gpio-sim-oot.ko").exists():
+    out = CACHE / f"modules-{release}"
+    if not all((out / name).exists() for name in MODULES):
         headers = Path(f"/usr/src/linux-headers-{release}")
         if not headers.exists():
             subprocess.run(["apt-get", "install", "-y", "-q", f"linux-headers-{release}", "linux-source-6.1"],
                            check=False, stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-        result = subprocess.run([str(HERE / "gpio_sim_module.sh"), str(out)], capture_output=True, text=True,
+        result = subprocess.run([str(HERE / "kernel_modules.sh"), str(out)], capture_output=True, text=True,
                                 env=dict(os.environ, HEADERS=str(headers)))
         if result.returncode != 0:
-            print(f"  gpio-sim could not be built for {release}:\n{result.stderr[-2000:]}", flush=True)
-            return None
-    return out / "gpio-sim-oot.ko"
+            print(f"  the test's kernel modules could not be built for {release}:\n{result.stderr[-2000:]}",
+                  flush=True)
+            return []
+    return [out / name for name in MODULES]
 
 
 GPIO_BUTTONS = {"left": 17, "right": 27, "ok": 22, "back": 4}  # hardware/pinmap.toml's seat 1
@@ -907,8 +971,9 @@ def check_uninstall(vm: VM, report: Report) -> None:
 # -- main ------------------------------------------------------------------------------
 
 
-def wanted_gpio(only: str) -> bool:
-    return not only or "gpio" in only.split(",")
+def wanted_modules(only: str) -> bool:
+    """Whether a check that needs the test's kernel modules will run."""
+    return not only or bool({"gpio", "mux"} & set(only.split(",")))
 
 
 def main() -> int:
@@ -935,8 +1000,8 @@ def main() -> int:
     failed = None
     failures: list[Exception] = []  # with --keep-going
     try:
-        module = gpio_sim_module(image) if wanted_gpio(args.only) else None
-        make_payload(workdir / "payload.tar", wheels, module)
+        modules = kernel_modules(image) if wanted_modules(args.only) else []
+        make_payload(workdir / "payload.tar", wheels, modules)
         vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
             "-chardev", f"socket,id=seatnode,path={workdir / 'node.sock'},server=on,wait=off"))
         vm.start()
@@ -949,6 +1014,7 @@ def main() -> int:
                  ("power", lambda: check_power_cuts(vm, report, workdir, args.cuts, random.Random(seed))),
                  ("node", lambda: check_seat_node(vm, report, workdir)),
                  ("panel", lambda: check_failing_panel(vm, report)),
+                 ("mux", lambda: check_i2c_mux(vm, report)),
                  ("gpio", lambda: check_gpio_sim(vm, report)),
                  ("worker", lambda: check_bot_worker(vm, report)),
                  ("update", lambda: check_update(vm, report)),
