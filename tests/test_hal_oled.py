@@ -303,6 +303,28 @@ def test_pygame_window_headless(monkeypatch):
     display.close()
 
 
+def test_a_pygame_window_nobody_can_see_is_a_failing_display(monkeypatch):
+    """With no screen (no DISPLAY or WAYLAND_DISPLAY, no /dev/dri it may open: golfbox.service's
+    sandbox allows none), SDL falls back on its offscreen driver: the shared display
+    'worked', frames counted as sent, while the HDMI screen stayed black and nothing
+    said why. It is a failing display now, saying so (as sim --window refuses)."""
+    pygame = pytest.importorskip("pygame")
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    pygame.display.quit()  # as an earlier test's dummy window may have left it
+    pygame.display.init()
+    fell_back = pygame.display.get_driver()
+    pygame.display.quit()
+    if fell_back not in ("offscreen", "dummy"):
+        pytest.skip(f"SDL found a screen here ({fell_back})")
+    config = parse_config({"seats": [{"backend": "sim"}],
+                           "shared_display": {"driver": "pygame", "scale": 2}}).shared_display
+    display = open_display(config)
+    with pytest.raises(DisplayError, match=f"no screen to draw on: SDL chose its {fell_back} driver"):
+        display.show(Image.new("L", (256, 64), 80))
+    assert display.stats.sent == 0
+
+
 def test_open_oled_only_takes_luma_drivers():
     config = parse_config({"seats": [{"backend": "sim"}]}).seats[0].display
     with pytest.raises(ValueError, match="not a luma.oled driver"):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from golfbox.hal.base import Display
+from golfbox.hal.base import Display, DisplayError
 from golfbox.hal.config import LUMA_DRIVERS, DisplayConfig
 from golfbox.hal.oled import LumaDisplay, open_oled
 from golfbox.hal.sim import SimDisplay
@@ -45,6 +45,14 @@ def open_display(config: DisplayConfig) -> Display:
         transform = "none" if config.scale == 1 else "identity"
         if config.driver == "pygame":
             device = emulator.pygame(transform=transform, scale=config.scale, **options)
+            unseen = unseen_video_driver()
+            if unseen:  # black, and frames counted as shown: a display failing, saying why
+                import pygame
+
+                pygame.display.quit()
+                raise DisplayError(f"no screen to draw on: SDL chose its {unseen} driver (no "
+                                   "DISPLAY or WAYLAND_DISPLAY, and no /dev/dri it may open; "
+                                   "golfbox.service's sandbox allows no display device)")
         else:
             device = emulator.capture(transform=transform, scale=config.scale,
                                       file_template="golfbox_{0:06}.png", **options)
@@ -52,3 +60,19 @@ def open_display(config: DisplayConfig) -> Display:
 
     return LumaDisplay(config.name, config.size, config.mode, open_device,
                        where=config.driver, contrast=config.contrast, persist=config.persist)
+
+
+UNSEEN_VIDEO_DRIVERS = ("offscreen", "dummy")  # SDL drivers whose windows nobody sees
+
+
+def unseen_video_driver() -> str | None:
+    """The driver pygame's display took, if its windows are seen by nobody: with no
+    screen (an ssh session, a console, a service) SDL falls back on its offscreen
+    driver without a word. None if it shows, or if SDL_VIDEODRIVER asked for that
+    driver (headless on purpose: tests)."""
+    import pygame
+
+    driver = pygame.display.get_driver()
+    if driver in UNSEEN_VIDEO_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        return driver
+    return None

@@ -14,6 +14,7 @@ import time
 
 from PIL import Image
 
+from golfbox.hal.shared_display import unseen_video_driver
 from golfbox.table import terminal
 from golfbox.table.sim import SHARED, SimTable, seat_key
 from golfbox.table.terminal import SEAT_KEYS, TooSmall
@@ -343,7 +344,6 @@ class TerminalUI:
 WINDOW_SCALE = 3
 WINDOW_GAP = 6  # pixels (before scaling) between pictures and around labels
 LIT = (235, 240, 255)  # an OLED's lit pixel, a cold white
-UNSEEN_VIDEO_DRIVERS = ("offscreen", "dummy")  # SDL drivers whose windows nobody sees
 
 
 class WindowUI:
@@ -374,8 +374,8 @@ class WindowUI:
         # With no screen (no DISPLAY or WAYLAND_DISPLAY: an ssh session, a console) SDL may
         # fall back on a driver that draws nowhere: the table would play on, unseen, and
         # take no key. Only someone who asked for that driver (SDL_VIDEODRIVER) gets it.
-        driver = pygame.display.get_driver()
-        if driver in UNSEEN_VIDEO_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        driver = unseen_video_driver()
+        if driver:
             pygame.display.quit()
             raise WindowUnavailable(f"--window: no screen to show a window on (SDL chose its "
                                     f"{driver} driver); run without --window to play in the "
