@@ -1147,6 +1147,37 @@ def test_a_stock_made_from_the_pile_is_said(lang, size):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players", [5, 7, 8])
+def test_a_stock_made_from_the_pile_is_said_on_128_px_beside_a_long_last_action(lang, players):
+    """On 128x64 with 5-8 players the scores leave two lines, and a last action that
+    took both ('MAXIMILIENNE DREW FROM THE / STOCK') left the new stock unsaid: with 8
+    long names on no frame of the turn that follows. It keeps its line as the final
+    turns do; the last action has one, its name cut rather than its words."""
+    from test_wording import shows
+
+    from golfbox.render.table import describe_last
+    from golfbox.render.words import say
+
+    names = list(goldens.LONG_NAMES[lang][:players])
+    round_ = goldens.deal("4-card", players=players, seed=3)
+    goldens.finish_start(round_)
+    while True:
+        before = round_.view(None)
+        goldens.play_turn(round_)
+        if round_.view(None).stock_size > before.stock_size:
+            break
+    frames = [round_.view(None)]
+    round_.apply(round_.to_move, Action("draw"))
+    frames.append(round_.view(None))
+    for view in frames:
+        image = render_table(view, (128, 64), names, lang=lang)
+        said = say(lang, "pile shuffled into a new stock")
+        assert shows(image, said), describe_last(view, names, lang)
+        last = describe_last(view, names, lang, 128)
+        assert shows(image, last), last  # on one line, whole but for a name
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_final_turns_are_not_followed_by_a_cut_card_in_hand(lang):
     """On 128x64 'FINAL TURNS LEFT: 2 · MAXIMILIE…' ended in a name cut short: the card
     in hand did not fit beside the final turns. It shows where it fits whole; else the

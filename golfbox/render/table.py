@@ -149,7 +149,7 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         words.append(turns)
     # The pile became the stock at the end of the last turn: its count jumped, the
     # pile is down to one card. Said through the next turn, where it fits whole.
-    if view.restocked_at is not None and view.restocked_at == view.turns and view.phase != OVER:
+    if _restocked(view):
         restocked = say(lang, "pile shuffled into a new stock")
         if not words or glyphs.text_width(" · ".join(words + [restocked])) <= width:
             words.append(restocked)
@@ -161,6 +161,11 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         if not words or glyphs.text_width(" · ".join(words + [holds])) <= width:
             words.append(holds)
     return " · ".join(words)
+
+
+def _restocked(view: SeatView) -> bool:
+    """Did the pile become the stock at the end of the last turn (said through this one)?"""
+    return view.restocked_at is not None and view.restocked_at == view.turns and view.phase != OVER
 
 
 def _draw_piles(draw: ImageDraw.ImageDraw, view: SeatView, palette: Palette,
@@ -315,9 +320,10 @@ def _draw_narrow_middle(draw: ImageDraw.ImageDraw, view: SeatView, names: Sequen
     # knocked beside the final turns may need two, and the last action keeps one then.
     info = "" if message_lines else _info_words(view, names, lang, NARROW[0], 2 if lines >= 3 else 1)
     last_room = min(2, lines - len(message_lines))
-    if info and view.final_turns_left is not None:
-        # The final turns keep their line(s): the last action gives up its second one,
-        # its name cut rather than its words (a long one left them no line with 5-6 players).
+    if info and (view.final_turns_left is not None or _restocked(view)):
+        # The final turns, or the new stock said for one turn only, keep their line(s):
+        # the last action gives up its second one, its name cut rather than its words (a
+        # long one left them no line with 5-8 players, on every frame of the turn).
         last_room = max(1, min(last_room, lines - 1 - info.count("\n")))
         if last_room == 1:
             last = glyphs.fit_text(describe_last(view, names, lang, NARROW[0]), NARROW[0])
