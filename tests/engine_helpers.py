@@ -25,7 +25,9 @@ def stacked_round(variant_name: str, grids: list[str], *, discard: str = "5D", s
         """The card written, or any card of that rank when no suit is written."""
         card = parse_card(word)
         suited = word.upper() == "JK" or word[-1].upper() in "CDHS"
-        if not suited:
+        # Jokers have no suit but two faces in the deck (0 and 1): a third joker (two
+        # decks) is the other face.
+        if not suited or (word.upper() == "JK" and card not in rest):
             card = next(c for c in rest if c >> 2 == card >> 2)
         rest.remove(card)
         return card

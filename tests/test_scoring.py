@@ -163,3 +163,61 @@ def test_nine_card_scoring_agrees_with_the_plain_rule_on_random_grids():
         for _ in range(3000):
             ranks = [rng.choice((4, 12, 13, rng.randrange(14))) for _ in range(9)]
             assert grid_score(variant, rules, ranks) == plain(ranks, lines), (setting, ranks)
+
+
+def combos(variant_name, grid, **rules):
+    """What scoring_combinations finds, as (positions of each line, score)."""
+    from golfbox.engine import scoring_combinations
+
+    variant = get_variant(variant_name)
+    ranks = [c >> 2 for c in parse_grid(grid, variant)]
+    return [(c.lines, c.score) for c in scoring_combinations(variant, make_rules(variant, rules), ranks)]
+
+
+def test_combinations_name_the_lines_that_scored_together():
+    """The reveal shows which lines combined so that a player can check the sum: the
+    engine says which, and what each scored (RULES.md), renderers do not work it out."""
+    assert combos("9-card", "K K JK / 4 J 3 / 7 7 7") == [(((6, 7, 8),), 0)]
+    assert combos("9-card", "K K K / JK JK JK / 5 5 5") == [
+        (((0, 1, 2),), -10), (((3, 4, 5),), -20), (((6, 7, 8),), 0)]
+    # Two lines of one rank: one combination of -30, not -10 twice.
+    assert combos("9-card", "K K K / 4 2 3 / K K K") == [(((0, 1, 2), (6, 7, 8)), -30)]
+    # Columns only with the house rule; a card already in a row makes no column.
+    assert combos("9-card", "8 3 Q / 8 6 Q / 8 2 Q") == []
+    assert combos("9-card", "8 3 Q / 8 6 Q / 8 2 Q", lines="rows+columns") == [
+        (((0, 3, 6),), 0), (((2, 5, 8),), 0)]
+    assert combos("9-card", "7 7 7 / 7 2 3 / 7 4 5", lines="rows+columns") == [(((0, 1, 2),), 0)]
+    assert combos("9-card", "5 4 5 / 5 9 5 / 5 2 5", lines="rows+columns") == [
+        (((0, 3, 6), (2, 5, 8)), -30)]
+    assert combos("6-card", "5 9 5 / 5 3 8") == [(((0, 3),), 0)]
+    assert combos("6-card", "J 4 J / J 7 J") == [(((0, 3),), 0), (((2, 5),), 0)]
+    assert combos("6-card", "J 4 J / J 7 J", four_of_a_kind=-10) == [(((0, 3), (2, 5)), -10)]
+    assert combos("polish-poker", "JK 4 9 / JK 4 2") == [(((0, 3),), 0), (((1, 4),), 0)]
+    assert combos("polish-poker", "JK 4 9 / JK 4 2", negative_pairs_keep=True) == [
+        (((0, 3),), -4), (((1, 4),), 0)]
+    assert combos("4-card", "K K / K K") == []
+
+
+def test_combinations_add_up_to_the_grid_score_on_random_grids():
+    """The cards outside every combination plus the combinations' scores make the
+    grid's score, under every house rule that makes combinations."""
+    import random
+
+    from golfbox.engine import scoring_combinations
+
+    rng = random.Random(4)
+    cases = [("9-card", {}), ("9-card", {"lines": "rows+columns"}), ("6-card", {}),
+             ("6-card", {"four_of_a_kind": -10}), ("polish-poker", {}),
+             ("polish-poker", {"negative_pairs_keep": True}), ("4-card", {})]
+    for name, setting in cases:
+        variant = get_variant(name)
+        rules = make_rules(variant, setting)
+        for _ in range(2000):
+            top = 14 if variant.jokers_per_deck else 13  # a joker only where there are jokers
+            ranks = [rng.choice((4, 12, top - 1, rng.randrange(top))) for _ in range(variant.size)]
+            found = scoring_combinations(variant, rules, ranks)
+            inside = [p for c in found for line in c.lines for p in line]
+            assert len(inside) == len(set(inside)), (name, ranks)
+            outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
+            assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), \
+                (name, setting, ranks)

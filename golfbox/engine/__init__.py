@@ -48,8 +48,8 @@ from golfbox.engine.match import DEFAULT_ROUNDS, Match
 from golfbox.engine.notation import (NotationError, check_cards_exist, format_grid, parse_grid,
                                      suited_cards)
 from golfbox.engine.round import IllegalAction, Round
-from golfbox.engine.scoring import (FINISHER_PENALTY_PER_LOWER, NINE_CARD_LINE_SCORES, grid_score,
-                                    round_scores)
+from golfbox.engine.scoring import (FINISHER_PENALTY_PER_LOWER, NINE_CARD_LINE_SCORES, Combination,
+                                    grid_score, round_scores, scoring_combinations)
 from golfbox.engine.variants import (SCORE_COLUMN_PAIRS, SCORE_LINES, SCORE_SUM, VARIANTS,
                                      RuleError, Rules, Variant, get_variant, make_rules,
                                      parse_rule_args)
@@ -66,6 +66,7 @@ __all__ = [
     # variants and scoring
     "VARIANTS", "Variant", "Rules", "RuleError", "get_variant", "make_rules", "parse_rule_args",
     "SCORE_SUM", "SCORE_COLUMN_PAIRS", "SCORE_LINES", "grid_score", "round_scores",
+    "Combination", "scoring_combinations",
     "NINE_CARD_LINE_SCORES", "FINISHER_PENALTY_PER_LOWER",
     "NotationError", "parse_grid", "format_grid", "suited_cards", "check_cards_exist",
     # rounds, matches, views

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from golfbox.engine.cards import JOKER, KING
 from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, SCORE_SUM, Rules, Variant
@@ -76,6 +76,63 @@ def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
         total += (count // 2) * TWO_LINES_SAME_RANK
         total += (count % 2) * NINE_CARD_LINE_SCORES.get(rank, 0)
     return total
+
+
+class Combination(NamedTuple):
+    """Cards that score together: a line (9-card) or a paired column (6-card,
+    polish-poker), or two of one rank that score together (-30, four_of_a_kind)."""
+
+    lines: tuple[tuple[int, ...], ...]  # grid positions, one tuple a line or column
+    score: int  # what its cards score together, in place of their values
+
+
+def scoring_combinations(variant: Variant, rules: Rules, ranks: Sequence[int]) -> tuple[Combination, ...]:
+    """The combinations a grid's score counted, rows first then columns, each line in
+    one combination at most: what the reveal marks so that a player can check the sum.
+    The cards outside them score their values (tests/test_scoring.py checks the two
+    add up to grid_score, which search keeps fast on its own)."""
+    if variant.scoring == SCORE_LINES:
+        found = []
+        used: set[int] = set()
+        for line in _lines(variant.rows, variant.cols, rules.get("lines")):
+            if len({ranks[p] for p in line}) == 1 and used.isdisjoint(line):
+                used.update(line)
+                found.append(line)
+        return _paired(found, ranks, TWO_LINES_SAME_RANK,
+                       lambda rank: NINE_CARD_LINE_SCORES.get(rank, 0))
+    if variant.scoring != SCORE_COLUMN_PAIRS:
+        return ()
+    cols, values = variant.cols, variant.values
+    keep_negative_pairs = rules.get("negative_pairs_keep", False)
+    kept, pairs = [], []
+    for col in range(cols):
+        column = (col, cols + col)
+        if ranks[col] != ranks[cols + col]:
+            continue
+        if keep_negative_pairs and values[ranks[col]] < 0:
+            kept.append(Combination((column,), 2 * values[ranks[col]]))
+        else:
+            pairs.append(column)
+    together = rules.get("four_of_a_kind")
+    paired = _paired(pairs, ranks, together, lambda rank: 0) if together is not None else \
+        tuple(Combination((column,), 0) for column in pairs)
+    return tuple(sorted((*kept, *paired)))
+
+
+def _paired(lines: list[tuple[int, ...]], ranks: Sequence[int], together: int,
+            alone) -> tuple[Combination, ...]:
+    """``lines`` of one rank taken two by two, in order, scoring ``together``; a line
+    left over scores ``alone(rank)``."""
+    found: list[Combination] = []
+    waiting: dict[int, tuple[int, ...]] = {}
+    for line in lines:
+        rank = ranks[line[0]]
+        if rank in waiting:
+            found.append(Combination((waiting.pop(rank), line), together))
+        else:
+            waiting[rank] = line
+    found += [Combination((line,), alone(rank)) for rank, line in waiting.items()]
+    return tuple(sorted(found))
 
 
 def apply_penalties(variant: Variant, rules: Rules, raw: Sequence[int], ender: int | None,
