@@ -983,7 +983,7 @@ def test_a_bot_seat_screen_names_its_seat_without_cutting_it(lang):
 def test_a_doubled_score_reads_as_a_doubling(lang):
     """With knock_penalty = "double" the reveal showed a knocker's 33 doubled as '33+33',
     which reads as a penalty of 33, and the seat 'PENALTY +33'. RULES.md: "double" doubles
-    the score. Both shared displays say '33×2', the knocker's own screen 'PENALTY ×2'."""
+    the score. Both shared displays say '33×2', the knocker's own screen 'KNOCK ×2'."""
     from test_wording import shows
 
     from golfbox.render.words import say
@@ -998,8 +998,8 @@ def test_a_doubled_score_reads_as_a_doubling(lang):
         shown = render_reveal(view, size=size, lang=lang)
         assert shows(shown, f"{raw}×2") and not shows(shown, f"{raw}+{raw}"), size
     seat = render_seat(round_.view(knocker), lang=lang)
-    assert shows(seat, say(lang, "PENALTY {n}", n="×2"))
-    assert not shows(seat, say(lang, "PENALTY {n}", n=f"+{raw}"))
+    assert shows(seat, say(lang, "KNOCK {n}", n="×2"))
+    assert not shows(seat, say(lang, "KNOCK {n}", n=f"+{raw}"))
     # A number added stays a sum: 'raw+10'.
     plus = goldens.play_out(goldens.deal("polish-poker", players=3), knock_after=4).view(None)
     assert shows(render_reveal(plus, lang=lang), f"{plus.raw_scores[plus.knocker]}+10")

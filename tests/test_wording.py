@@ -493,10 +493,11 @@ def test_the_result_keeps_the_verb_after_a_long_winners_name(lang):
     assert shows(shown, verb)
 
 
-@pytest.mark.parametrize("lang, words", [("en", "PENALTY +5"), ("fr", "MALUS +5")])
+@pytest.mark.parametrize("lang, words", [("en", "KNOCK +5"), ("fr", "FRAPPÉ +5")])
 def test_a_seat_whose_round_score_holds_a_penalty_says_so(lang, words):
     """A knocker's seat showed Q 2 / 8 J and 'SCORE 35': its cards make 30, and only the
-    shared display ('30+5') said where the 5 came from."""
+    shared display ('30+5') said where the 5 came from. It said 'PENALTY +5', not for
+    what: now 'KNOCK +5' (a finisher's, 'WENT OUT +5': test_render)."""
     from golfbox.render.words import say
 
     round_ = goldens.play_out(goldens.deal("4-card", players=3, rules={"knock_penalty": 5}),

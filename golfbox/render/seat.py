@@ -171,11 +171,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
     elif view.phase == OVER:
         penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
         if penalty:  # a knock or finisher penalty: the cards alone do not make the score
-            what = "×2" if doubled(view, view.seat) else f"{penalty:+d}"
-            words = say(lang, "PENALTY {n}", n=what)
-            if glyphs.text_width(words) > SIDE_W - 2:  # a house penalty of 100 or more:
-                words = what  # the number whole, not 'PENALTY +10' for +100
-            glyphs.draw_text(draw, SIDE_X + 2, 44, words, INK)
+            glyphs.draw_text(draw, SIDE_X + 2, 44, penalty_words(view, lang), INK)
 
     for choice, words in _ACTION_WORDS.items():
         if choice == "discard" and not holding:
@@ -184,6 +180,19 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), say(lang, words), INK, PAPER,
                            selected=cursor == choice)
             break
+
+
+def penalty_words(view: SeatView, lang: str = "en") -> str:
+    """Why this seat's round score is not its cards' alone, within the side column:
+    'KNOCK +10', 'KNOCK ×2', 'WENT OUT +5' ('OUT +15' where that does not fit); the
+    number alone for a house penalty too long for its reason ('+100')."""
+    penalty = view.round_scores[view.seat] - view.raw_scores[view.seat]
+    what = "×2" if doubled(view, view.seat) else f"{penalty:+d}"
+    if view.knocker == view.seat:
+        forms = [say(lang, "KNOCK {n}", n=what)]
+    else:  # the finisher's penalty (9-card): +5 for each lower score
+        forms = [say(lang, "WENT OUT {n}", n=what), say(lang, "OUT {n}", n=what)]
+    return next((words for words in forms if glyphs.text_width(words) <= SIDE_W - 2), what)
 
 
 def standing_words(totals: Sequence[int], seat: int, lang: str = "en") -> str:

@@ -44,7 +44,9 @@ FRENCH: dict[str, str] = {
     "MEMORISE": "RETIENS", "TURN UP {n}": "RETOURNE {n}",
     "WAITING": "ATTENDS", "LAST TURN": "TOUR FINAL", "YOUR TURN": "TON TOUR",
     "R{n}/{of}": "M{n}/{of}", "R{n}": "M{n}", "HAND": "MAIN", "PILE": "TAS", "STOCK {n}": "PIOCHE {n}",
-    "SCORE {n}": "POINTS {n}", "PENALTY {n}": "MALUS {n}",
+    "SCORE {n}": "POINTS {n}",
+    # why a score has a penalty: the seat knocked, or went out (9-card)
+    "KNOCK {n}": "FRAPPÉ {n}", "WENT OUT {n}": "A FINI {n}", "OUT {n}": "FINI {n}",
     "YOU WIN": "GAGNÉ", "SHARED WIN": "EX AEQUO", "PLACE {n}/{of}": "PLACE {n}/{of}",
     "KNOCK": "FRAPPER", "PASS": "PASSER", "READY": "OK",
     "DISCARD": "JETER",
