@@ -148,6 +148,78 @@ def until_my_turn(round_: Round, seat: int) -> Round:
     return round_
 
 
+# Grids the reveal marks, one round of each kind (tests/test_render.py checks the marks).
+# 9-card, rows+columns: three Kings -10 and a line of 7s 0 (Ann went out, +5 for Bob's
+# lower score); two rows of 5s -30 together; three jokers -20 and 4s 0; two columns 0.
+REVEAL_9CARD = ("K K K / 4 2 3 / 7 7 7", "5 5 5 / 6 A 9 / 5 5 5", "JK JK JK / 10 3 Q / 4 4 4",
+                "8 3 Q / 8 6 Q / 8 2 Q")
+# 6-card, four_of_a_kind -10: two columns of Jacks -10 together; a pair 0; a pair of 2s 0.
+REVEAL_6CARD = ("J 4 J / J 7 J", "5 9 K / 5 3 8", "2 2 Q / 6 2 10")
+# polish-poker, negative_pairs_keep and a doubled knock: Ann knocks on 21 (42); a pair
+# of jokers keeps its -4 beside a pair of 4s 0.
+REVEAL_POLISH = ("Q 9 K / 8 9 3", "JK 4 9 / JK 4 2", "6 6 A / 6 7 A")
+_FILLER = "A 6 9 3 8 K".split()  # cards dealt and replaced before the grids above are whole
+
+
+def _words(grid: str) -> list[str]:
+    return grid.replace("/", " ").split()
+
+
+def _rows(words: list[str], cols: int) -> str:
+    return " / ".join(" ".join(words[i:i + cols]) for i in range(0, len(words), cols))
+
+
+def revealed_9card() -> Round:
+    """REVEAL_9CARD, played out: each seat turns up its first row, then places the rest
+    from the stock, stacked so that the grids end as written; Ann goes out first."""
+    from engine_helpers import stacked_round
+
+    finals = [_words(g) for g in REVEAL_9CARD]
+    dealt = [_rows(f[:3] + [_FILLER[(s + i) % 6] for i in range(6)], 3) for s, f in enumerate(finals)]
+    stock = [f[3 + turn] for turn in range(6) for f in finals]
+    r = stacked_round("9-card", dealt, discard="10", stock=" ".join(stock),
+                      rules={"lines": "rows+columns"}, totals=(3, -2, 11, 6), round_no=4, rounds=9)
+    while not r.over:
+        seat = r.to_move
+        while r.first_flips[seat]:
+            r.apply(seat, Action("flip", first_face_down(r, seat)))
+        place = first_face_down(r, seat)
+        r.apply(seat, Action("draw"))
+        r.apply(seat, Action("place", place))
+    return r
+
+
+def revealed_six(variant: str) -> Round:
+    """REVEAL_6CARD (6-card, four_of_a_kind) or REVEAL_POLISH (polish-poker, a doubled
+    knock): in 6-card Ann places the stock's cards until her grid is whole, in
+    polish-poker she knocks at once; the others draw and discard."""
+    from engine_helpers import stacked_round
+
+    polish = variant == "polish-poker"
+    grids = REVEAL_POLISH if polish else REVEAL_6CARD
+    rules = ({"negative_pairs_keep": True, "knock_penalty": "double"} if polish
+             else {"four_of_a_kind": -10})
+    ann = _words(grids[0])
+    dealt = list(grids) if polish else [_rows(ann[:2] + _FILLER[:4], 3), *grids[1:]]
+    stock = [] if polish else [w for turn in range(4) for w in [ann[2 + turn], *_FILLER[turn:turn + 2]]]
+    r = stacked_round(variant, dealt, discard="10", stock=" ".join(stock), rules=rules,
+                      totals=(3, -2, 11), round_no=4, rounds=9, rng=random.Random(3))
+    finish_start(r)
+    while not r.over:
+        seat = r.to_move
+        if polish and seat == 0:
+            r.apply(seat, Action("knock"))
+            continue
+        r.apply(seat, Action("draw"))
+        if seat == 0:
+            r.apply(seat, Action("place", first_face_down(r, seat)))
+        else:
+            r.apply(seat, Action("discard"))
+            if r.phase == "flip_option":
+                r.apply(seat, Action("pass"))
+    return r
+
+
 def fault_words(lang: str, who: str, takeover_after: int = 120) -> str:
     """A seat node's fault as Session.link_changed words it: whose seat, then the countdown."""
     return (say(lang, "{who}'s seat is unplugged", who=who) + " · "
@@ -223,6 +295,17 @@ def seat_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     add("seat_4card_over_penalty", lambda: render_seat(
         play_out(deal("4-card", players=3, rules={"knock_penalty": 5}), knock_after=3).view(0),
         prompt=say(lang, "● next round · ◀▶ rules"), lang=lang))
+    # The reveal's marks (REVEAL_9CARD …): each combination inverted with what it scored
+    # beside its row or under its column, a pair's second line pointing back (▲ ◀);
+    # the penalty's reason.
+    prompt_over = say(lang, "● next round · ◀▶ rules")
+    for tag, make, seat in (("9card_went_out", revealed_9card, 0), ("9card_pair", revealed_9card, 1),
+                            ("9card_jokers", revealed_9card, 2), ("9card_columns", revealed_9card, 3),
+                            ("6card_four", lambda: revealed_six("6-card"), 0),
+                            ("polishpoker_knock", lambda: revealed_six("polish-poker"), 0),
+                            ("polishpoker_jokers", lambda: revealed_six("polish-poker"), 1)):
+        add(f"seat_reveal_{tag}", lambda make=make, seat=seat: render_seat(
+            make().view(seat), names=NAMES[lang], prompt=prompt_over, lang=lang))
     # The match's result (states.MatchOver): the last round's grid, the match total.
     add("seat_9card_match_over", lambda: render_seat(
         play_out(deal("9-card", players=3, round_no=9)).view(0),
@@ -282,6 +365,14 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         play_out(deal("polish-poker"), knock_after=4).view(None), names=names[:4], lang=lang)
     screens["table_9card_reveal_penalty_mono"] = lambda: render_reveal(
         play_out(deal("9-card", players=3, seed=2), knock_after=4).view(None), size=(128, 64), lang=lang)
+    # The same rounds on the shared display (their marks are on the seats only: README).
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_reveal_marks_9card{tag}"] = lambda size=size: render_reveal(
+            revealed_9card().view(None), size, names[:4], lang=lang)
+        screens[f"table_reveal_marks_6card{tag}"] = lambda size=size: render_reveal(
+            revealed_six("6-card").view(None), size, names[:3], lang=lang)
+        screens[f"table_reveal_marks_polishpoker{tag}"] = lambda size=size: render_reveal(
+            revealed_six("polish-poker").view(None), size, names[:3], lang=lang)
     screens["table_6card_start"] = lambda: render_table(deal("6-card", players=4).view(None), lang=lang)
     screens["table_4card_knocked"] = lambda: _knocked_table(lang)
     screens["table_message"] = lambda: render_table(

@@ -1202,3 +1202,96 @@ def test_the_final_turns_are_not_followed_by_a_cut_card_in_hand(lang):
             assert shows(image, whole), size
         else:
             assert shows(image, final) and not shows(image, final + " ·"), size
+
+
+def _inverted(image: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """Is the card in ``box`` drawn inverted (lit inside its frame)?"""
+    x, y, _, _ = box
+    return bool(image.getpixel((x + 1, y + 1)))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_seat_reveal_marks_each_combination_and_what_it_scored(lang):
+    """At the reveal a seat showed its grid and its score, not which lines had combined:
+    a player could not check the sum (three Kings -10, two lines of 5s -30 together, a
+    kept pair of jokers -4, two columns of Jacks -10 with four_of_a_kind). The cards of
+    each combination the engine found are drawn inverted, its score left of its row or
+    under its column; the second line of a pair scoring together points back (▲, ◀) to
+    the first's. Plain lines are left as they were."""
+    from test_wording import shows
+
+    def marks(round_, seat, rows, columns):
+        """``rows``/``columns``: index -> the words beside it, None for a plain one."""
+        view = round_.view(seat)
+        image = render_seat(view, lang=lang)
+        variant = view.variant
+        boxes = (seat_render.grid_boxes(variant.rows, variant.cols, revealed=True)
+                 if variant.rows >= 3 else seat_render.grid_boxes(variant.rows, variant.cols))
+        bottom = max(y + h for _, y, _, h in boxes)
+        for row in range(variant.rows):
+            x, y, w, h = boxes[row * variant.cols]
+            beside = image.crop((0, y, x, y + h))
+            words = rows.get(row)
+            assert all(_inverted(image, boxes[row * variant.cols + c]) for c in range(variant.cols)) \
+                == (words is not None), (seat, "row", row)
+            if words is not None:
+                assert shows(beside, words), (seat, row, words)
+            else:
+                assert beside.getbbox() is None, (seat, row)
+        for col in range(variant.cols):
+            x, _, w, _ = boxes[col]
+            under = image.crop((x, bottom, x + w, seat_render.PROMPT_Y - 2))
+            words = columns.get(col)
+            if words is not None:
+                assert all(_inverted(image, boxes[r * variant.cols + col]) for r in range(variant.rows))
+                assert shows(under, words), (seat, col, words)
+            else:
+                assert under.getbbox() is None, (seat, "column", col)
+        return image
+
+    six = goldens.revealed_six("6-card")  # four_of_a_kind -10
+    marks(six, 0, {}, {0: "-10", 2: "◀"})
+    marks(six, 1, {}, {0: "0"})
+    marks(six, 2, {}, {1: "0"})
+    polish = goldens.revealed_six("polish-poker")  # negative_pairs_keep, knock_penalty double
+    knocked = marks(polish, 0, {}, {1: "0"})
+    marks(polish, 1, {}, {0: "-4", 1: "0"})
+    # A 3-row grid's cards are narrower at the reveal, for the words left of its rows.
+    nine = goldens.revealed_9card()  # rows+columns
+    went_out = marks(nine, 0, {0: "-10", 2: "0"}, {})
+    marks(nine, 1, {0: "-30", 2: "▲"}, {})
+    marks(nine, 2, {0: "-20", 2: "0"}, {})
+    marks(nine, 3, {}, {0: "0", 2: "0"})
+    # A notice on its bar (a button pressed at the reveal) leaves the columns' words whole.
+    from golfbox.render.words import say
+
+    noticed = render_seat(nine.view(3), message=say(lang, "● deals the next round"), lang=lang)
+    bar_top = seat_render.PROMPT_Y - 3  # its top row clears the line's accents
+    assert noticed.getpixel((0, bar_top)) and not noticed.getpixel((0, bar_top - 1))
+    assert shows(noticed.crop((0, 48, seat_render.GRID_W, bar_top - 1)), "0")  # a blank row over it
+    # The penalty says why: Ann went out with one lower score (+5), or knocked (×2).
+    assert shows(went_out, say(lang, "WENT OUT {n}", n="+5"))
+    assert shows(knocked, say(lang, "KNOCK {n}", n="×2"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_seat_penalty_says_why_within_the_side_column(lang):
+    """'PENALTY +5' did not say for what. A finisher's penalty is +5 for each lower
+    score, up to +35: where 'WENT OUT +15' (48 px) does not fit the side column (44),
+    it says 'OUT +15', never a word cut short."""
+    from test_wording import shows
+
+    from golfbox.render import glyphs
+    from golfbox.render.words import say
+
+    view = goldens.revealed_9card().view(0)
+    for penalty in (5, 15, 35):
+        scores = list(view.raw_scores)
+        scores[0] += penalty
+        shown = view._replace(table=view.table._replace(round_scores=tuple(scores)))
+        words = seat_render.penalty_words(shown, lang)
+        assert words in (say(lang, "WENT OUT {n}", n=f"+{penalty}"), say(lang, "OUT {n}", n=f"+{penalty}"))
+        assert glyphs.text_width(words) <= seat_render.SIDE_W - 2
+        assert shows(render_seat(shown, lang=lang).crop((seat_render.SIDE_X, 40, 128, 50)), words)
+    assert seat_render.penalty_words(shown._replace(
+        table=shown.table._replace(round_scores=tuple(scores))), "en") == "OUT +35"

@@ -45,12 +45,13 @@ def _frame(draw: ImageDraw.ImageDraw, box: Box, ink: int, paper: int, dashed: bo
 
 
 def draw_face(draw: ImageDraw.ImageDraw, box: Box, card: int, ink: int, paper: int,
-              dashed: bool = False) -> None:
-    """A face-up card with a big rank (12 px) and its suit at the top right."""
+              dashed: bool = False, suit: bool = True) -> None:
+    """A face-up card with a big rank (12 px) and its suit at the top right (``suit``
+    False: the rank alone, for a narrower card where suits no longer matter)."""
     x, y, w, h = box
     _frame(draw, box, ink, paper, dashed)
     text = rank_text(card)
-    suit = suit_symbol(card)
+    suit = suit_symbol(card) if suit else None
     suit_room = glyphs.SUIT_SIZE + 1 if suit else 0
     inner = w - 2 - suit_room
     rank_x = x + 1 + max(1, (inner - glyphs.rank_width(text)) // 2)

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from golfbox.engine import OVER, START, SeatView
+from golfbox.engine import OVER, START, SeatView, rank_of, scoring_combinations
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
 from golfbox.render.names import doubled, fit_name, seat_name, table_names, wait_words, wrap_naming
@@ -50,14 +50,29 @@ CURSOR_CHOICES = ("stock", "discard", "knock", "pass", "ready")
 _ACTION_WORDS = {"knock": "KNOCK", "pass": "PASS", "ready": "READY", "discard": "DISCARD"}  # say()s
 
 
-def grid_boxes(rows: int, cols: int) -> list[tuple[int, int, int, int]]:
-    """The box of every grid position, centred in the grid area; row 0 at the top."""
+# At the reveal a 3-row grid leaves no room beside its rows for what a combined row
+# scored: its cards are 22 px, their ranks without suits (suits never score), and the
+# grid sits at the right of its area, leaving 12 px at the screen's left edge for
+# '-10' (11 px). (Right of the grid, the words ran into the side column's: '-10ANN'.)
+# Its rows touch, from the top: under them a blank row, a column's score, a blank row
+# over a notice's bar (y 55) or the prompt's accents.
+REVEAL_CARD_W = 22
+
+
+def grid_boxes(rows: int, cols: int, revealed: bool = False) -> list[tuple[int, int, int, int]]:
+    """The box of every grid position, centred in the grid area; row 0 at the top.
+    ``revealed``: at the round's end (a 3-row grid at the left, narrower cards)."""
     card_h, gap_y = (16, 1) if rows >= 3 else (20, 3)
     gap_x = 1 if cols >= 3 else 4
-    width = cols * CARD_W + (cols - 1) * gap_x
+    card_w = CARD_W
+    if revealed and rows >= 3:
+        card_w, gap_y = REVEAL_CARD_W, 0
+    width = cols * card_w + (cols - 1) * gap_x
     height = rows * card_h + (rows - 1) * gap_y
     left, top = (GRID_W - width) // 2, (GRID_H - height) // 2
-    return [(left + c * (CARD_W + gap_x), top + r * (card_h + gap_y), CARD_W, card_h)
+    if card_w != CARD_W:
+        left, top = GRID_W - width, 0
+    return [(left + c * (card_w + gap_x), top + r * (card_h + gap_y), card_w, card_h)
             for r in range(rows) for c in range(cols)]
 
 
@@ -115,19 +130,53 @@ def _legal_kinds(view: SeatView) -> set[str]:
     return {action.kind for action in view.legal}
 
 
+def combination_marks(view: SeatView) -> tuple[set[int], list[tuple[tuple[int, ...], str]]]:
+    """At the reveal, what the engine counted together in this seat's grid: the
+    positions to draw inverted, and each line's words (the first line of a
+    combination says its score, '-10', '0'; a second line scoring with it points
+    back to it, '▲' under a row, '◀' right of a column)."""
+    grid = view.own_grid
+    if view.phase != OVER or any(card is None for card in grid):
+        return set(), []
+    cols = view.variant.cols
+    marked: set[int] = set()
+    words: list[tuple[tuple[int, ...], str]] = []
+    for combination in scoring_combinations(view.variant, view.rules, [rank_of(c) for c in grid]):
+        for i, line in enumerate(combination.lines):
+            marked.update(line)
+            is_row = len({p // cols for p in line}) == 1
+            words.append((line, str(combination.score) if i == 0 else "▲" if is_row else "◀"))
+    return marked, words
+
+
 def _draw_grid(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None) -> None:
     variant = view.variant
     face_up = view.face_up[view.seat]
     show_known = shows_known_cards(view)
-    for pos, box in enumerate(grid_boxes(variant.rows, variant.cols)):
-        ink, paper = (PAPER, INK) if cursor == pos else (INK, PAPER)
+    revealed = view.phase == OVER
+    boxes = grid_boxes(variant.rows, variant.cols, revealed)
+    marked, words = combination_marks(view)
+    for pos, box in enumerate(boxes):
+        ink, paper = (PAPER, INK) if cursor == pos or pos in marked else (INK, PAPER)
         card = view.own_grid[pos]
         if face_up >> pos & 1:
-            draw_face(draw, box, card, ink, paper)
+            draw_face(draw, box, card, ink, paper, suit=box[2] == CARD_W)
         elif card is not None and show_known:
             draw_face(draw, box, card, ink, paper, dashed=True)
         else:
             draw_back(draw, box, ink, paper)
+    # Each combination's words left of its row or under its column, a blank column or
+    # row from the cards.
+    left = boxes[0][0]
+    bottom = max(y + h for _, y, _, h in boxes)
+    for line, text in words:
+        first, last = boxes[line[0]], boxes[line[-1]]
+        if first[1] == last[1]:  # a row
+            glyphs.draw_text(draw, left - 1 - glyphs.text_width(text),
+                             first[1] + (first[3] - glyphs.SMALL_HEIGHT) // 2, text, INK)
+        else:
+            x, _, w, _ = first
+            glyphs.draw_text(draw, x + (w - glyphs.text_width(text) + 1) // 2, bottom + 1, text, INK)
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | None,
