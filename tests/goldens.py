@@ -628,6 +628,8 @@ DOC_PICTURES = {
     "table_9card_reveal": "reveal_9card",
     "table_6card_reveal": "reveal_6card",
     "table_polishpoker_reveal_penalty": "reveal_polish_penalty",
+    "seat_reveal_9card_went_out": "seat_reveal_9card",
+    "seat_reveal_9card_pair": "seat_reveal_9card_pair",
     "match_result": "match_result",
     "notice_unplugged": "notice",
     "lobby": "lobby",
