@@ -14,4 +14,4 @@ I2C_FREQ = 400_000  # a whole frame takes ~23 ms at 400 kHz
 OLED_ADDRESS = 0x3C
 
 DEBOUNCE_MS = 20  # a level must hold this long to count
-HOLD_MS = 700  # a press this long also sends HELD (like gpiozero's hold_time)
+HOLD_MS = 800  # a press this long also sends HELD, until the host says (gpio.hold_time, 0.8 s)

@@ -27,10 +27,10 @@ class _Button:
 class Buttons:
     """Samples active-low pins (pressed = pulled to GND); call sample() every few ms."""
 
-    def __init__(self, pins, now, debounce_ms=20, hold_ms=700):
+    def __init__(self, pins, now, debounce_ms=20, hold_ms=800):
         self.buttons = [_Button(pin, now) for pin in pins]
         self.debounce_ms = debounce_ms
-        self.hold_ms = hold_ms
+        self.hold_ms = hold_ms  # the host may set it (HOLD): read at every sample
 
     def sample(self, now):
         """Returns [(button index, PRESSED or HELD, tick)] that happened since the last call.

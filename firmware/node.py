@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.2.1"
+FIRMWARE_VERSION = "1.3.0"
 HOST_SILENT_MS = 3000  # the host pings every 250 ms (PROTOCOL.md): 3 s of silence, it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -44,6 +44,7 @@ class SeatNode:
         self.panel_tried = None
         self.contrast = None  # the host's last contrast, set again on a reopened panel
         self.buttons = buttons
+        self.board_hold_ms = buttons.hold_ms  # until the host says (HOLD): each session starts from it
         self.unique_id = bytes(unique_id)
         self.id_hex = self.unique_id.hex()
         self.clock = clock
@@ -117,6 +118,7 @@ class SeatNode:
             if token != self.session:  # a repeated SYNC (our HELLO got lost) must not reset twice
                 self.link.reset()
                 self.session = token
+                self.buttons.hold_ms = self.board_hold_ms
                 self.frame_valid = False
                 self.frame[:] = bytes(len(self.frame))  # the host starts from a blank frame too
                 # The host sends only what differs from blank, but the panel may still show
@@ -134,7 +136,16 @@ class SeatNode:
         elif msg_type == protocol.MSG_CONTRAST and len(payload) == 1:
             self.contrast = payload[0]
             self._panel("contrast", payload[0])
+        elif msg_type == protocol.MSG_HOLD:
+            self._hold(payload)
         else:
+            self.bad_messages += 1
+
+    def _hold(self, payload):
+        """The host's hold time (gpio.hold_time): a long press is the same on every seat."""
+        try:
+            self.buttons.hold_ms = protocol.unpack_hold(payload)
+        except ValueError:
             self.bad_messages += 1
 
     def _frame(self, payload):

@@ -100,6 +100,24 @@ def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
     assert collect(events, 2, timeout=3) == [ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY), ButtonEvent(SEAT, Button.BACK, EventKind.HELD, at=ANY)]
 
 
+def test_a_node_told_a_hold_time_of_1_2_s_sends_held_only_after_it(make_node, make_hub):
+    """gpio.hold_time reaches the node (HOLD, protocol 3): a node sent HELD after its own
+    700 ms whatever the config said, so a long press differed by seat type."""
+    node = make_node()
+    hub, events = make_hub(hold_time=1.2)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.6)  # a few STATEs: presses are placed by the node's ticks
+    node.press("back", down_for=1.0)
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY)
+    time.sleep(0.5)
+    assert events.empty(), node.stderr()  # held 1 s: no HELD (it came at 0.7 s)
+    node.press("back", down_for=1.6)
+    pressed, held = collect(events, 2, timeout=3)
+    assert (pressed.kind, held.kind) == (EventKind.PRESSED, EventKind.HELD)
+    # its tick when it went down, and 20 ms of debounce and 1.2 s later (2 ms loops)
+    assert 1.2 <= held.at - pressed.at <= 1.3
+
+
 def test_contrast_reaches_the_panel(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()

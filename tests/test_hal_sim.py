@@ -195,6 +195,22 @@ def test_serial_seats_get_a_seat_node_hub_whose_displays_never_raise(clock):
         hardware.close()
 
 
+def test_seat_nodes_are_given_gpio_hold_time(clock):
+    """One setting for every seat's long press: the hub tells each node gpio.hold_time
+    (a node held for its own 700 ms whatever the config said)."""
+    from golfbox.hal.config import parse_config
+
+    pytest.importorskip("serial")
+    config = parse_config({"gpio": {"hold_time": 1.2},
+                           "seats": [{"backend": "sim"}, {"backend": "serial", "node": "e661"}],
+                           "seat_nodes": {"usb_ids": ["ffff:fffe"]}})  # matches no real port
+    hardware = build_hardware(config, lambda event: None, clock=clock)
+    try:
+        assert hardware.pads[1].config.hold_time == 1.2
+    finally:
+        hardware.close()
+
+
 def test_a_table_with_a_seat_node_away_goes_on_and_says_so_once(clock):
     """The node display's wrapper retries at once (no backoff), and assemble_table lent
     it the table's timers and inbox: with a node away, its retry fell due at once for

@@ -187,25 +187,27 @@ def test_a_hint_is_the_move_a_hard_bot_in_that_seat_would_make(sim_table, clock)
 
 
 def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
-    """A seat node says HELD after 0.7 s whatever gpio.hold_time says: with hold_time 0.2 the
-    table played the press 0.45 s in, before the node's HELD could ask for the hint."""
-    import re
-    from pathlib import Path
-
+    """A seat node of firmware before 1.3.0 says HELD after 0.7 s whatever gpio.hold_time
+    says: with hold_time 0.2 the table played the press 0.45 s in, before the node's HELD
+    could ask for the hint. A node seat waits at least that long (it may be an old one);
+    newer nodes are told gpio.hold_time, and with hold_time 1.2 a node seat waits for it:
+    waiting 0.7 s, the table played a long press 0.95 s in, before its HELD at 1.2 s."""
     from golfbox.commands.run import pad_hold_times
     from golfbox.hal.base import Button
     from golfbox.hal.config import parse_config
-    from golfbox.hal.serialnode import NODE_HOLD_TIME
+    from golfbox.hal.serialnode import OLD_NODE_HOLD_TIME
 
-    board = (Path(__file__).resolve().parents[1] / "firmware/board.py").read_text()
-    assert int(re.search(r"^HOLD_MS = (\d+)", board, re.M).group(1)) == NODE_HOLD_TIME * 1000
+    assert OLD_NODE_HOLD_TIME == 0.7  # firmware 1.2.1's board.HOLD_MS
+    seats = [{"backend": "serial", "node": "e6614103e7452d2f"}, {"backend": "sim"}]
     config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": ["/dev/ttyACM*"]},
-                           "seats": [{"backend": "serial", "node": "e6614103e7452d2f"},
-                                     {"backend": "sim"}]})
-    assert pad_hold_times(config) == (0.2, {0: NODE_HOLD_TIME})
+                           "seats": seats})
+    assert pad_hold_times(config) == (0.2, {0: OLD_NODE_HOLD_TIME})
+    config = parse_config({"gpio": {"hold_time": 1.2}, "seat_nodes": {"ports": ["/dev/ttyACM*"]},
+                           "seats": seats})
+    assert pad_hold_times(config) == (1.2, {0: 1.2})
 
     table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=11,
-                      hints=True, hold_time=0.2, hold_times={0: NODE_HOLD_TIME})
+                      hints=True, hold_time=0.2, hold_times={0: OLD_NODE_HOLD_TIME})
     svc = table.service
     svc.run_until_idle()
     for _ in range(2):  # turn up two cards (each press waits for a possible hold)
@@ -218,7 +220,7 @@ def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
         svc.run_until_idle()
     played = svc.actions_played
     table.press(0, Button.OK)  # the node's PRESSED...
-    clock.advance(NODE_HOLD_TIME - 0.05)
+    clock.advance(OLD_NODE_HOLD_TIME - 0.05)
     svc.run_until_idle()
     assert svc.actions_played == played  # ...is still waiting past gpio.hold_time + margin
     table.pad.held(0, Button.OK)  # ...and its HELD, 0.7 s in, asks for the hint

@@ -218,3 +218,14 @@ def test_payload_helpers_round_trip_and_reject_bad_input():
         protocol.frame_segments(bytes((1, 7, 127, 2, 0xAA, 0xBB)))  # past column 127
     with pytest.raises(ValueError, match="out of range"):
         protocol.frame_segments(bytes((1, 8, 0, 1, 0xAA)))  # no page 8
+
+
+def test_hold_carries_the_hold_time_in_ms_and_refuses_what_no_config_gives():
+    """HOLD (protocol 3): the host tells the node gpio.hold_time, 0.1 to 10 s."""
+    assert protocol.unpack_hold(protocol.pack_hold(1200)) == 1200
+    assert protocol.pack_hold(1200) == b"\x04\xb0"
+    assert protocol.MSG_HOLD & protocol.RELIABLE  # resent until the node has it
+    assert protocol.PROTOCOL_VERSION == 3
+    for bad in (b"\x04", b"\x04\xb0\x00", protocol.pack_hold(99), protocol.pack_hold(10001)):
+        with pytest.raises(ValueError):
+            protocol.unpack_hold(bad)

@@ -485,7 +485,7 @@ class PeerNode:
     from ``boot_tick`` at power-up; ``restart()`` powers it off for ``off`` s, then up again."""
 
     def __init__(self, ports_dir, protocol_version=protocol.PROTOCOL_VERSION, ticks=True,
-                 firmware="1.2.0", boot_tick=0):
+                 firmware="1.3.0", boot_tick=0):
         import os
         import threading
         import tty
@@ -498,6 +498,7 @@ class PeerNode:
         self._power_up(boot_tick)
         self.presses = []  # (button code, tick) to send
         self.flags = 0  # its STATEs' (protocol.STATE_PANEL_FAILING: its OLED does not answer)
+        self.received = []  # (type, payload) of the host's numbered messages, every session's
         self.stop = False
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -544,6 +545,8 @@ class PeerNode:
                         self.link.send_unreliable(protocol.MSG_HELLO, bytes(hello))
                     elif msg_type == protocol.MSG_PING:
                         self.link.send_unreliable(protocol.MSG_PONG, payload)
+                    elif msg_type & protocol.RELIABLE:
+                        self.received.append((msg_type, payload))
                 if self.session is not None:
                     tick = now if self.ticks else None
                     if now - self.last_state >= 250:
@@ -557,6 +560,17 @@ class PeerNode:
                 out = self.link.poll(now)
             if out:
                 os.write(self.master, out)
+
+    def wait_received(self, msg_type, count, timeout=5.0):
+        """The payloads of the first ``count`` messages of ``msg_type`` the host sent it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                got = [payload for kind, payload in self.received if kind == msg_type]
+            if len(got) >= count:
+                return got
+            time.sleep(0.01)
+        return got
 
     def close(self):
         import os
@@ -592,7 +606,47 @@ def test_a_node_of_firmware_1_1_1_still_plays_its_presses_stamped_at_their_read(
         read = time.monotonic()
         event = events.get(timeout=2)
     assert event == ButtonEvent(SEAT, Button.OK, at=ANY) and read <= event.at <= time.monotonic()
-    assert caplog.text == ""  # no "bad message" for its STATEs
+    # no "bad message" for its STATEs; only that it holds for its own 0.7 s
+    assert [r.getMessage()[:45] for r in caplog.records] == [f"seat 5: node {OTHER_ID} (firmware 1.1.1"]
+
+
+def test_the_hold_time_reaches_the_node_in_every_session(make_peer, make_hub):
+    """HOLD (protocol 3) tells the node gpio.hold_time, in ms, at each session's start:
+    a node sent HELD after its own 700 ms, a wired seat after gpio.hold_time."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5,
+                           hold_time=1.2)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert peer.wait_received(protocol.MSG_HOLD, 1) == [protocol.pack_hold(1200)]
+    peer.restart(off=1.0)  # a node that restarts starts from its own default again
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert peer.wait_received(protocol.MSG_HOLD, 2) == [protocol.pack_hold(1200)] * 2
+
+
+def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make_peer, make_hub, caplog):
+    """Protocol 2 has no HOLD (its firmware would count one as a bad message): the node
+    is sent none and plays on, holding for its own 0.7 s; the log says so once per node,
+    not at each of its connections."""
+    peer = make_peer(protocol_version=2, firmware="1.2.1")
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5,
+                               hold_time=1.2)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        time.sleep(0.3)
+        peer.press()
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+        peer.restart(off=1.0)
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        time.sleep(0.3)
+        peer.press()
+        assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+    assert {kind for kind, _ in peer.received} <= {protocol.MSG_ASSIGN, protocol.MSG_FRAME, protocol.MSG_CONTRAST}
+    said = [r for r in caplog.records if "hold" in r.getMessage()]
+    assert [(r.levelno, r.getMessage()) for r in said] == [(logging.WARNING, (
+        f"seat 5: node {OTHER_ID} (firmware 1.2.1, protocol 2) sends HELD after its own 0.7 s, "
+        f"not gpio.hold_time's 1.2 s: reflash it with the host's firmware"))]
 
 
 def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(make_peer, make_hub, caplog):

@@ -204,11 +204,15 @@ def refused_words(lang: str, config_file: Path, refused: ConfigError) -> str:
 
 
 def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
-    """How long each seat's pad takes to say HELD: gpio.hold_time, a seat node its own."""
-    from golfbox.hal.serialnode import NODE_HOLD_TIME
+    """How long each seat's pad takes to say HELD: gpio.hold_time, which seat nodes are
+    told too; but a node of older firmware holds for its own 0.7 s, and a node seat may
+    be one (it is known only once it answers), so a shorter hold_time waits that long."""
+    from golfbox.hal.serialnode import OLD_NODE_HOLD_TIME
 
-    nodes = {seat: NODE_HOLD_TIME for seat, s in enumerate(config.seats) if s.backend == "serial"}
-    return config.gpio.hold_time, nodes
+    hold = config.gpio.hold_time
+    nodes = {seat: max(hold, OLD_NODE_HOLD_TIME) for seat, s in enumerate(config.seats)
+             if s.backend == "serial"}
+    return hold, nodes
 
 
 def serve(config: HardwareConfig, journal_file: Path, *,

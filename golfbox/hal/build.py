@@ -15,6 +15,7 @@ the table: see _serial_seats).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -179,7 +180,9 @@ def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
     from golfbox.hal.serialnode import SerialNodeConfig, SerialNodeHub
 
     table = {**config.seat_nodes, "seats": {str(seat.index + 1): seat.node for seat in seats}}
-    hub = SerialNodeHub(SerialNodeConfig.from_mapping(table, where="seat_nodes"), clock)
+    nodes = SerialNodeConfig.from_mapping(table, where="seat_nodes")
+    # One long press for every seat: the hub tells each node gpio.hold_time.
+    hub = SerialNodeHub(dataclasses.replace(nodes, hold_time=config.gpio.hold_time), clock)
     displays: dict[int, Display] = {
         seat.index: ResilientDisplay(hub.display(seat.index), seat.index, _hub_reports,
                                      clock=clock, first_retry=0.0, max_retry=0.0)

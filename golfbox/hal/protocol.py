@@ -26,7 +26,8 @@ except ImportError:
         return a - b
 
 
-PROTOCOL_VERSION = 2  # 2: BUTTON and STATE carry the node's tick (firmware 1.2.0)
+# 2: BUTTON and STATE carry the node's tick (firmware 1.2.0); 3: HOLD (firmware 1.3.0)
+PROTOCOL_VERSION = 3
 OLDEST_PROTOCOL_VERSION = 1  # the host still takes nodes that send no tick
 SYNC_BYTE = 0x00
 
@@ -44,6 +45,7 @@ MSG_ASSIGN = RELIABLE | 0x01  # host -> node: seat(1), 0xFF = not assigned
 MSG_FRAME = RELIABLE | 0x02  # host -> node: flags(1) then segments page(1) x0(1) n(1) bytes(n)
 MSG_CONTRAST = RELIABLE | 0x03  # host -> node: contrast(1)
 MSG_BUTTON = RELIABLE | 0x04  # node -> host: event counter(2) button(1) kind(1) tick(2)
+MSG_HOLD = RELIABLE | 0x05  # host -> node: hold time in ms(2), sent to protocol 3 and later
 
 FRAME_SHOW = 0x01  # FRAME flag: last part of a frame, push it to the panel
 UNASSIGNED_SEAT = 0xFF
@@ -415,6 +417,26 @@ def unpack_button(payload):
     if len(payload) not in (4, 6) or payload[2] >= len(BUTTON_CODES) or payload[3] >= len(KIND_CODES):
         raise ValueError("bad BUTTON payload %r" % bytes(payload))
     return (payload[0] << 8) | payload[1], payload[2], payload[3], _tick(payload, 4)
+
+
+# HOLD's range: gpio.hold_time's 0.1 to 10 s (the node debounces 20 ms first)
+MIN_HOLD_MS = 100
+MAX_HOLD_MS = 10000
+
+
+def pack_hold(hold_ms):
+    """HOLD: a press this long (ms) also sends HELD, as gpio.hold_time on the Pi's own pads."""
+    return bytes((hold_ms >> 8 & 0xFF, hold_ms & 0xFF))
+
+
+def unpack_hold(payload):
+    """Returns the hold time in ms; ValueError if malformed or out of range."""
+    if len(payload) != 2:
+        raise ValueError("bad HOLD payload %r" % bytes(payload))
+    hold_ms = (payload[0] << 8) | payload[1]
+    if not MIN_HOLD_MS <= hold_ms <= MAX_HOLD_MS:
+        raise ValueError("HOLD of %d ms, expected %d to %d" % (hold_ms, MIN_HOLD_MS, MAX_HOLD_MS))
+    return hold_ms
 
 
 STATE_PANEL_FAILING = 0x01  # STATE flags: the node's OLED does not answer (its buttons still work)

@@ -39,9 +39,9 @@ PANEL_SIZE = (protocol.PANEL_WIDTH, protocol.PANEL_PAGES * 8)
 FRAME_BYTES = protocol.PANEL_WIDTH * protocol.PANEL_PAGES
 SEGMENT_HEADER = 3  # page, x0, count
 MERGE_GAP = 4  # unchanged bytes cheaper to resend than a new segment header
-# A node sends HELD after a press this long (firmware/board.py HOLD_MS; gpio.hold_time
-# is the Pi's own pads'): with hints on, ● on a node's seat waits this long for it.
-NODE_HOLD_TIME = 0.7
+# A node of firmware before 1.3.0 (protocol 2 and older: no HOLD) sends HELD after a
+# press this long, its own board.HOLD_MS, whatever gpio.hold_time says.
+OLD_NODE_HOLD_TIME = 0.7
 FRAME_TIMES_KEPT = 1000  # LinkStats keeps this many of the newest frame delivery times
 STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 tries
 # A second's corrupt blocks (or bad messages, or dropped presses) logged one by one; the
@@ -88,6 +88,9 @@ class SerialNodeConfig:
     # Presses taken from one node a second (PRESS_RATE); None: all of them, for
     # bench/serial_link.py, which measures what the link carries.
     press_rate: float | None = PRESS_RATE
+    # A press this long also sends HELD: gpio.hold_time, told to every node (HOLD), so a
+    # long press is the same on every seat.
+    hold_time: float = 0.8
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -312,6 +315,7 @@ class SerialNodeHub:
         self._retry_after: dict[str, float] = {}  # ports that did not answer like a node
         self._duplicates: set[str] = set()  # ports whose node's id another port already serves
         self._refused: set[str] = set()  # ports whose node speaks a protocol we do not
+        self._old_hold: set[str] = set()  # nodes said to hold for their own time, by id
         # What a port that is no node (yet) was said to do, by port: said once, not at every probe.
         self._said: dict[str, set[str]] = {}
         self._sink: EventSink | None = None
@@ -500,6 +504,8 @@ class _NodeConnection:
         self.real_path = real_path
         self.seat: int | None = None
         self.node_id: str | None = None
+        self.firmware = ""  # as its HELLO says, on one line
+        self.node_protocol = protocol.PROTOCOL_VERSION  # as its HELLO says
         self.port: Any = None
         self.link = protocol.Link(on_error=self._corrupt_block)
         self.stats = LinkStats()
@@ -543,11 +549,11 @@ class _NodeConnection:
                 self._say_once(f"seat nodes: no answer like a seat node's from {self.path} within "
                                f"{self.hub.config.handshake_timeout:g} s")
                 return
-            self.node_id, firmware = hello
+            self.node_id, self.firmware = hello
             with self.hub._lock:
                 self.hub._refused.discard(self.real_path)
                 self.hub._said.pop(self.real_path, None)  # a node now: say it again if it goes
-            log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, firmware, self.path)
+            log.info("seat nodes: node %s (firmware %s) on %s", self.node_id, self.firmware, self.path)
             self.seat = self.hub._claim(self, self.node_id)
             if self.seat is not None:
                 self.hub.stats[self.seat] = self.stats
@@ -607,9 +613,10 @@ class _NodeConnection:
 
     # handshake: SYNC (fresh random token) until the node answers HELLO with that token
     def _handshake(self) -> tuple[str, str] | None:
-        """SYNC until the node answers HELLO. Outside any session: no message of the last
-        session is resent, and nothing the node sends is taken or acknowledged (SYNC says
-        ack 0), so a press it sends before its HELLO gets through is resent in the session."""
+        """SYNC until the node answers HELLO: its id and firmware (its protocol is kept).
+        Outside any session: no message of the last session is resent, and nothing the
+        node sends is taken or acknowledged (SYNC says ack 0), so a press it sends before
+        its HELLO gets through is resent in the session."""
         self._read_timeout(self.READ_TIMEOUT)  # a SYNC every 30 ms (a resync comes from _serve)
         token = random.randrange(1, 0x10000)
         sync = protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF)))
@@ -637,6 +644,7 @@ class _NodeConnection:
                                    f"{protocol.OLDEST_PROTOCOL_VERSION} to {protocol.PROTOCOL_VERSION}: "
                                    f"reflash it with the host's firmware")
                 self.link.reset()  # the node did: both sides start at sequence 0
+                self.node_protocol = version
                 return unique_id.hex(), one_line(firmware)  # the node's text: a newline would forge a log line
         return None
 
@@ -648,6 +656,23 @@ class _NodeConnection:
         self._frame_marker = None
         self._sent_contrast = None
         self.link.send(protocol.MSG_ASSIGN, bytes((protocol.UNASSIGNED_SEAT if self.seat is None else self.seat,)))
+        hold_ms = round(self.hub.config.hold_time * 1000)
+        if self.node_protocol >= 3:
+            self.link.send(protocol.MSG_HOLD, protocol.pack_hold(hold_ms))
+        elif hold_ms != round(OLD_NODE_HOLD_TIME * 1000):
+            self._old_hold_said()
+
+    def _old_hold_said(self) -> None:
+        """An older node has no HOLD (it would count one as a bad message): it plays on,
+        holding for its own 0.7 s. Said once per node, not at each of its connections."""
+        with self.hub._lock:
+            if self.node_id in self.hub._old_hold:
+                return
+            self.hub._old_hold.add(self.node_id)
+        log.warning("%s: node %s (firmware %s, protocol %d) sends HELD after its own %g s, not "
+                    "gpio.hold_time's %g s: reflash it with the host's firmware", self._label(),
+                    self.node_id, self.firmware, self.node_protocol, OLD_NODE_HOLD_TIME,
+                    self.hub.config.hold_time)
 
     def _resync(self) -> None:
         # A long message that a noisy line never lets through blocks everything after it;
