@@ -118,6 +118,38 @@ def test_a_node_told_a_hold_time_of_1_2_s_sends_held_only_after_it(make_node, ma
     assert 1.2 <= held.at - pressed.at <= 1.3
 
 
+def test_the_node_takes_a_hold_time_in_range_and_each_session_starts_from_its_own():
+    """HOLD sets the hold time; one no config gives (under 0.1 s) is a bad message and
+    changes nothing; a new session (another host, or the same one restarted) starts
+    again from board.HOLD_MS until told."""
+    code = (
+        "import protocol, node\n"
+        "from buttons import Buttons\n"
+        "host = protocol.Link()\n"
+        "def sync(token): return protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((0, token)))\n"
+        "def hold(ms):\n"
+        "    host.send(protocol.MSG_HOLD, bytes((ms >> 8, ms & 0xFF)))\n"
+        "    return host.poll(0)\n"
+        "chunks = [sync(1), hold(1200), hold(50)]\n"
+        "class Serial:\n"
+        "    def read(self, n, wait): return chunks.pop(0) if chunks else b''\n"
+        "    def write(self, data): pass\n"
+        "class Panel:\n"
+        "    def show(self, *args): pass\n"
+        "buttons = Buttons([], 0, 20, 800)\n"
+        "seat = node.SeatNode(Serial(), lambda: (Panel(), None), buttons, bytes(8), lambda: 0)\n"
+        "seen = []\n"
+        "for _ in range(3):\n"
+        "    seat.step()\n"
+        "    seen.append((buttons.hold_ms, seat.bad_messages))\n"
+        "chunks.append(sync(2))\n"
+        "seat.step()\n"
+        "seen.append((buttons.hold_ms, seat.bad_messages))\n"
+        "print(seen)\n"
+    )
+    assert eval(run_micropython(code).decode()) == [(800, 0), (1200, 0), (1200, 1), (800, 1)]
+
+
 def test_contrast_reaches_the_panel(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
