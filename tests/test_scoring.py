@@ -221,3 +221,32 @@ def test_combinations_add_up_to_the_grid_score_on_random_grids():
             outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
             assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), \
                 (name, setting, ranks)
+
+
+def test_every_combination_is_whole_lines_of_one_rank_on_every_small_grid():
+    """The random test above checks the sum only: a 'combination' of a mixed line
+    scoring its cards' values, or a pair of two ranks, would pass it, and the rare
+    grids (three lines of one rank, three paired columns of one rank beside
+    four_of_a_kind, a kept joker pair beside a plain one) come only by chance. Here
+    every grid of three or four ranks, the marks checked line by line."""
+    import itertools
+
+    from golfbox.engine import scoring_combinations
+
+    cases = [("9-card", {}, (3, 12, 13)), ("9-card", {"lines": "rows+columns"}, (3, 12, 13)),
+             ("6-card", {"four_of_a_kind": -10}, (0, 1, 10, 12)),
+             ("polish-poker", {"negative_pairs_keep": True}, (0, 9, 12, 13)),
+             ("polish-poker", {}, (0, 9, 12, 13))]
+    for name, setting, alphabet in cases:
+        variant = get_variant(name)
+        rules = make_rules(variant, setting)
+        for ranks in itertools.product(alphabet, repeat=variant.size):
+            found = scoring_combinations(variant, rules, ranks)
+            inside = [p for c in found for line in c.lines for p in line]
+            assert len(inside) == len(set(inside)), (name, ranks)
+            for c in found:
+                assert len({ranks[p] for line in c.lines for p in line}) == 1, (name, ranks, c)
+                assert all(len(line) == variant.rows for line in c.lines), (name, ranks, c)  # whole
+            outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
+            assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), \
+                (name, setting, ranks)
