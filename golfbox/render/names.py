@@ -38,11 +38,17 @@ def name_words(lang: str, words: str, who: str, width: int | None, table: Sequen
     """say(lang, words, who=who, **more) in ``width`` px (None: any) if it can: ``who``
     cut by fit_name where the whole is too wide, the other words whole ('FRANÇOISE-X…IS:
     PRESS ● TO JOIN', not 'FRANÇOISE-XAVIÈRE DUBOIS: PRESS ● T…')."""
-    whole = say(lang, words, who=who, **more)
-    if width is None or glyphs.text_width(whole) <= width:
-        return whole
+    return say(lang, words, who=fit_who(lang, words, who, width, table, **more), **more)
+
+
+def fit_who(lang: str, words: str, who: str, width: int | None, table: Sequence[str] = (),
+            **more: str) -> str:
+    """``who`` as name_words puts it into ``words``: whole if the whole fits ``width``
+    px, else cut by fit_name to the room the other words leave."""
+    if width is None or glyphs.text_width(say(lang, words, who=who, **more)) <= width:
+        return who
     room = width - glyphs.text_width(say(lang, words, who="", **more)) - 1  # the gap it joins by
-    return say(lang, words, who=fit_name(who, room, table), **more)
+    return fit_name(who, room, table)
 
 
 def cut_name(name: str, letters: int, table: Sequence[str] = ()) -> str:

@@ -15,8 +15,8 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, ActionKind, SeatView
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_slot, draw_small_face
-from golfbox.render.names import (CUT_NAMES_TO, cut_name, fit_name, name_words, score_words,
-                                  seat_name, table_names, told_apart, wrap_naming)
+from golfbox.render.names import (CUT_NAMES_TO, cut_name, fit_name, fit_who, name_words,
+                                  score_words, seat_name, table_names, told_apart, wrap_naming)
 from golfbox.render.words import say
 
 WIDE = (256, 64)
@@ -136,11 +136,8 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
         if view.ender is not None and view.last is not None and view.last.action.kind != ActionKind.KNOCK:
             if lines > 1 and glyphs.text_width(_end_words(view, names, lang) + " · " + turns) > width:
                 return _end_words(view, names, lang, width) + "\n" + turns
-            room = width - glyphs.text_width(" · " + turns)
-            ended = "{who} knocked" if view.knocker is not None else "{who} went out"
-            who = table[view.ender]
-            shown = who if glyphs.text_width(say(lang, ended, who=who)) <= room else \
-                fit_name(who, room - glyphs.text_width(say(lang, ended, who="")) - 1, table)
+            ended, who = _ended_by(view), table[view.ender]
+            shown = fit_who(lang, ended, who, width - glyphs.text_width(" · " + turns), table)
             joined = say(lang, ended, who=shown) + " · " + turns
             # Only a name told apart: in a narrow room fit_name gives 'JE…' for either of
             # Jean-Baptiste and Jean-Baptistine, which names nobody.
@@ -368,11 +365,14 @@ def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int
     """How the round ended: 'P2 knocked', 'P3 went out', 'stock ran out'. Within ``room``
     px if given: a long name is cut (fit_name), never the verb."""
     table = table_names(view.players, names, lang)
-    if view.knocker is not None:
-        return name_words(lang, "{who} knocked", table[view.knocker], room, table)
-    if view.ender is not None:
-        return name_words(lang, "{who} went out", table[view.ender], room, table)
+    if view.ender is not None:  # the knocker, if one knocked
+        return name_words(lang, _ended_by(view), table[view.ender], room, table)
     return say(lang, "stock ran out") if view.phase == OVER else ""
+
+
+def _ended_by(view: SeatView) -> str:
+    """What the seat that ended the round did, its name left to say: '{who} knocked'."""
+    return "{who} knocked" if view.knocker is not None else "{who} went out"
 
 
 def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,
