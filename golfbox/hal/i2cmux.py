@@ -48,9 +48,7 @@ def resolve_bus(location: I2CLocation, devices: Path = SYSFS_I2C_DEVICES) -> int
         if not mux_dir.exists():  # nothing declares it, answering or not
             hint = ("the kernel knows of no mux there: is dtoverlay=i2c-mux,pca9548,addr=0x%02x "
                     "in config.txt?" % location.mux)
-        elif not any(mux_dir.glob("channel-*")):
-            # The overlay makes the device either way; its driver makes channels only
-            # once the chip has answered its probe.
+        elif not _bound(mux_dir):
             hint = (f"the TCA9548A did not answer when the kernel probed it at boot: its VIN, "
                     f"GND, SDA, SCL, A0-A2 set for 0x{location.mux:02X}, RESET not held low; "
                     "then reboot")
@@ -61,6 +59,12 @@ def resolve_bus(location: I2CLocation, devices: Path = SYSFS_I2C_DEVICES) -> int
     if not name.startswith("i2c-") or not name[4:].isdigit():
         raise MuxChannelError(errno.EINVAL, f"{link} points to {target}, not to an i2c-N adapter")
     return int(name[4:])
+
+
+def _bound(mux_dir: Path) -> bool:
+    """Has a driver taken the mux? The overlay makes its device either way; the driver
+    makes the channels only once the chip has answered its probe."""
+    return any(mux_dir.glob("channel-*"))
 
 
 MUX_IDLE_DISCONNECT = "-2"  # dt-bindings/mux/mux.h; -1 (MUX_IDLE_AS_IS) is the driver's default
@@ -77,7 +81,7 @@ def idle_state_warning(index: int, parent: int, address: int,
     that is not bound at all is left to its displays' own error.
     """
     mux_dir = mux_device_dir(parent, address, SYSFS_I2C_DEVICES if devices is None else devices)
-    if not mux_dir.is_dir() or not any(mux_dir.glob("channel-*")):  # no driver bound to it
+    if not mux_dir.is_dir() or not _bound(mux_dir):
         return None
     path = mux_dir / "idle_state"
     try:
