@@ -58,20 +58,28 @@ def _lines(rows: int, cols: int, rule: str | None) -> tuple[tuple[int, ...], ...
     return tuple(lines)
 
 
-def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
-    # Search scores thousands of grids a decision: the lines are built once (_lines).
-    used: set[int] = set()
-    combo_ranks: list[int] = []
+def _combined_lines(variant: Variant, rules: Rules, ranks: Sequence[int],
+                    used: set[int]) -> list[tuple[int, ...]]:
+    """The lines of one rank that count as combinations, rows looked at first, then
+    columns: a line only if none of its cards is already in one (``used`` gets them).
+    Search scores thousands of grids a decision: the lines are built once (_lines)."""
+    combined = []
     for line in _lines(variant.rows, variant.cols, rules.get("lines")):
         first = ranks[line[0]]
         if all(ranks[p] == first for p in line) and used.isdisjoint(line):
             used.update(line)
-            combo_ranks.append(first)
+            combined.append(line)
+    return combined
+
+
+def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
+    used: set[int] = set()
+    combined = _combined_lines(variant, rules, ranks, used)
     values = variant.values
-    if not combo_ranks:
+    if not combined:
         return sum(values[r] for r in ranks)
     total = sum(values[ranks[p]] for p in range(len(ranks)) if p not in used)
-    for rank, count in Counter(combo_ranks).items():
+    for rank, count in Counter(ranks[line[0]] for line in combined).items():
         # Two complete lines of one rank score -30 together, instead of their own values.
         total += (count // 2) * TWO_LINES_SAME_RANK
         total += (count % 2) * NINE_CARD_LINE_SCORES.get(rank, 0)
@@ -90,15 +98,10 @@ def scoring_combinations(variant: Variant, rules: Rules, ranks: Sequence[int]) -
     """The combinations a grid's score counted, rows first then columns, each line in
     one combination at most: what the reveal marks so that a player can check the sum.
     The cards outside them score their values (tests/test_scoring.py checks the two
-    add up to grid_score, which search keeps fast on its own)."""
+    add up to grid_score, which finds the same lines but keeps its own sums: search
+    scores thousands of grids a decision)."""
     if variant.scoring == SCORE_LINES:
-        found = []
-        used: set[int] = set()
-        for line in _lines(variant.rows, variant.cols, rules.get("lines")):
-            if len({ranks[p] for p in line}) == 1 and used.isdisjoint(line):
-                used.update(line)
-                found.append(line)
-        return _paired(found, ranks, TWO_LINES_SAME_RANK,
+        return _paired(_combined_lines(variant, rules, ranks, set()), ranks, TWO_LINES_SAME_RANK,
                        lambda rank: NINE_CARD_LINE_SCORES.get(rank, 0))
     if variant.scoring != SCORE_COLUMN_PAIRS:
         return ()
