@@ -48,6 +48,13 @@ STEADY_SECONDS = 1.5
 COUNTDOWN_STEP = 10
 
 
+def _counted_down(left: float) -> tuple[int, int]:
+    """A takeover's wait of ``left`` seconds as the shared display says it, rounded up
+    to its step, and that step: (40, 10) for 31.5 s, (7, 1) for 6.2 s."""
+    step = 1 if left <= COUNTDOWN_STEP else COUNTDOWN_STEP
+    return math.ceil(left / step) * step, step
+
+
 @dataclass
 class Notices:
     """Words for people: one message per seat until its next press, and on the shared
@@ -442,7 +449,7 @@ class Session:
                 return say(lang, "the table's screen is not answering")
             who = self.shown_name(event.seat)
             if event.buttons:  # a seat node: its buttons and its screen
-                return self._unplugged_words(lang, who, event.seat)
+                return self._unplugged_words(lang, event.seat)
             return say(lang, "{who}'s screen is not answering", who=who)
         if (event.buttons and event.seat in self.away) or key in self.notices.faults:
             # Known away or failed already: the node a restart did not find (restore_away),
@@ -456,10 +463,11 @@ class Session:
         self.notices.fault(key, words)
         self.notices.details[key] = event.reason or f"{where}: failed"
 
-    def _unplugged_words(self, lang: str, who: str, seat: int) -> str:
+    def _unplugged_words(self, lang: str, seat: int) -> str:
         """A seat node gone, in ``lang``: and in how long a bot plays for it, if one will.
         Said again at each change, so the time left is now's (it said the setting, 120 s,
         until the bot took over; and in the lobby, where no bot would)."""
+        who = self.shown_name(seat)
         said = say(lang, "{who}'s seat is unplugged", who=who)
         due = self.takeover_at(seat)
         if due is None:
@@ -467,8 +475,7 @@ class Session:
         left = due - self._clock()
         if left <= 0:
             return say(lang, "{who} is away: a bot plays for it until it is back", who=who)
-        shown = math.ceil(left) if left <= COUNTDOWN_STEP else \
-            math.ceil(left / COUNTDOWN_STEP) * COUNTDOWN_STEP
+        shown, _ = _counted_down(left)
         return said + " · " + say(lang, "a bot plays in {n} s", n=shown)
 
     def takeover_at(self, seat: int) -> float | None:
@@ -487,9 +494,8 @@ class Session:
             due = self.takeover_at(seat)
             if due is None or due <= now:
                 continue
-            left = due - now
-            step = 1 if left <= COUNTDOWN_STEP else COUNTDOWN_STEP
-            changes.append(due - (math.ceil(left / step) - 1) * step)
+            shown, step = _counted_down(due - now)
+            changes.append(due - (shown - step))  # when it says shown - step
         return min(changes) if changes else None
 
     def part_down(self, seat: int | None, buttons: bool) -> bool:
@@ -538,7 +544,7 @@ class Session:
             else:
                 self.away[seat] = now
                 def words(lang: str, seat: int = seat) -> str:
-                    return self._unplugged_words(lang, self.shown_name(seat), seat)
+                    return self._unplugged_words(lang, seat)
             self.notices.fault(key, words)
             self.notices.details[key] = f"seat {seat + 1}: away before the restart"
             log.warning("seat %d was away before the restart: %s", seat + 1,
