@@ -133,6 +133,7 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
     sources = {CONFIG: config_path}
     if config.pinmap_path is not None:  # the file it read its pins from (a link followed)
         sources[PINMAP] = config.pinmap_path
+    files = " and ".join(map(str, sources.values()))  # for the log
     state, new = copy.parent, None
     try:
         texts = {name: _read_file(source) for name, source in sources.items()}
@@ -164,12 +165,11 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
                 raise
             if _keep_flat(texts, copy):  # its folder is removed below, never linked
                 log.info("kept %s as %s (its file system takes no links), to run on if a "
-                         "later edit is refused", " and ".join(map(str, sources.values())), copy)
+                         "later edit is refused", files, copy)
             return
         os.replace(link, copy)  # the commit: the old pair stands until here, the new after
         committed, new = new, None
-        kept = (f"kept {' and '.join(map(str, sources.values()))} in {committed}, to run on "
-                "if a later edit is refused")
+        kept = f"kept {files} in {committed}, to run on if a later edit is refused"
         try:
             _fsync_folder(state)
         except OSError as exc:  # kept, but a cut may undo the rename: the old pair must stay
