@@ -27,17 +27,27 @@ CONTROL_KEY_NAMES = {"\n": "Enter", "\r": "Enter", "\x7f": "Backspace", "\b": "B
 class WindowUnavailable(Exception):
     """--window cannot open: pygame or luma.emulator missing, or no display."""
 
+def seat_of_key(keys_of, key) -> tuple[int, tuple] | None:
+    """The human seat ``key`` belongs to and the button (and press or hold) it stands
+    for; None if it belongs to no seat."""
+    for seat, keys in keys_of.items():
+        found = keys.lookup(key)
+        if found is not None:
+            return seat, found
+    return None
+
+
 def press_key(table, keys_of, curtain: terminal.Curtain, key) -> int | None:
     """Press the button (and press or hold) that ``key`` stands for, on the seat it
     belongs to, unless the key only uncovers that seat: the seat, or None if it
     belongs to no seat."""
-    for seat, keys in keys_of.items():
-        found = keys.lookup(key)
-        if found is not None:
-            if curtain.key(seat, table.service.state):
-                table.press(seat, *found)
-            return seat
-    return None
+    pressed = seat_of_key(keys_of, key)
+    if pressed is None:
+        return None
+    seat, found = pressed
+    if curtain.key(seat, table.service.state):
+        table.press(seat, *found)
+    return seat
 
 
 def terminal_problem() -> str | None:
@@ -194,10 +204,8 @@ class TerminalUI:
 
     def _off_page(self, key: str | int) -> int | None:
         """The human seat ``key`` belongs to if the last draw did not show its screen."""
-        for seat, keys in self.keys_of.items():
-            if keys.lookup(key) is not None:
-                return None if seat in self.seats_shown else seat
-        return None
+        pressed = seat_of_key(self.keys_of, key)
+        return pressed[0] if pressed and pressed[0] not in self.seats_shown else None
 
     def _why_no_seat(self, key: str | int) -> str:
         """A key that pressed nothing: another person's keys (--humans), or no key at all."""
