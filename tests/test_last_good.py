@@ -7,6 +7,7 @@ blank, at a table in a café where nobody reads the log."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import errno
 import logging
@@ -15,6 +16,7 @@ import shutil
 import stat
 import sys
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 from PIL import Image, ImageChops
@@ -724,44 +726,60 @@ def test_the_refused_config_fault_follows_the_lobbys_language(sim_table):
     assert table.service.notices.shared_line() == words["en"]
 
 
-# A power cut, simulated through Python's audit hooks (sys.addaudithook, documented
-# events; no golfbox code patched): every step that changes a file fails from the
-# chosen one on, as nothing happens after a cut, and the earlier ones stand.
+# Faults of the OS (a power cut, a full disk, a file system without links, a dying
+# card), made through Python's audit hooks (sys.addaudithook, documented events; no
+# golfbox code patched): while one is in, the hook calls it on every event, and it
+# raises as the OS would.
+_faults: list[Callable[[str, tuple], None]] = []
+_hooked: list[bool] = []
+
+
+def _audit(event: str, args: tuple) -> None:
+    for fault in _faults:
+        fault(event, args)
+
+
+@contextlib.contextmanager
+def os_fault(fault: Callable[[str, tuple], None]) -> Iterator[None]:
+    if not _hooked:  # once, when first needed: a hook cannot be removed
+        sys.addaudithook(_audit)
+        _hooked.append(True)
+    _faults.append(fault)
+    try:
+        yield
+    finally:
+        _faults.remove(fault)
+
+
+def _opens_to_write(event: str, args: tuple) -> bool:
+    return event == "open" and isinstance(args[2], int) and bool(args[2] & (os.O_WRONLY | os.O_RDWR))
+
+
+# A power cut: every step that changes a file fails from the chosen one on, as nothing
+# happens after a cut, and the earlier ones stand.
 class PowerCut(OSError):
     pass
 
 
 CHANGES = {"os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.chmod"}
-_cut_at: list[int | None] = [None]  # the step the cut comes at; None: no cut
-_steps: list[str] = []
-_hooked: list[bool] = []
-
-
-def _audit(event: str, args: tuple) -> None:
-    if _cut_at[0] is None:
-        return
-    writes = event == "open" and isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
-    if event in CHANGES or writes:
-        _steps.append(f"{event} {args[0]}")
-        if len(_steps) > _cut_at[0]:
-            raise PowerCut(f"power cut at {_steps[-1]}")
 
 
 def keep_cut(config: Path, copy: Path, at: int) -> list[str]:
     """keep() with a power cut before its ``at``-th step (from 0): the steps it took."""
-    if not _hooked:  # once, when first needed: a hook cannot be removed
-        sys.addaudithook(_audit)
-        _hooked.append(True)
     started_with = last_good.load_checked(config)
-    _steps.clear()
-    _cut_at[0] = at
+    steps: list[str] = []
+
+    def power_cut(event: str, args: tuple) -> None:
+        if event in CHANGES or _opens_to_write(event, args):
+            steps.append(f"{event} {args[0]}")
+            if len(steps) > at:
+                raise PowerCut(f"power cut at {steps[-1]}")
     try:
-        last_good.keep(started_with, config, copy)
+        with os_fault(power_cut):
+            last_good.keep(started_with, config, copy)
     except PowerCut:  # the process is gone: what it had left to do is not done
         pass
-    finally:
-        _cut_at[0] = None
-    return list(_steps)
+    return steps
 
 
 def kept_pair(config: Path, copy: Path) -> tuple[str, int | None] | None:
@@ -908,27 +926,16 @@ def test_a_name_of_digits_python_cannot_count_beside_the_copy_stops_no_keep(tmp_
     assert kept(copy).read_text() == TABLE and (tmp_path / "last-good.²").is_dir()
 
 
-_links_refused: list[bool] = []  # while set, os.symlink fails as on a FAT file system
-
-
 def _refuse_links(event: str, args: tuple) -> None:
-    if event == "os.symlink" and _links_refused:
+    """os.symlink fails as on a FAT file system."""
+    if event == "os.symlink":
         raise PermissionError(errno.EPERM, os.strerror(errno.EPERM), args[1])
 
 
 def keep_without_links(config: Path, copy: Path) -> None:
     """keep() in a folder whose file system takes no links (FAT: EPERM, as Linux answers)."""
-    if not _hooked_links:
-        sys.addaudithook(_refuse_links)
-        _hooked_links.append(True)
-    _links_refused.append(True)
-    try:
+    with os_fault(_refuse_links):
         last_good.keep(last_good.load_checked(config), config, copy)
-    finally:
-        _links_refused.clear()
-
-
-_hooked_links: list[bool] = []
 
 
 def test_a_state_folder_without_links_still_keeps_the_last_good_pair(tmp_path, caplog):
@@ -958,17 +965,11 @@ def test_a_state_folder_without_links_still_keeps_the_last_good_pair(tmp_path, c
     assert os.listdir(state) == [last_good.LAST_GOOD] and copy.read_text() == TABLE
 
 
-_disk_full: list[bool] = []  # while set, a file opened to write fails as on a full disk
-
-
 def _fill_disk(event: str, args: tuple) -> None:
-    if (_disk_full and event == "open" and isinstance(args[2], int)
-            and args[2] & (os.O_WRONLY | os.O_RDWR)):
+    """A file opened to write fails as on a full disk."""
+    if _opens_to_write(event, args):
         # As write() and fsync() fail on a full disk: on a file descriptor, no file named.
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-_hooked_disk: list[bool] = []
 
 
 @pytest.mark.parametrize("fault", ["temp link is a folder", "copy is a folder", "disk full"])
@@ -993,32 +994,24 @@ def test_a_keep_that_fails_names_the_path_the_os_refused_and_why(tmp_path, caplo
         (copy / "notes.txt").write_text("")
         refused = f"{temp} -> {copy}: Is a directory"
     else:
-        if not _hooked_disk:
-            sys.addaudithook(_fill_disk)
-            _hooked_disk.append(True)
-        _disk_full.append(True)
         refused = f"{state / 'last-good.1' / 'config.toml'}: No space left on device"
-    try:
-        with caplog.at_level(logging.WARNING):
-            last_good.keep(load_config(config), config, copy)  # the table runs on
-    finally:
-        _disk_full.clear()
+    started_with = load_config(config)
+    with caplog.at_level(logging.WARNING), \
+            (os_fault(_fill_disk) if fault == "disk full" else contextlib.nullcontext()):
+        last_good.keep(started_with, config, copy)  # the table runs on
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot keep the config that started in {copy}: {refused} (the table runs on; a "
         "refused config at a later start will not run on it)"]
     assert not (state / "last-good.1").exists()  # the half-made pair is not left behind
 
 
-_unflushable: list[Path] = []  # while set, opening this folder fails as a dying card's would
-
-
-def _fail_folder_open(event: str, args: tuple) -> None:
-    if (_unflushable and event == "open" and isinstance(args[2], int)
-            and args[2] & os.O_DIRECTORY and Path(os.fsdecode(args[0])) == _unflushable[0]):
-        raise OSError(errno.EIO, os.strerror(errno.EIO), os.fsdecode(args[0]))
-
-
-_hooked_folder: list[bool] = []
+def _unflushable(folder: Path) -> Callable[[str, tuple], None]:
+    """Opening ``folder`` (to flush it) fails as a dying card's would."""
+    def fault(event: str, args: tuple) -> None:
+        if (event == "open" and isinstance(args[2], int) and args[2] & os.O_DIRECTORY
+                and Path(os.fsdecode(args[0])) == folder):
+            raise OSError(errno.EIO, os.strerror(errno.EIO), os.fsdecode(args[0]))
+    return fault
 
 
 def test_a_keep_whose_folder_cannot_be_flushed_after_the_commit_says_it_kept(tmp_path, caplog):
@@ -1035,15 +1028,9 @@ def test_a_keep_whose_folder_cannot_be_flushed_after_the_commit_says_it_kept(tmp
     copy = state / last_good.LAST_GOOD
     last_good.keep(load_config(config), config, copy)
     config.write_text(TABLE.replace('3 = "Cleo"', '3 = "Cleo 2"'))
-    if not _hooked_folder:
-        sys.addaudithook(_fail_folder_open)
-        _hooked_folder.append(True)
-    _unflushable.append(state)
-    try:
-        with caplog.at_level(logging.WARNING):
-            last_good.keep(load_config(config), config, copy)
-    finally:
-        _unflushable.clear()
+    started_with = load_config(config)
+    with caplog.at_level(logging.WARNING), os_fault(_unflushable(state)):
+        last_good.keep(started_with, config, copy)
     assert [r.getMessage() for r in caplog.records] == [
         f"kept {config} in {state / 'last-good.2'}, to run on if a later edit is refused, "
         f"but {state}: Input/output error: a power cut before it reaches the disk may "
