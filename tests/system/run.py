@@ -447,12 +447,15 @@ def plug_node(vm: VM) -> None:
             time.sleep(0.5)
 
 
+# The log of this run of the service only (not the lines of an earlier start).
+THIS_RUN_LOG = ("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value "
+                "golfbox.service) -o cat --no-pager")
+
+
 def wait_log(vm: VM, pattern: str, count: int, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while True:
-        # this run of the service only (not the lines of an earlier start)
-        found = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value golfbox.service) "
-                      f"-o cat --no-pager | grep -c {shq(pattern)}", check=False).out.strip()
+        found = vm.sh(f"{THIS_RUN_LOG} | grep -c {shq(pattern)}", check=False).out.strip()
         if int(found or 0) >= count:
             return
         if time.monotonic() > deadline:
@@ -529,11 +532,16 @@ RETRIES = 500
 STUB_CHIPS = "0x3c,0x70"
 
 
+def stub_bus(vm: VM) -> str:
+    """i2c-stub loaded (once: its chips are fixed at load) and its bus's number."""
+    vm.sh(f"modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} && udevadm settle")
+    return vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+
+
 def check_failing_panel(vm: VM, report: Report) -> None:
     # i2c-stub: an SMBus-only adapter with a chip at 0x3C. luma's init commands (SMBus block
     # writes) reach it; its frames (plain I2C transfers, I2C_RDWR) fail in the kernel.
-    vm.sh(f"modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} && udevadm settle")
-    bus = vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+    bus = stub_bus(vm)
     owner = vm.sh(f"stat -c %G /dev/i2c-{bus}").out.strip()
     expect(owner == "i2c", f"/dev/i2c-{bus} belongs to group {owner}, not i2c")
     seats = (f'[[seats]]\nbackend = "sim"\ndisplay = {{ driver = "ssd1306", i2c = {{ bus = {bus}, address = 0x3C }} }}\n'
@@ -578,9 +586,8 @@ def check_i2c_mux(vm: VM, report: Report) -> None:
     overlay binds it on a Pi, here to i2c-stub's chip at 0x70: install.sh's udev rule
     must set its idle_state to -2 (disconnect), at its binding and at a bind again, and
     the table must find a display's channel adapter by its channel-N link."""
-    vm.sh(f"systemctl stop golfbox.service && modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} "
-          "&& udevadm settle")
-    bus = vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+    vm.sh("systemctl stop golfbox.service")
+    bus = stub_bus(vm)
     mux = f"/sys/bus/i2c/devices/{bus}-0070"
     if vm.sh("test -e /root/extra/i2c-mux-pca954x.ko", check=False).rc != 0:
         raise CheckFailed("no i2c-mux-pca954x module for the VM's kernel (see the build error above)")
@@ -609,8 +616,7 @@ def check_i2c_mux(vm: VM, report: Report) -> None:
     # i2c-stub takes luma's init commands through the channel and fails its frames, so
     # the panel's failure, not a missing channel, says the table opened the adapter.
     wait_log(vm, "seat 1 display", 1, 60, "the panel behind the mux was not tried")
-    log = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value "
-                "golfbox.service) -o cat --no-pager", check=False).out
+    log = vm.sh(THIS_RUN_LOG, check=False).out
     expect("channel-2" not in log, f"the table did not find channel 2's adapter:\n{log[-2000:]}")
     expect("idle_state" not in log, f"the table warned about the mux's idle_state:\n{log[-2000:]}")
     # A mux that does not answer its probe (0x71: no chip there) is a device with no
@@ -650,8 +656,7 @@ def check_bot_worker(vm: VM, report: Report) -> None:
     expect(actions_so_far_latest(vm) >= entries + 4, "hard bots did not play on")
     table_nice = int(vm.sh(f"ps -o ni= -p {pid}").out)
     worker_nice = int(vm.sh(f"ps -o ni= -p {worker}").out)
-    failed = vm.sh("journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value "
-                   "golfbox.service) -o cat --no-pager | grep 'nice() failed'", check=False).out.strip()
+    failed = vm.sh(f"{THIS_RUN_LOG} | grep 'nice() failed'", check=False).out.strip()
     expect(worker_nice == table_nice + 10 and not failed,
            f"the bots' worker {worker} runs at niceness {worker_nice}, the table at {table_nice}: "
            f"{failed or 'not 10 lower'}")
