@@ -23,6 +23,7 @@ from golfbox.hal.base import Button
 from golfbox.render import glyphs, render_seat
 from golfbox.render import rules as rules_render
 from golfbox.render import seat as seat_render
+from golfbox.render import table as table_render
 from golfbox.render.words import FRENCH, LANGUAGES, say
 from golfbox.table.input import KNOCK_QUESTION, VERB_OF_KIND
 from golfbox.table.lobby import Lobby, rule_words
@@ -51,6 +52,7 @@ def looked_up() -> set[str]:
     """Texts said from a table of words rather than written at the call."""
     texts = set(VARIANTS) | set(BOTS) | set(VERB_OF_KIND.values())
     texts |= set(seat_render._ACTION_WORDS.values()) | {KNOCK_QUESTION, rules_render.FOOTER}
+    texts |= set(table_render.ENDED_WORDS.values())
     texts |= {"paused", "stopped by an error: restarting"}  # TableService.close's messages
     for variant in VARIANTS.values():
         for spec in variant.rule_specs:

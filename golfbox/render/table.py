@@ -370,9 +370,13 @@ def _end_words(view: SeatView, names: Sequence[str] | None, lang: str, room: int
     return say(lang, "stock ran out") if view.phase == OVER else ""
 
 
+# What the seat that ended the round did, its name left to say (a table of words:
+# tests/test_words.py reads it).
+ENDED_WORDS = {"knocked": "{who} knocked", "went out": "{who} went out"}
+
+
 def _ended_by(view: SeatView) -> str:
-    """What the seat that ended the round did, its name left to say: '{who} knocked'."""
-    return "{who} knocked" if view.knocker is not None else "{who} went out"
+    return ENDED_WORDS["knocked" if view.knocker is not None else "went out"]
 
 
 def reveal_head(view: SeatView, size: tuple[int, int], names: Sequence[str] | None, page: int,
