@@ -1,4 +1,8 @@
-"""Debounced buttons: a level counts once it has held for DEBOUNCE_MS; a long press also sends HELD."""
+"""Debounced buttons: a level counts once it has held for DEBOUNCE_MS; a long press also sends HELD.
+
+A hold is timed from the press's tick (the pin going down to stay), not from the
+debounce's acceptance 20 ms later: a wired seat's hold starts at the press's edge
+(golfbox/hal/gpio.py), so the same hold_time is the same long press on both."""
 
 try:
     from time import ticks_diff
@@ -46,7 +50,7 @@ class Buttons:
             elif raw != button.down and ticks_diff(now, button.changed_at) >= self.debounce_ms:
                 button.down = raw
                 if raw:
-                    button.pressed_at = now
+                    button.pressed_at = button.changed_at  # HELD at the press + hold_ms
                     button.held_sent = False
                     events.append((index, PRESSED, button.changed_at))
             if button.down and not button.held_sent and ticks_diff(now, button.pressed_at) >= self.hold_ms:

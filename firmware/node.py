@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.3.0"
+FIRMWARE_VERSION = "1.3.1"
 HOST_SILENT_MS = 3000  # the host pings every 250 ms (PROTOCOL.md): 3 s of silence, it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
