@@ -124,6 +124,26 @@ def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
     assert collect(events, 2, timeout=3) == [ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY), ButtonEvent(SEAT, Button.BACK, EventKind.HELD, at=ANY)]
 
 
+def test_a_hold_begun_before_the_host_restarted_does_nothing(make_node, make_hub):
+    """✕ held as the host restarts: the new session got the node's HELD without its
+    PRESSED (sent to the host before), and a HELD ✕ asked "knock?". A press the host
+    never saw begin does nothing; the next one plays as ever."""
+    node = make_node()
+    hub, events = make_hub(hold_time=1.2)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    node.set_button("back", True)
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY)
+    hub.close()  # the host restarts: a new hub, a new session, ✕ still down
+    hub, events = make_hub(hold_time=1.2)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(1.5)  # its HELD came, 1.2 s after the press (0.8 s if before the HOLD)
+    node.set_button("back", False)
+    time.sleep(0.1)
+    assert events.empty(), node.stderr()
+    node.press("back", down_for=1.4)
+    assert [e.kind for e in collect(events, 2, timeout=3)] == [EventKind.PRESSED, EventKind.HELD]
+
+
 def test_a_node_told_a_hold_time_of_1_2_s_sends_held_only_after_it(make_node, make_hub):
     """gpio.hold_time reaches the node (HOLD, protocol 3): a node sent HELD after its own
     700 ms whatever the config said, so a long press differed by seat type."""

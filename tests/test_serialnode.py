@@ -17,7 +17,7 @@ from PIL import Image
 
 from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
-from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, LinkEvent
+from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
 from golfbox.hal.serialnode import (
     NodeClock,
     SerialNodeConfig,
@@ -496,7 +496,7 @@ class PeerNode:
         (ports_dir / "peer").symlink_to(os.ttyname(self.slave))
         self.lock = threading.Lock()
         self._power_up(boot_tick)
-        self.presses = []  # (button code, tick) to send
+        self.presses = []  # (button code, kind code, tick) to send
         self.flags = 0  # its STATEs' (protocol.STATE_PANEL_FAILING: its OLED does not answer)
         self.received = []  # (type, payload) of the host's numbered messages, every session's
         self.stop = False
@@ -510,10 +510,10 @@ class PeerNode:
     def tick(self):
         return self.boot_tick + int((time.monotonic() - self.booted) * 1000)
 
-    def press(self, button=2):
-        """Pressed now; returns the moment, on time.monotonic."""
+    def press(self, button=2, kind=0):
+        """Pressed (kind 1: held) now; returns the moment, on time.monotonic."""
         with self.lock:
-            self.presses.append((button, self.tick()))
+            self.presses.append((button, kind, self.tick()))
         return time.monotonic()
 
     def restart(self, off, boot_tick=0):
@@ -552,10 +552,10 @@ class PeerNode:
                     if now - self.last_state >= 250:
                         self.last_state = now
                         self.link.send_unreliable(protocol.MSG_STATE, protocol.pack_state(self.events, 0, 0, self.flags, tick))
-                    for button, pressed in self.presses:
+                    for button, kind, pressed in self.presses:
                         self.events += 1
                         self.link.send(protocol.MSG_BUTTON, protocol.pack_button(
-                            self.events, button, 0, pressed if self.ticks else None))
+                            self.events, button, kind, pressed if self.ticks else None))
                     self.presses.clear()
                 out = self.link.poll(now)
             if out:
@@ -647,6 +647,27 @@ def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make
     assert [(r.levelno, r.getMessage()) for r in said] == [(logging.WARNING, (
         f"seat 5: node {OTHER_ID} (firmware 1.2.1, protocol 2) sends HELD after its own 0.7 s, "
         f"not gpio.hold_time's 1.2 s: reflash it with the host's firmware"))]
+
+
+@pytest.mark.parametrize("version, firmware", [(1, "1.1.1"), (2, "1.2.1"), (3, "1.3.0")])
+def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_hub, caplog,
+                                                                version, firmware):
+    """A node of any firmware holding ✕ as the host restarts (or as it comes back) sends
+    its HELD into the new session, without the PRESSED the host before it got: a held ✕
+    asked "knock?". The host takes a HELD only after its PRESSED, one HELD a press."""
+    peer = make_peer(protocol_version=version, ticks=version > 1, firmware=firmware)
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        time.sleep(0.3)
+        peer.press(3, kind=1)  # ✕ pressed before the session: its HELD only
+        peer.press(3, kind=0)  # the next press...
+        peer.press(3, kind=1)  # ...and its hold
+        peer.press(3, kind=1)  # a second HELD of one press: no node sends one
+        got = collect(events, 3, timeout=2)
+    assert [(e.button, e.kind) for e in got] == [(Button.BACK, EventKind.PRESSED), (Button.BACK, EventKind.HELD)]
+    said = [r.getMessage() for r in caplog.records if "ignored" in r.getMessage()]
+    assert said == ["seat 5: ✕ held, its press not seen on this connection (made before it): ignored"] * 2
 
 
 def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(make_peer, make_hub, caplog):

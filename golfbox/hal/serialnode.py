@@ -516,6 +516,11 @@ class _NodeConnection:
         self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
         self._sent_contrast: int | None = None
         self._last_counter: int | None = None
+        # Button codes whose PRESSED this connection posted, until their HELD: a HELD of
+        # a press made before (the host restarted, the node came back, with it held)
+        # would act without its press ("knock?" for a held ✕). Kept over a _resync: the
+        # node keeps its buttons, and the table saw the press.
+        self._pressed: set[int] = set()
         self._corrupt = _Warnings("corrupt blocks not logged")
         self._bad = _Warnings("bad messages not logged")
         self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
@@ -765,7 +770,7 @@ class _NodeConnection:
                     self._flood.warn(self._label(), "more than %g presses a second: %s %s dropped",
                                      self._presses.rate, protocol.BUTTON_CODES[button],
                                      protocol.KIND_CODES[kind])
-                elif self.seat is not None:
+                elif self.seat is not None and self._press_seen(button, kind):
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
                                         EventKind(protocol.KIND_CODES[kind]),
                                         at=self.node_clock.stamp(tick, read_at))
@@ -791,6 +796,18 @@ class _NodeConnection:
                 self._bad.warn(self._label(), "unexpected message type 0x%02x dropped", msg_type)
         except ValueError as err:
             self._bad.warn(self._label(), "bad message dropped: %s", err)
+
+    def _press_seen(self, button: int, kind: int) -> bool:
+        """A PRESSED, or the HELD of a press this connection posted (each press has one)."""
+        if protocol.KIND_CODES[kind] != EventKind.HELD.value:
+            self._pressed.add(button)
+            return True
+        if button in self._pressed:
+            self._pressed.discard(button)
+            return True
+        log.info("%s: %s held, its press not seen on this connection (made before it): ignored",
+                 self._label(), Button(protocol.BUTTON_CODES[button]).symbol)
+        return False
 
     def _panel_state(self, failing: bool) -> None:
         """The node says whether its OLED answers: shown like any failing display (buttons stay)."""
