@@ -189,25 +189,17 @@ def test_a_hint_is_the_move_a_hard_bot_in_that_seat_would_make(sim_table, clock)
 def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
     """A seat node of firmware before 1.3.0 says HELD after 0.7 s whatever gpio.hold_time
     says: with hold_time 0.2 the table played the press 0.45 s in, before the node's HELD
-    could ask for the hint. A node seat waits at least that long (it may be an old one);
-    newer nodes are told gpio.hold_time, and with hold_time 1.2 a node seat waits for it:
-    waiting 0.7 s, the table played a long press 0.95 s in, before its HELD at 1.2 s."""
-    from golfbox.commands.run import pad_hold_times
+    could ask for the hint. A node seat waits at least that long until its node has said
+    its protocol (it may be an old one); a node that is told gpio.hold_time is then
+    waited for that long, not 0.7 s all evening. The table reads the seat's hold time
+    at each ●, from the hub's dict (Hardware.hold_times), which the hub keeps."""
     from golfbox.hal.base import Button
-    from golfbox.hal.config import parse_config
     from golfbox.hal.serialnode import OLD_NODE_HOLD_TIME
 
     assert OLD_NODE_HOLD_TIME == 0.7  # firmware 1.2.1's board.HOLD_MS
-    seats = [{"backend": "serial", "node": "e6614103e7452d2f"}, {"backend": "sim"}]
-    config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": ["/dev/ttyACM*"]},
-                           "seats": seats})
-    assert pad_hold_times(config) == (0.2, {0: OLD_NODE_HOLD_TIME})
-    config = parse_config({"gpio": {"hold_time": 1.2}, "seat_nodes": {"ports": ["/dev/ttyACM*"]},
-                           "seats": seats})
-    assert pad_hold_times(config) == (1.2, {0: 1.2})
-
+    hold_times = {0: OLD_NODE_HOLD_TIME}  # as the hub holds it before the node answers
     table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=11,
-                      hints=True, hold_time=0.2, hold_times={0: OLD_NODE_HOLD_TIME})
+                      hints=True, hold_time=0.2, hold_times=hold_times)
     svc = table.service
     svc.run_until_idle()
     for _ in range(2):  # turn up two cards (each press waits for a possible hold)
@@ -228,6 +220,12 @@ def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
     clock.advance(5.0)
     svc.run_until_idle()
     assert svc.actions_played == played and svc.messages[0].startswith("hint: ")
+
+    hold_times[0] = 0.2  # the node said protocol 3: it is told gpio.hold_time
+    table.press(0, Button.OK)  # ● plays the hint...
+    clock.advance(0.2 + 0.25 + 0.01)  # ...once the hold time and its margin are over
+    svc.run_until_idle()
+    assert svc.actions_played > played
 
 
 def test_a_hold_right_after_turning_a_card_up_still_asks_for_the_hint(sim_table, clock):

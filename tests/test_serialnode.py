@@ -670,6 +670,31 @@ def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_h
     assert said == ["seat 5: ✕ held, its press not seen on this connection (made before it): ignored"] * 2
 
 
+@pytest.mark.parametrize("version, firmware, held_after", [(3, "1.3.1", 0.2), (2, "1.2.1", 0.7),
+                                                           (1, "1.1.1", 0.7)])
+def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(
+        make_peer, ports_dir, version, firmware, held_after):
+    """With gpio.hold_time 0.2 s, ● on a node seat waited 0.7 s (hints: a press waits
+    for the pad's hold time) all evening, node of any firmware: the table was given
+    its hold times at start, before any node had said its protocol. The hub keeps each
+    node seat's, the table's own: 0.7 s (it may be an old node) until the node has
+    answered, then gpio.hold_time for a node it tells (protocol 3), 0.7 s for older."""
+    from golfbox.hal.build import build_hardware
+    from golfbox.hal.config import parse_config
+
+    make_peer(protocol_version=version, ticks=version > 1, firmware=firmware)
+    config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": [str(ports_dir / "*")]},
+                           "seats": [{"backend": "sim"}, {"backend": "serial", "node": OTHER_ID}]})
+    events = queue.Queue()
+    hardware = build_hardware(config, events.put)
+    try:
+        assert hardware.hold_times == {1: 0.7}  # the sim seat's is gpio.hold_time's
+        assert events.get(timeout=5) == LinkEvent(1, True, buttons=True)
+        assert hardware.hold_times == {1: held_after}  # before any press it posts
+    finally:
+        hardware.close()
+
+
 def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(make_peer, make_hub, caplog):
     """The refusal went nowhere: a node is only logged once it has a seat, and a refused
     one never gets one. It was tried again at every scan, silently, for ever."""

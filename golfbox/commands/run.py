@@ -203,18 +203,6 @@ def refused_words(lang: str, config_file: Path, refused: ConfigError) -> str:
     return say(lang, "{file} refused · running on the last good one", file=file)
 
 
-def pad_hold_times(config: HardwareConfig) -> tuple[float, dict[int, float]]:
-    """How long each seat's pad takes to say HELD: gpio.hold_time, which seat nodes are
-    told too; but a node of older firmware holds for its own 0.7 s, and a node seat may
-    be one (it is known only once it answers), so a shorter hold_time waits that long."""
-    from golfbox.hal.serialnode import OLD_NODE_HOLD_TIME
-
-    hold = config.gpio.hold_time
-    nodes = {seat: max(hold, OLD_NODE_HOLD_TIME) for seat, s in enumerate(config.seats)
-             if s.backend == "serial"}
-    return hold, nodes
-
-
 def serve(config: HardwareConfig, journal_file: Path, *,
           started: float | None = None, note: str = "", new: bool = False,
           config_file: Path | None = None, keep_as: Path | None = None,
@@ -231,7 +219,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     started = time.monotonic() if started is None else started
     try:
         settings = settings_from_config(config.game, len(config.seats))
-        settings.hold_time, settings.hold_times = pad_hold_times(config)  # ● waits (hints)
+        settings.hold_time = config.gpio.hold_time  # ● waits this long (hints)
         notifier = Notifier.from_environment()
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None
@@ -249,6 +237,8 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     except BaseException:
         journal.close()
         raise
+    # A node seat's, as its node says its protocol (the hub's dict: read at each ●).
+    settings.hold_times = hardware.hold_times
     for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
         log.warning("%s", warning)
     stop = threading.Event()  # set only with service.wake(): the loop sleeps until woken

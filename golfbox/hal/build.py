@@ -19,7 +19,7 @@ import dataclasses
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from golfbox.configfile import subkey
 from golfbox.hal.base import ButtonPad, Display, DisplayError, EventSink
@@ -27,6 +27,9 @@ from golfbox.hal.config import DisplayConfig, HardwareConfig, SeatConfig
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.shared_display import open_display
 from golfbox.hal.sim import SimPad
+
+if TYPE_CHECKING:  # imported when a seat uses a node
+    from golfbox.hal.serialnode import SerialNodeHub
 
 
 @dataclass
@@ -38,6 +41,9 @@ class Hardware:
     sim_pad: SimPad | None = None  # the sim seats' pad, to inject presses
     mux_resets: dict[tuple[int, int], Any] = field(default_factory=dict)  # (parent, address) -> MuxReset
     mux_warnings: list[str] = field(default_factory=list)  # a mux whose driver keeps a channel selected
+    # How long after PRESSED a seat's pad says HELD, where not gpio.hold_time: node seats',
+    # the hub's own dict, kept as each node says its protocol (TableSettings.hold_times).
+    hold_times: dict[int, float] = field(default_factory=dict)
 
     def displays(self) -> list[Display]:
         """Seat displays in seat order, then the shared one."""
@@ -140,9 +146,10 @@ def _build(hardware: Hardware, config: HardwareConfig, sink: EventSink,
         hardware.pads.append(hardware.sim_pad)
 
     if by_backend["serial"]:
-        pads, displays = _serial_seats(config, by_backend["serial"], clock)
-        hardware.pads.extend(pads)
+        hub, displays = _serial_seats(config, by_backend["serial"], clock)
+        hardware.pads.append(hub)
         hardware.seat_displays.update(displays)
+        hardware.hold_times = hub.hold_times
 
     if config.shared_display is not None:
         shared = open_display(config.shared_display)
@@ -168,7 +175,7 @@ def _hub_reports(event) -> None:
 
 
 def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
-                  clock: Callable[[], float]) -> tuple[list[ButtonPad], dict[int, Display]]:
+                  clock: Callable[[], float]) -> tuple[SerialNodeHub, dict[int, Display]]:
     """Seat nodes through golfbox.hal.serialnode (imported only when a seat uses one).
 
     One SerialNodeHub is the pad of every node seat and gives each its display.
@@ -187,4 +194,4 @@ def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
         seat.index: ResilientDisplay(hub.display(seat.index), seat.index, _hub_reports,
                                      clock=clock, first_retry=0.0, max_retry=0.0)
         for seat in seats}
-    return [hub], displays
+    return hub, displays

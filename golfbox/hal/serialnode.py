@@ -322,6 +322,13 @@ class SerialNodeHub:
         self._stop = threading.Event()
         self._scanner: threading.Thread | None = None
         self.stats: dict[int, LinkStats] = {seat: LinkStats() for seat in self._seats}
+        # How long after PRESSED each seat's node says HELD, which the table waits for (a
+        # ● with hints): until its node has said its protocol it may be an old one, holding
+        # for its own 0.7 s, so the longer of that and gpio.hold_time; then its node's own.
+        # Written as a node takes its seat, before any press of it is posted; the table
+        # reads it (TableSettings.hold_times): one dict item, set whole.
+        self.hold_times: dict[int, float] = {
+            seat: max(config.hold_time, OLD_NODE_HOLD_TIME) for seat in self._seats}
 
     # ButtonPad
     def start(self, sink: EventSink) -> None:
@@ -404,6 +411,7 @@ class SerialNodeHub:
                         raise _SeatTaken()
                     self._duplicates.discard(connection.real_path)
                     state.connection = connection
+                    self.hold_times[state.seat] = connection.held_after()
                     state.ever_connected = True
                     self._lock.notify_all()
                     seat = state.seat
@@ -535,6 +543,11 @@ class _NodeConnection:
 
     def _label(self) -> str:
         return f"seat {self.seat + 1}" if self.seat is not None else f"node on {self.path}"
+
+    def held_after(self) -> float:
+        """How long after PRESSED the node says HELD: gpio.hold_time, which it is told
+        (HOLD, protocol 3), or an older node's own."""
+        return self.hub.config.hold_time if self.node_protocol >= 3 else OLD_NODE_HOLD_TIME
 
     def _run(self) -> None:
         serial = _import_pyserial()
