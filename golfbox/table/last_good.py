@@ -78,9 +78,9 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         folder = _pair_folder(copy)
         kept, pinmap = ((folder / CONFIG, folder / PINMAP) if folder else
                         (copy, copy.with_name(OLD_PINMAP)))
-        if not kept.is_file():
+        if not _is_file(kept):
             return None
-        kept_pinmap = pinmap.is_file()
+        kept_pinmap = _is_file(pinmap)
     except OSError as exc:  # a name too long, a folder the service may not look in
         log.warning("%s cannot be looked at, so the table does not run on it: %s", copy,
                     _refused(exc, named=copy))
@@ -94,6 +94,17 @@ def load_last_good(copy: Path, config_path: Path) -> HardwareConfig | None:
         # Beside the exit 2's line, whoever reads the log learns why the copy was not used.
         log.warning("%s is refused too, so the table does not run on it: %s", kept, exc)
         return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a look that fails for another reason than there being
+    none (a folder the service may not search, a name too long) raises OSError. From
+    Python 3.14 Path.is_file says False to those too, and a copy the table cannot
+    read would be taken for none, in silence."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def _pair_folder(copy: Path) -> Path | None:
