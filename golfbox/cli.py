@@ -15,7 +15,7 @@ import os
 import select
 import sys
 
-from golfbox.commands import NotNow, UsageError
+from golfbox.commands import NotNow, UsageError, stdout_to_devnull
 from golfbox.configfile import escaped, one_line
 
 DESCRIPTION = ("A table that deals, referees and scores the card game Golf. On a laptop, "
@@ -97,8 +97,7 @@ def _main(argv: list[str]) -> int:
         if not _reader_gone(sys.stdout):
             raise  # another pipe broke (a socket, a worker's): a fault to report in full
         # The reader went away (golfbox simulate … | head): nothing is wrong with golfbox.
-        # Point stdout at /dev/null so the interpreter's last flush cannot fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_to_devnull()
         return 128 + 13  # as a tool killed by SIGPIPE ends
 
 

@@ -2,6 +2,7 @@
 ``run(args) -> int``. Only this package and golfbox.cli know about the command line;
 the layers below (engine, bots, render, hal, table) never import it."""
 
+import os
 import sys
 
 
@@ -31,7 +32,18 @@ def output(text: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as exc:
+        # What print() could not write stays in stdout's buffer, and the interpreter's
+        # last flush would fail on it again (from Python 3.14: a second message and exit
+        # status 120): it is lost anyway.
+        stdout_to_devnull()
         raise NotNow(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def config_usage_error(path, exc: Exception) -> UsageError:
