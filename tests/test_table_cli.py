@@ -405,3 +405,67 @@ def test_check_config_takes_a_journal_this_user_may_not_look_at(tmp_path, capsys
         assert check_config.run(argparse.Namespace(file=str(config))) == 0
     finally:
         private.chmod(0o700)
+
+
+class StderrLikeABufferedWriter:
+    """sys.stderr as CPython's own behaves: written to again from inside a write (a
+    signal handler run at the write's EINTR, or between its bytecodes), it raises
+    RuntimeError('reentrant call'). On "table ready" it sends this process SIGTERM,
+    the moment a systemd stop or a test's terminate() can come."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self._writing = False
+        self._signalled = False
+
+    def write(self, text: str) -> int:
+        if self._writing:
+            raise RuntimeError("reentrant call inside <_io.BufferedWriter name='<stderr>'>")
+        self._writing = True
+        try:
+            self.lines.append(text)
+            if "table ready" in text and not self._signalled:
+                self._signalled = True
+                os.kill(os.getpid(), signal.SIGTERM)  # its handler runs before this returns
+            return len(text)
+        finally:
+            self._writing = False
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_sigterm_that_comes_as_a_line_is_logged_still_stops_the_table(tmp_path, monkeypatch):
+    """The handler logged "SIGTERM: pausing the table" before it set the stop. A SIGTERM
+    that came while the main thread wrote a log line (seen on Python 3.14 at "table
+    ready", every time: test_run_with_stdin_closed_runs_the_headless_table) wrote to
+    stderr inside that write: RuntimeError, which the outer line's logging swallowed
+    with the rest of the handler. The stop was lost: the table ran on until systemd's
+    SIGKILL 10 s later, or for ever from a terminal."""
+    import logging
+    import threading
+
+    stderr = StderrLikeABufferedWriter()
+    monkeypatch.setattr("sys.stderr", stderr)
+    handler = logging.StreamHandler(stderr)
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "level", logging.INFO)
+    root.addHandler(handler)
+    config = tmp_path / "config.toml"
+    config.write_text(SIM_TABLE)
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    # Where the stop is lost, a second SIGTERM (not inside a write) ends the test.
+    second = threading.Timer(5, os.kill, (os.getpid(), signal.SIGTERM))
+    second.start()
+    try:
+        started = time.monotonic()
+        assert service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
+                                                  journal=str(tmp_path / "j.sqlite3"))) == 0
+        took = time.monotonic() - started
+    finally:
+        second.cancel()
+        root.removeHandler(handler)
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+    assert took < 4, f"the first SIGTERM was lost: {stderr.lines}"
+    assert "SIGTERM: pausing the table\n" in stderr.lines

@@ -254,8 +254,14 @@ def serve(config: HardwareConfig, journal_file: Path, *,
                                hardware.shared_display, journal, notifier=notifier, inbox=inbox,
                                think_off_loop=True, faults=faults)
 
+        stopped_by: list[str] = []
+
         def on_signal(signum: int, _frame) -> None:
-            log.info("%s: pausing the table", signal.Signals(signum).name)
+            # Nothing logged here: Python runs this between the main thread's bytecodes,
+            # maybe inside its write of a log line, and writing stderr again there raises
+            # RuntimeError (reentrant call), which that line's logging swallowed with
+            # the rest of this handler: the stop was lost.
+            stopped_by.append(signal.Signals(signum).name)
             stop.set()
             service.wake()
 
@@ -267,6 +273,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if config_file is not None and keep_as is not None and refused is None:
             last_good.keep(config, config_file, keep_as)
         service.run(stop)
+        log.info("%s: pausing the table", stopped_by[0])  # the only setter of stop
         service.close("paused")
     except BaseException:
         if service is not None:
