@@ -12,13 +12,13 @@ from unittest.mock import ANY
 import pytest
 from PIL import Image, ImageDraw
 
-from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
+from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, needs_micropython, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
 from golfbox.hal.serialnode import image_to_pages
 from test_serialnode import collect
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
+pytestmark = needs_micropython
 
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, ports_dir, waiting_screen  # noqa: F401 (fixtures)
+from fake_mpy.harness import NODE_ID, SEAT, make_hub, make_node, needs_micropython, ports_dir, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
 from golfbox.hal.serialnode import (
@@ -28,7 +28,6 @@ from golfbox.hal.serialnode import (
     pack_frame_payload,
 )
 
-needs_micropython = pytest.mark.skipif(not MICROPYTHON.exists(), reason=f"no MicroPython Unix port at {MICROPYTHON}")
 OTHER_ID = "0011223344556677"
 
 frames = st.binary(min_size=1024, max_size=1024)

