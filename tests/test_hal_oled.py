@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from golfbox.hal.base import DisplayError, LinkEvent
 from golfbox.hal.config import parse_config
-from golfbox.hal.oled import open_oled
+from golfbox.hal.oled import WINDOW_INSTALL, open_oled
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.hal.shared_display import open_display
 
@@ -509,7 +509,7 @@ def test_a_window_shared_display_without_its_python_modules_is_a_start_up_error(
     with pytest.raises(HardwareSetupError) as info:
         build_hardware(config, lambda event: None)
     assert str(info.value).startswith(f"shared display ({driver}): needs the Python module {missing}")
-    assert str(info.value).endswith("pip install 'golfbox[window]'")
+    assert str(info.value).endswith(WINDOW_INSTALL)
 
 
 def test_backoff_can_be_shortened_by_the_environment_and_long_failures_are_logged(monkeypatch, caplog):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -373,7 +374,11 @@ LUMA_NEEDS = {
 }
 # What the shared display's other luma drivers need (golfbox.hal.shared_display). The Pi's
 # install has the pi extra only: a pygame window on an HDMI screen needs the window extra.
-_WINDOW_NEEDS = [(module, "pip install 'golfbox[window]'") for module in ("luma.emulator.device", "pygame")]
+# From Python 3.14 that is pygame-ce, and luma.emulator, which asks for pygame (no wheel
+# there), comes without its dependencies (pyproject.toml).
+WINDOW_INSTALL = ("pip install 'golfbox[window]'" if sys.version_info < (3, 14) else
+                  "pip install 'golfbox[window]' && pip install --no-deps 'luma.emulator>=1.5'")
+_WINDOW_NEEDS = [(module, WINDOW_INSTALL) for module in ("luma.emulator.device", "pygame")]
 EMULATOR_NEEDS = {
     "pygame": _WINDOW_NEEDS,
     "capture": _WINDOW_NEEDS,  # luma.emulator's capture device draws through pygame too
