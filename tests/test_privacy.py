@@ -2,14 +2,22 @@
 
 The match seed deals every card of a match (RULES.md: "a match played from a
 recorded seed is replayed card for card"): knowing it is knowing every face-down
-card. Only the journal, the host's own file, may hold it.
+card. Only the journal, the host's own file, may hold it. Nor may a face-down
+card a seat has not seen reach it any other way: its view, its screen, its node.
 """
 
 from __future__ import annotations
 
 import logging
 import pickle
+import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from golfbox.engine import Round, build_deck, get_variant, make_rules
+from golfbox.engine.round import start_kind
+from golfbox.engine.variants import START_PEEK_NEAREST
 from golfbox.hal.base import Button
 from golfbox.table.session import Notices, Session
 from golfbox.table.settings import TableSettings
@@ -55,3 +63,80 @@ def test_a_bot_thinking_off_the_loop_is_handed_nothing_that_deals_the_cards():
     assert name == "hard" and view == session.match.view(view.seat)
     assert str(SEED) not in seed
     assert str(SEED).encode() not in pickle.dumps(handed)
+
+
+# ----------------------------------------------------------------- the engine's views
+
+RULESETS = [
+    ("4-card", {}), ("4-card", {"assist": True}), ("6-card", {}), ("6-card", {"final_turn": True}),
+    ("6-card", {"peek_row": True}), ("polish-poker", {}), ("polish-poker", {"choose_start": True}),
+    ("9-card", {}),
+]
+
+
+def _where(a: Round, b: Round) -> list[tuple]:
+    """Where two rounds dealt from decks that differ by one swap hold different cards:
+    where the two swapped cards are now (read from the rounds' state, not their views)."""
+    places = [("grid", s, p) for s in range(a.players) for p in range(len(a.grids[s]))
+              if a.grids[s][p] != b.grids[s][p]]
+    places += [("stock",) for x, y in zip(a.stock, b.stock) if x != y]
+    places += [("discard",) for x, y in zip(a.discard, b.discard) if x != y]
+    if a.held != b.held:
+        places.append(("held",))
+    return places
+
+
+def _seen_by(r: Round, place: tuple, seat: int | None, dealt: bool) -> bool:
+    """Has ``seat`` (None: everybody) now the right to see the card at ``place``, by the
+    rules alone: face up, on the discard pile, in its own hand, or peeked at the deal."""
+    if place[0] == "discard":
+        return True
+    if place[0] == "held":
+        return r.held_from == "discard" or seat is not None and r.public_table().holder == seat
+    if place[0] == "grid":
+        _, owner, pos = place
+        if r.face_up[owner] >> pos & 1:
+            return True
+        v = r.variant
+        nearest = pos >= v.cols * (v.rows - 1)
+        return (dealt and owner == seat and nearest
+                and start_kind(v, r.rules) == START_PEEK_NEAREST)
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(RULESETS), st.integers(2, 5), st.integers(0, 2**32))
+def test_a_view_is_the_same_whatever_the_cards_its_seat_has_not_seen(ruleset, players, seed):
+    """Swap two cards of the deck and play the same actions: until one of the two is
+    seen by a seat (face up, discarded, in its hand, peeked), that seat's view is the
+    same, every field of it (its history, its pile, its hand, its grid); so is the
+    public view until one is public. Whatever the engine's own bookkeeping says."""
+    name, overrides = ruleset
+    variant = get_variant(name)
+    rules = make_rules(variant, overrides)
+    rng = random.Random(seed)
+    deck = build_deck(variant.decks(players), variant.jokers_per_deck)
+    rng.shuffle(deck)
+    i, j = rng.sample(range(len(deck)), 2)
+    while deck[i] == deck[j]:
+        j = rng.randrange(len(deck))
+    other = list(deck)
+    other[i], other[j] = other[j], other[i]
+    play_seed = rng.getrandbits(32)
+    a, b = (Round(variant, rules, players, dealer=seed % players, deck=d,
+                  rng=random.Random(play_seed)) for d in (deck, other))
+    seen = {s: False for s in [None, *range(players)]}
+    dealt = True
+    while True:
+        places = _where(a, b)
+        for s in seen:
+            seen[s] = seen[s] or any(_seen_by(a, p, s, dealt) for p in places)
+            if not seen[s]:
+                assert a.view(s) == b.view(s), (s, places)
+        dealt = False
+        if a.over:
+            break
+        seat = rng.choice(a.acting_seats)
+        action = rng.choice(a.legal_actions(seat))
+        a.apply(seat, action)
+        b.apply(seat, action)
