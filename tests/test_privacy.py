@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 import pickle
 import random
+import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,3 +142,22 @@ def test_a_view_is_the_same_whatever_the_cards_its_seat_has_not_seen(ruleset, pl
         action = rng.choice(a.legal_actions(seat))
         a.apply(seat, action)
         b.apply(seat, action)
+
+
+# ----------------------------------------------------------------- the table's log
+
+CARD_WORDS = re.compile(r"(?<![\w])(10|[2-9AJQK])[♠♥♦♣]|\bJK\b")
+
+
+@pytest.mark.parametrize("variant, rules", [
+    ("4-card", {}), ("6-card", {"peek_row": True}), ("polish-poker", {}), ("9-card", {})])
+def test_a_whole_match_logs_no_card(sim_table, caplog, variant, rules):
+    """journalctl may be on show: no log line names a card, face down or not (a face-up
+    card in the log would be harmless, but a line that names one would name any)."""
+    caplog.set_level(logging.DEBUG)
+    table = sim_table(variant=variant, rules=rules, seats=3, rounds=2, auto_start=True,
+                      seed=SEED, bots={1: "medium", 2: "hard"}, hints=True)
+    table.hold(0, Button.OK)  # a hint: the hard bot thinks for seat 0
+    table.play_to_the_result(0)
+    assert "match" in caplog.text  # the table did log
+    assert not CARD_WORDS.search(caplog.text), CARD_WORDS.search(caplog.text)
