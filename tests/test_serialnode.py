@@ -484,15 +484,16 @@ class PeerNode:
     from ``boot_tick`` at power-up; ``restart()`` powers it off for ``off`` s, then up again."""
 
     def __init__(self, ports_dir, protocol_version=protocol.PROTOCOL_VERSION, ticks=True,
-                 firmware="1.3.0", boot_tick=0):
+                 firmware="1.3.0", boot_tick=0, unique_id=OTHER_ID):
         import os
         import threading
         import tty
 
         self.protocol_version, self.ticks, self.firmware = protocol_version, ticks, firmware
+        self.unique_id = unique_id
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
-        (ports_dir / "peer").symlink_to(os.ttyname(self.slave))
+        (ports_dir / f"peer-{unique_id}").symlink_to(os.ttyname(self.slave))
         self.lock = threading.Lock()
         self._power_up(boot_tick)
         self.presses = []  # (button code, kind code, tick) to send
@@ -539,7 +540,7 @@ class PeerNode:
                         if token != self.session:
                             self.link.reset()
                             self.session = token
-                        hello = bytearray(protocol.pack_hello(token, bytes.fromhex(OTHER_ID), self.firmware))
+                        hello = bytearray(protocol.pack_hello(token, bytes.fromhex(self.unique_id), self.firmware))
                         hello[2] = self.protocol_version
                         self.link.send_unreliable(protocol.MSG_HELLO, bytes(hello))
                     elif msg_type == protocol.MSG_PING:
@@ -621,6 +622,45 @@ def test_the_hold_time_reaches_the_node_in_every_session(make_peer, make_hub):
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     assert peer.wait_received(protocol.MSG_HOLD, 2) == [protocol.pack_hold(1200)] * 2
+
+
+def _frames_shown(payloads) -> list[bytes]:
+    """The panel memory a node shows at each end of a frame, from the FRAMEs it was sent
+    (each session starts from a blank frame, as the node does)."""
+    memory, shown = bytearray(protocol.PANEL_WIDTH * protocol.PANEL_PAGES), []
+    for payload in payloads:
+        for page, x0, data in protocol.frame_segments(payload):
+            start = page * protocol.PANEL_WIDTH + x0
+            memory[start:start + len(data)] = data
+        if payload[0] & protocol.FRAME_SHOW:
+            shown.append(bytes(memory))
+    return shown
+
+
+def test_a_node_is_sent_its_own_seats_frames_and_no_others(make_peer, make_hub):
+    """Every byte of a frame a node is sent is its own seat's: two seats, each showing its
+    cards in turn, and what each node could put together from all it was sent is only
+    ever one of its own seat's pictures (a node of seat 2 never gets seat 1's cards)."""
+    ids = {5: "a1a1a1a1a1a1a1a1", 6: "b2b2b2b2b2b2b2b2"}
+    peers = {seat: make_peer(unique_id=node_id) for seat, node_id in ids.items()}
+    hub, events = make_hub(seats=ids, quiet_before_sync=0.1)
+    assert hub.wait_connected(set(ids), 5)
+    rng = random.Random(3)
+    shown: dict[int, list[bytes]] = {seat: [] for seat in ids}
+    for _ in range(6):
+        for seat in ids:
+            image = Image.new("1", (128, 64))
+            x, y = rng.randrange(100), rng.randrange(40)
+            image.paste(1, (x, y, x + 20 + seat, y + 16))  # a card, somewhere else each time
+            hub.display(seat).show(image)
+            shown[seat].append(image_to_pages(image))
+        for seat in ids:
+            assert hub.display(seat).wait_shown(3)
+    for seat, peer in peers.items():
+        frames = _frames_shown(peer.wait_received(protocol.MSG_FRAME, 1))
+        assert frames and frames[-1] == shown[seat][-1]
+        assert set(frames) <= set(shown[seat]), f"seat {seat + 1}'s node was sent another picture"
+        assert peer.wait_received(protocol.MSG_ASSIGN, 1) == [bytes((seat,))]
 
 
 def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make_peer, make_hub, caplog):
