@@ -17,10 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from golfbox.bots import BOTS
+from golfbox.bots.greedy import GreedyBot
 from golfbox.engine import Round, build_deck, get_variant, make_rules
 from golfbox.engine.round import start_kind
 from golfbox.engine.variants import START_PEEK_NEAREST
 from golfbox.hal.base import Button
+from golfbox.render import render_seat
+from golfbox.render.seat import GRID_H, GRID_W
 from golfbox.table.session import Notices, Session
 from golfbox.table.settings import TableSettings
 from golfbox.table.lobby import Player
@@ -161,3 +165,64 @@ def test_a_whole_match_logs_no_card(sim_table, caplog, variant, rules):
     table.play_to_the_result(0)
     assert "match" in caplog.text  # the table did log
     assert not CARD_WORDS.search(caplog.text), CARD_WORDS.search(caplog.text)
+
+
+# ----------------------------------------------------------------- seats and their views
+
+
+class SpyBot:
+    """A bot that keeps every view it was handed (and plays as greedy)."""
+
+    name = "spy"
+    needs_view = True
+    views: list = []
+
+    def __init__(self, rng):
+        self._bot = GreedyBot(rng)
+
+    def choose(self, view):
+        SpyBot.views.append(view)
+        return self._bot.choose(view)
+
+
+def _grid_pixels(image):
+    return image.crop((0, 0, GRID_W, GRID_H)).tobytes()
+
+
+def test_each_screen_bot_and_hint_gets_its_own_seats_view_when_seats_are_not_engine_seats(
+        sim_table, clock, monkeypatch):
+    """People at pads 2 and 4 and a bot at pad 1 play engine seats 1, 2 and 0: pad 4's
+    screen must show engine seat 2's peek (a mix-up of the two numbers showed pad 2's
+    person's cards there), and the bot and the hint are handed their own seat's view."""
+    monkeypatch.setattr(SpyBot, "views", [])
+    monkeypatch.setitem(BOTS, "spy", SpyBot)
+    monkeypatch.setitem(BOTS, "hard", SpyBot)  # the hints' bot
+    table = sim_table(variant="4-card", seats=4, bots={0: "spy"}, seed=5, hints=True,
+                      hold_time=0.8)
+    table.deal(1, 3)
+    svc = table.service
+    assert svc.session.engine_seat == {0: 0, 1: 1, 3: 2}
+    match = svc.match
+    own, other = (render_seat(match.view(e)) for e in (2, 1))
+    assert _grid_pixels(own) != _grid_pixels(other)  # the two peeks differ
+    assert _grid_pixels(table.displays[3].image) == _grid_pixels(own)
+    assert _grid_pixels(table.displays[1].image) == _grid_pixels(other)
+    for pad in (1, 3):
+        table.press(pad, Button.OK)  # done looking
+        clock.advance(1.0)
+        svc.run_until_idle()
+    for _ in range(100):
+        if match.round.to_move == 2:
+            break
+        if match.round.to_move == 1:
+            table.press(1, Button.OK)
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert match.round.to_move == 2 and match.round.phase == "turn"
+    bots_views = len(SpyBot.views)
+    assert bots_views and all(v.seat == 0 for v in SpyBot.views)
+    table.hold(3, Button.OK)  # a hint for pad 4
+    clock.advance(1.0)
+    svc.run_until_idle()
+    assert [v.seat for v in SpyBot.views[bots_views:]] == [2]
+    assert svc.messages[3].startswith("hint: ")
