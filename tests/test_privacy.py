@@ -22,7 +22,7 @@ from golfbox.bots.greedy import GreedyBot
 from golfbox.engine import Round, build_deck, get_variant, make_rules
 from golfbox.engine.round import start_kind
 from golfbox.engine.variants import START_PEEK_NEAREST
-from golfbox.hal.base import Button
+from golfbox.hal.base import Button, LinkEvent
 from golfbox.render import render_seat
 from golfbox.render.seat import GRID_H, GRID_W
 from golfbox.table.session import Notices, Session
@@ -193,12 +193,13 @@ def test_each_screen_bot_and_hint_gets_its_own_seats_view_when_seats_are_not_eng
         sim_table, clock, monkeypatch):
     """People at pads 2 and 4 and a bot at pad 1 play engine seats 1, 2 and 0: pad 4's
     screen must show engine seat 2's peek (a mix-up of the two numbers showed pad 2's
-    person's cards there), and the bot and the hint are handed their own seat's view."""
+    person's cards there), and the bot, the hint and the bot standing in for pad 4's
+    person once its node went away are handed their own seat's view."""
     monkeypatch.setattr(SpyBot, "views", [])
     monkeypatch.setitem(BOTS, "spy", SpyBot)
     monkeypatch.setitem(BOTS, "hard", SpyBot)  # the hints' bot
     table = sim_table(variant="4-card", seats=4, bots={0: "spy"}, seed=5, hints=True,
-                      hold_time=0.8)
+                      hold_time=0.8, takeover_after=5.0)
     table.deal(1, 3)
     svc = table.service
     assert svc.session.engine_seat == {0: 0, 1: 1, 3: 2}
@@ -226,3 +227,12 @@ def test_each_screen_bot_and_hint_gets_its_own_seats_view_when_seats_are_not_eng
     svc.run_until_idle()
     assert [v.seat for v in SpyBot.views[bots_views:]] == [2]
     assert svc.messages[3].startswith("hint: ")
+    # Pad 4's node goes away: the bot standing in for its person plays seat 2's view.
+    hinted = len(SpyBot.views)
+    svc.post(LinkEvent(3, False, "seat 4: node unplugged", buttons=True, at=clock()))
+    for _ in range(30):
+        clock.advance(1.0)
+        svc.run_until_idle()
+    assert svc.session.stands_in(2) and len(SpyBot.views) > hinted
+    assert {v.seat for v in SpyBot.views[hinted:]} == {0, 2}
+    assert any(v.seat == 2 for v in SpyBot.views[hinted:])
