@@ -198,6 +198,27 @@ def test_files_are_private_whatever_the_umask(tmp_path):
         os.umask(previous)
 
 
+def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplog):
+    """The journal holds the match seed, which deals every card. One copied in with cp
+    (a restored backup) or made before was 0644, and its -wal and -shm, which SQLite
+    makes with the main file's mode, were too: anyone on the machine could deal the
+    match in play. Opened, they are the owner's only, and the log says so."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    journal.record(journal.start_match(CONFIG, 1), 0, "draw")
+    for name in ("journal.sqlite3", "journal.sqlite3-wal", "journal.sqlite3-shm"):
+        os.chmod(tmp_path / name, 0o644)
+    journal.close()
+    assert mode(path) == 0o644
+    with caplog.at_level("WARNING", logger="golfbox.table.journal"):
+        again = Journal(path)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert {name: mode(tmp_path / name) for name in files} == dict.fromkeys(files, 0o600)
+    assert f"{path} could be read by others (0644): made private (0600)" in caplog.text
+    assert again.unfinished() is not None  # and it opens as before
+    again.close()
+
+
 def test_the_file_says_what_it_is(journal, path):
     journal.close()
     db = sqlite3.connect(path)

@@ -634,6 +634,7 @@ def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
         except FileExistsError:
             pass
         owner = _own(path)
+        _make_private(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             _prepare(db, path)
@@ -650,6 +651,24 @@ def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
     finally:
         os.umask(old_umask)
     return db, owner
+
+
+def _make_private(path: Path) -> None:
+    """The journal holds the match seed, which deals every card: one others may read
+    (copied in with cp, a restored backup) is made the owner's only, and so are its
+    -wal and -shm, which SQLite makes with the main file's mode."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            old = stat.S_IMODE(file.stat().st_mode)
+            if old & 0o077:
+                os.chmod(file, old & 0o700)
+                log.warning("journal %s could be read by others (%04o): made private (%04o)",
+                            file, old, old & 0o700)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # another user's file: its opening says what it can
+            log.warning("journal %s can be read by others and cannot be made private: %s",
+                        file, exc.strerror or exc)
 
 
 def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | None:
