@@ -219,6 +219,16 @@ def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplo
     again.close()
 
 
+def test_a_file_that_is_no_journal_keeps_its_mode(tmp_path):
+    """Only a journal is made private: another program's file, refused, is not touched."""
+    path = tmp_path / "fake.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"rest of a broken file")
+    os.chmod(path, 0o644)
+    with pytest.raises(JournalError):
+        Journal(path)
+    assert mode(path) == 0o644
+
+
 def test_the_file_says_what_it_is(journal, path):
     journal.close()
     db = sqlite3.connect(path)

@@ -634,13 +634,13 @@ def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
         except FileExistsError:
             pass
         owner = _own(path)
-        _make_private(path)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             _prepare(db, path)
         except BaseException:
             db.close()
             raise
+        _make_private(path)  # now known to be a journal: another program's file is left as it is
     except BaseException as exc:
         if owner is not None:
             _let_go(owner)
