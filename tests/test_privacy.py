@@ -20,8 +20,6 @@ from hypothesis import strategies as st
 from golfbox.bots import BOTS
 from golfbox.bots.greedy import GreedyBot
 from golfbox.engine import Round, build_deck, get_variant, make_rules
-from golfbox.engine.round import start_kind
-from golfbox.engine.variants import START_PEEK_NEAREST
 from golfbox.hal.base import Button, LinkEvent
 from golfbox.render import render_seat
 from golfbox.render.seat import GRID_H, GRID_W
@@ -105,8 +103,9 @@ def _seen_by(r: Round, place: tuple, seat: int | None, dealt: bool) -> bool:
             return True
         v = r.variant
         nearest = pos >= v.cols * (v.rows - 1)
-        return (dealt and owner == seat and nearest
-                and start_kind(v, r.rules) == START_PEEK_NEAREST)
+        # RULES.md: in 4-card, and in 6-card with peek_row, each looks at its nearest row.
+        peeks = v.name == "4-card" or v.name == "6-card" and bool(r.rules.get("peek_row"))
+        return dealt and owner == seat and nearest and peeks
     return False
 
 
