@@ -229,3 +229,25 @@ def test_hold_carries_the_hold_time_in_ms_and_refuses_what_no_config_gives():
     for bad in (b"\x04", b"\x04\xb0\x00", protocol.pack_hold(99), protocol.pack_hold(10001)):
         with pytest.raises(ValueError):
             protocol.unpack_hold(bad)
+
+
+def test_every_pad_holds_as_long_by_default_and_the_config_takes_only_what_hold_can_carry():
+    """The 0.8 s default was written in five places and the node's 800 ms in a sixth;
+    gpio.hold_time's 0.1 to 10 s beside HOLD's 100 to 10000 ms. The firmware cannot
+    import the host's constant: its board.HOLD_MS is read here."""
+    import re
+    from pathlib import Path
+
+    from golfbox.hal.base import DEFAULT_HOLD_TIME
+    from golfbox.hal.config import ConfigError, parse_config
+
+    board = (Path(__file__).resolve().parents[1] / "firmware" / "board.py").read_text()
+    assert int(re.search(r"^HOLD_MS = (\d+)", board, re.M).group(1)) == round(DEFAULT_HOLD_TIME * 1000)
+    sim = {"seats": [{"backend": "sim"}] * 2}
+    assert parse_config(sim).gpio.hold_time == DEFAULT_HOLD_TIME
+    for seconds in (protocol.MIN_HOLD_MS / 1000, protocol.MAX_HOLD_MS / 1000):
+        protocol.unpack_hold(protocol.pack_hold(round(parse_config(
+            {**sim, "gpio": {"hold_time": seconds}}).gpio.hold_time * 1000)))
+    for seconds in (0.099, 10.001):
+        with pytest.raises(ConfigError, match="gpio.hold_time"):
+            parse_config({**sim, "gpio": {"hold_time": seconds}})

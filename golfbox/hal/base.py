@@ -36,6 +36,11 @@ class EventKind(enum.Enum):
     HELD = "held"  # a long press, sent once after hold_time
 
 
+# gpio.hold_time's default, for every pad: wired, simulated, and a node until the host
+# tells it (the firmware's board.HOLD_MS says the same in ms: it cannot import this).
+DEFAULT_HOLD_TIME = 0.8
+
+
 @dataclass(frozen=True, slots=True)
 class ButtonEvent:
     seat: int

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from golfbox.configfile import ConfigError, NotedKey, Section, check_int, subkey
-from golfbox.hal.base import Button
+from golfbox.hal.base import DEFAULT_HOLD_TIME, Button
+from golfbox.hal.protocol import MAX_HOLD_MS, MIN_HOLD_MS
 
 
 # luma.oled drivers: name -> (default size, image mode our Display takes).
@@ -163,7 +164,7 @@ class SeatConfig:
 class GpioSettings:
     pin_factory: str | None = None  # None: GPIOZERO_PIN_FACTORY or gpiozero's choice
     bounce_time: float = 0.02
-    hold_time: float = 0.8
+    hold_time: float = DEFAULT_HOLD_TIME
 
 
 @dataclass(frozen=True)
@@ -427,7 +428,8 @@ def _parse_gpio(gpio: Section) -> GpioSettings:
                               f"{factory!r} is not an installed gpiozero pin "
                               f"factory (installed: {', '.join(known) or 'none, is gpiozero installed?'})")
     bounce = gpio.getseconds("bounce_time", 0.02, minval=0.0, maxval=0.5)
-    hold = gpio.getseconds("hold_time", 0.8, minval=0.1, maxval=10.0)
+    hold = gpio.getseconds("hold_time", DEFAULT_HOLD_TIME,  # what a node's HOLD can carry
+                           minval=MIN_HOLD_MS / 1000, maxval=MAX_HOLD_MS / 1000)
     if bounce >= hold:
         raise ConfigError("gpio.bounce_time",
                           f"{bounce} s must be shorter than gpio.hold_time ({hold} s)")

@@ -37,7 +37,7 @@ import time
 import warnings
 from typing import Any, Callable, Mapping
 
-from golfbox.hal.base import Button, ButtonEvent, EventKind, EventSink, HardwareSetupError
+from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, EventKind, EventSink, HardwareSetupError
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ class GpioPad:
     """The buttons of one or more seats on GPIO: ``{seat: {Button: bcm_pin}}``."""
 
     def __init__(self, seats: Mapping[int, Mapping[Button, int]], *,
-                 bounce_time: float = 0.02, hold_time: float = 0.8,
+                 bounce_time: float = 0.02, hold_time: float = DEFAULT_HOLD_TIME,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
                  keys: Mapping[int, Mapping[Button, str]] | None = None):
         """``keys``: each button's config key for errors, as the config names it

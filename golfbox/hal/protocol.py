@@ -419,7 +419,8 @@ def unpack_button(payload):
     return (payload[0] << 8) | payload[1], payload[2], payload[3], _tick(payload, 4)
 
 
-# HOLD's range: gpio.hold_time's 0.1 to 10 s, timed from the press (longer than its 20 ms debounce)
+# HOLD's range, and so gpio.hold_time's (the config reads these), timed from the press
+# (longer than the node's 20 ms debounce)
 MIN_HOLD_MS = 100
 MAX_HOLD_MS = 10000
 

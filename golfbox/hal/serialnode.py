@@ -29,7 +29,7 @@ from PIL import Image
 
 from golfbox.configfile import ConfigError, Section, one_line
 from golfbox.hal import protocol
-from golfbox.hal.base import Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
+from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
 from golfbox.hal.pages import pack_pages
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class SerialNodeConfig:
     press_rate: float | None = PRESS_RATE
     # A press this long also sends HELD: gpio.hold_time, told to every node (HOLD), so a
     # long press is the same on every seat.
-    hold_time: float = 0.8
+    hold_time: float = DEFAULT_HOLD_TIME
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":

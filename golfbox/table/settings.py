@@ -32,6 +32,7 @@ from typing import Any, Mapping
 from golfbox.bots import BOTS, DEFAULT_BOT
 from golfbox.configfile import ConfigError, Section, check_str
 from golfbox.engine import DEFAULT_ROUNDS, RuleError, get_variant, make_rules
+from golfbox.hal.base import DEFAULT_HOLD_TIME
 from golfbox.hal.config import MAX_SEATS
 from golfbox.render import glyphs
 from golfbox.render.words import DEFAULT_LANGUAGE, LANGUAGES, say
@@ -64,7 +65,7 @@ class TableSettings:
     takeover_after: float = 120.0  # 0: a seat that went away is waited for, for ever
     auto_start: bool = False
     hints: bool = False  # holding ● moves a person's cursor to what `hard` would do
-    hold_time: float = 0.8  # the pads' long press (gpio.hold_time): ● waits this long with hints
+    hold_time: float = DEFAULT_HOLD_TIME  # the pads' long press (gpio.hold_time): ● waits this long with hints
     hold_times: dict[int, float] = field(default_factory=dict)  # seats held otherwise: nodes
     names: dict[int, str] = field(default_factory=dict)  # 0-based seat -> name
     seed: int | None = None
