@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from golfbox.engine import (Action, FLIP_OPTION, IllegalAction, Match, Round, START, TURN,
-                            get_variant, make_rules, parse_card)
+from golfbox.engine import (Action, FLIP_OPTION, IllegalAction, Match, PublicTable, Round, START,
+                            TURN, get_variant, make_rules, parse_card)
 from tests.engine_helpers import finishing_action, stacked_round
 
 DRAW, TAKE, DISCARD, KNOCK, PASS, READY = (Action(k) for k in
@@ -418,3 +418,19 @@ def test_a_knock_refused_mid_turn_says_why_not_that_the_round_is_ending():
     poker.apply(1, KNOCK)
     with pytest.raises(IllegalAction, match="nobody may knock once the round is ending"):
         poker.apply(0, KNOCK)
+
+
+def test_a_seat_view_reads_every_public_field_from_its_table():
+    v = get_variant("6-card")
+    r = Round(v, make_rules(v, {}), 3, rng=random.Random(4))
+    for seat in range(3):
+        r.apply(seat, flip(0))
+        r.apply(seat, flip(4))
+    r.apply(r.to_move, DRAW)
+    for seat in (0, 1, 2, None):
+        view = r.view(seat)
+        for name in PublicTable._fields:
+            if name != "grids":  # a seat's own grid shows what it has seen
+                assert getattr(view, name) == getattr(view.table, name), name
+        with pytest.raises(AttributeError):
+            view.no_such_field
