@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from golfbox.bots.patience import PATIENCE_TURNS, own_turns
+from golfbox.bots.patience import past_patience
 from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER,
                             NINE_CARD_LINE_SCORES, SCORE_COLUMN_PAIRS, SCORE_LINES, START,
                             SeatView, Variant, rank_of)
@@ -65,7 +65,7 @@ class GreedyBot:
 
     def __init__(self, rng: random.Random):
         self._rng = rng
-        self._own_turns = 0
+        self._impatient = False  # past its PATIENCE_TURNS own turns this round
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
@@ -73,7 +73,7 @@ class GreedyBot:
             return legal[0]
         # Read from the round, not counted along: a count kept across calls went on from one
         # match into the next when both were round 1 dealt by seat 0 (simulate --rounds 1).
-        self._own_turns = own_turns(view)
+        self._impatient = past_patience(view)
         variant = view.variant
         unknown = mean_card_value(variant)
         grid = list(view.own_grid)
@@ -109,7 +109,7 @@ class GreedyBot:
         unseen = sum(1 for c in grid if c is None)
         others = [self._estimate(view, g, unknown)
                   for seat, g in enumerate(view.grids) if seat != view.seat]
-        if self._own_turns > PATIENCE_TURNS:
+        if self._impatient:
             return True
         if unseen > 1:
             return False
@@ -119,7 +119,7 @@ class GreedyBot:
     # -- holding a card: the placement that lowers the estimate most
     def _place_or_discard(self, view, grid, legal, unknown) -> Action:
         variant = view.variant
-        if variant.ends_when_all_face_up and self._own_turns > PATIENCE_TURNS:
+        if variant.ends_when_all_face_up and self._impatient:
             # Move the round on: turn up a face-down card, even one already peeked at
             # (known, yet face down: only placing over it turns it up).
             face_up = view.face_up[view.seat]
@@ -150,7 +150,7 @@ class GreedyBot:
         last_card = view.variant.ends_when_all_face_up and grid[pos] is None and \
             sum(1 for p in range(len(grid)) if not face_up >> p & 1) == 1
         if last_card and after > self._lowest_other(view, unknown) \
-                and self._own_turns <= PATIENCE_TURNS:
+                and not self._impatient:
             return 10  # turning up the last card would end the round while behind
         return 0
 

@@ -13,7 +13,7 @@ cards it peeked at and now and then makes a loose move, as a learner does.
 from __future__ import annotations
 
 from golfbox.bots.greedy import TAKE_MARGIN, GreedyBot, estimate
-from golfbox.bots.patience import PATIENCE_TURNS, past_patience
+from golfbox.bots.patience import past_patience
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
                             SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
                             unseen_cards)
@@ -92,7 +92,7 @@ class MediumBot(GreedyBot):
         return out
 
     def _should_knock(self, view, grid, mine, unknown) -> bool:
-        if self._own_turns > PATIENCE_TURNS:
+        if self._impatient:
             return True
         unknown = self._unknown_value(view)
         mine = self._estimate(view, grid, unknown)
@@ -110,7 +110,7 @@ class MediumBot(GreedyBot):
         face_up = view.face_up[view.seat]
         down = [p for p in range(len(grid)) if not face_up >> p & 1]
         if not view.variant.ends_when_all_face_up or down != [pos] \
-                or self._own_turns > PATIENCE_TURNS:
+                or self._impatient:
             return 0
         others = self._opponent_estimates(view, self._unknown_value(view))
         cost = 10 if after > min(others) else 0
