@@ -358,3 +358,33 @@ def test_a_bots_match_resumed_with_a_seat_the_config_dropped_deals_next_only_the
     service.run_until_idle()
     assert service.session.match_id != resumed
     assert [p.seat for p in service.session.players] == [0, 1]
+
+
+@pytest.mark.parametrize("edit", [{"variant": "9-card"}, {"seats": 4},
+                                  {"bots": {0: "easy", 1: "easy", 2: "easy"}}],
+                         ids=["variant", "more-seats", "other-bots"])
+def test_a_bots_match_resumed_after_a_config_edit_deals_next_the_configs(sim_table, edit):
+    """An owner edits the config of a table of bots alone (another game, a seat more, other
+    bots) and restarts it: the match in play resumes, as it must, but each result then
+    dealt the same players the same game again, all night and across restarts: the edit
+    never reached the table (seen in bench/evening.py --cafe: one variant all evening).
+    The next match is the config's, as a start deals it."""
+    before = {"variant": "6-card", "seats": 3, "rounds": 1, "auto_start": True, "seed": 3,
+              "bots": {0: "random", 1: "random", 2: "random"}}
+    table = sim_table(**before)
+    table.service.run_until_idle()
+    table.service.close("power cut")
+    after = dict(before, **edit)
+    if after["seats"] == 4:
+        after["bots"] = {**after["bots"], 3: "random"}
+    table = sim_table(**after)
+    service = table.service
+    resumed = service.session.match_id
+    for _ in range(300):  # the resumed match's result, then the next match's
+        if service.state == "match_over" and service.session.match_id != resumed:
+            break
+        table.clock.advance(5.0)
+        service.run_until_idle()
+    assert service.session.match_id != resumed
+    assert service.session.match_config["variant"] == after["variant"]
+    assert {p.seat: p.bot for p in service.session.players} == after["bots"]

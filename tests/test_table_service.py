@@ -680,7 +680,8 @@ def test_a_worker_killed_while_a_bot_thinks_is_replaced_and_the_bot_plays_its_ow
         svc.close()
 
 
-def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_table, clock):
+def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_table, clock,
+                                                                              tmp_path):
     """Nobody can press ● there: it stood on the match result for ever (golfbox sim
     --humans 0, a bots-only table), and so did every restart. A table with a person
     waits for that person's ●."""
@@ -702,9 +703,11 @@ def test_a_table_of_bots_only_deals_a_new_match_after_showing_the_result(sim_tab
     svc.run_until_idle()
     assert svc.session.match_id != first  # (with no bot_delay, played through at once)
 
+    # A table of its own: on the bots' journal it resumed their match, a table of bots.
     people = sim_table(variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
-                       rounds=1, seed=3)
+                       rounds=1, seed=3, journal=RecordingJournal(tmp_path / "people.sqlite3"))
     person = people.play_to_the_result()
+    assert [p.bot for p in person.session.players] == [None, "medium"]
     clock.advance(3600)
     person.run_until_idle()
     assert person.state == "match_over"

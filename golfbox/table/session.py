@@ -402,6 +402,24 @@ class Session:
         person's is missing; a bot's needs no pad, but the next match is the config's."""
         return any(p.seat >= self.settings.seats for p in self.players)
 
+    def not_the_configs(self) -> bool:
+        """Is the match other than the one a start deals now (auto_start)? Resumed after
+        the config was edited: a seat dropped or added, another game, other bots. Bots
+        alone rematch by themselves: the same match again, they would never reach the
+        edit. (The sim's bots play at its lobby's level, not the config's.)"""
+        s, game = self.settings, self.match_config
+        if self.dropped():
+            return True
+        if not s.auto_start:
+            return False
+        if (game["variant"], game["rules"], game["rounds"], game.get("hints", False),
+                game.get("language", "en")) != (s.variant, s.rules, s.rounds, s.hints, s.language):
+            return True
+        bots = {p.seat: p.bot for p in self.players}
+        if s.lobby_fills_bots:
+            return set(bots) != set(range(s.seats))
+        return bots != {seat: s.bots.get(seat) for seat in range(s.seats)}
+
     def all_bots(self) -> bool:
         """Nobody at the table to press ● (every seat a bot or a stand-in)."""
         return all(p.bot is not None or self.stands_in(i) for i, p in enumerate(self.players))

@@ -645,12 +645,13 @@ class MatchOver(ReadsRules, InMatch):
                        lambda: None)
 
     def _next_bots_match(self) -> State | None:
-        """Bots alone deal themselves the next match: the same players, unless one sat at
-        a seat the config dropped (a match resumed after the config was edited), who would
-        come back in every match after, all night and across restarts. Then the config's
-        table, as a start deals it (auto_start), or the lobby."""
+        """Bots alone deal themselves the next match: the same players and game, unless
+        the match was resumed after the config was edited (a seat dropped or added,
+        another game, other bots): that match would come back every time, all night and
+        across restarts. Then the config's table, as a start deals it (auto_start), or
+        the lobby."""
         table, session = self.table, self.session
-        if not session.dropped():
+        if not session.not_the_configs():
             return Playing(table) if session.rematch() else None
         lobby = table.back_to_lobby(set())
         started = auto_started(table) if table.settings.auto_start else None
