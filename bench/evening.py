@@ -264,6 +264,8 @@ MISTAKES = [
     ("varient = \"6-card\"", "game.varient"),
     ('language = "klingon"', "game.language"),
     ("seats = 12", "game.seats"),
+    ('names = { 1 = "Ana", 2 = "ana" }', "game.names.2"),
+    ("bot_delay = ", "line"),  # a TOML syntax error: its line is named
 ]
 
 
@@ -396,7 +398,10 @@ def cafe(args) -> None:
         if good is not None and rng.random() < 0.2:
             mistake, key = rng.choice(MISTAKES)
         people = rng.choice((0, 0, 1, 2)) if seats > 2 else rng.choice((0, 0, 1))
-        (folder / "config.toml").write_text(cafe_config(seats, variant, people, mistake))
+        text = cafe_config(seats, variant, people, mistake)
+        (folder / "config.toml").write_text(text)
+        if key == "line":  # the mistake is the last line
+            key = f"line {len(text.splitlines())}"
         spawned = time.perf_counter()
         child = subprocess.Popen(
             [sys.executable, "-W", "ignore", __file__, "--table-process", str(folder),
