@@ -709,6 +709,26 @@ def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_h
     assert said == ["seat 5: ✕ held, its press not seen on this connection (made before it): ignored"] * 2
 
 
+def test_a_held_whose_press_was_lost_on_the_connection_still_acts(make_peer, make_hub, caplog):
+    """A resync drops what the node had not got through, a full queue what it could not
+    send; the node counts each event all the same, so the host sees the gap. ✕ pressed
+    on this connection, its PRESSED lost so, and held: the HELD is the hold the person
+    made (the knock they asked for), not one of a press made before the connection."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.3)
+    peer.press(0)  # ◀: the host has a counter to go on from
+    assert [e.kind for e in collect(events, 1, timeout=2)] == [EventKind.PRESSED]
+    with peer.lock:
+        peer.events += 1  # ✕'s PRESSED: counted by the node, never sent
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        peer.press(3, kind=1)
+        got = collect(events, 1, timeout=2)
+    assert [(e.button, e.kind) for e in got] == [(Button.BACK, EventKind.HELD)]
+    assert "1 button events lost in the node" in caplog.text
+
+
 @pytest.mark.parametrize("version, firmware, held_after", [(3, "1.3.1", 0.2), (2, "1.2.1", 0.7),
                                                            (1, "1.1.1", 0.7)])
 def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(
