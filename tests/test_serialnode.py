@@ -729,6 +729,27 @@ def test_a_held_whose_press_was_lost_on_the_connection_still_acts(make_peer, mak
     assert "1 button events lost in the node" in caplog.text
 
 
+def test_a_held_of_a_node_back_from_a_restart_is_ignored_whatever_its_counter(
+        make_peer, make_hub):
+    """The hub keeps a seat's last counter across its connections: a node back from a
+    restart counts from 1 again, a gap from the last connection's, and its first HELD
+    (✕ held through the restart, its PRESSED never sent) is still not taken."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.3)
+    for _ in range(3):
+        peer.press(0)
+    assert len(collect(events, 3, timeout=2)) == 3
+    peer.restart(off=1.0)
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.3)
+    peer.press(3, kind=1)
+    peer.press(0)
+    assert [(e.button, e.kind) for e in collect(events, 2, timeout=2)] == [(Button.LEFT, EventKind.PRESSED)]
+
+
 @pytest.mark.parametrize("version, firmware, held_after", [(3, "1.3.1", 0.2), (2, "1.2.1", 0.7),
                                                            (1, "1.1.1", 0.7)])
 def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(

@@ -524,6 +524,7 @@ class _NodeConnection:
         self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
         self._sent_contrast: int | None = None
         self._last_counter: int | None = None
+        self._heard: int | None = None  # the last button counter heard on this connection
         # Button codes whose PRESSED this connection posted, until their HELD: a HELD of
         # a press made before (the host restarted, the node came back, with it held)
         # would act without its press ("knock?" for a held ✕). Kept over a _resync: the
@@ -776,14 +777,17 @@ class _NodeConnection:
                 if expected is not None and counter != expected:
                     self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
                                    (counter - expected) & 0xFFFF, counter, expected)
-                self._last_counter = counter
+                # Lost on this connection (the node's counter went on, not from the last
+                # connection's: a node back from a restart counts from 1 again).
+                lost = self._heard is not None and counter != (self._heard + 1) & 0xFFFF
+                self._last_counter = self._heard = counter
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
                 if not self._presses.take(time.monotonic()):
                     self._flood.warn(self._label(), "more than %g presses a second: %s %s dropped",
                                      self._presses.rate, protocol.BUTTON_CODES[button],
                                      protocol.KIND_CODES[kind])
-                elif self.seat is not None and self._press_seen(button, kind):
+                elif self.seat is not None and self._press_seen(button, kind, lost):
                     event = ButtonEvent(self.seat, Button(protocol.BUTTON_CODES[button]),
                                         EventKind(protocol.KIND_CODES[kind]),
                                         at=self.node_clock.stamp(tick, read_at))
@@ -810,12 +814,15 @@ class _NodeConnection:
         except ValueError as err:
             self._bad.warn(self._label(), "bad message dropped: %s", err)
 
-    def _press_seen(self, button: int, kind: int) -> bool:
-        """A PRESSED, or the HELD of a press this connection posted (each press has one)."""
+    def _press_seen(self, button: int, kind: int, lost: bool) -> bool:
+        """A PRESSED, or the HELD of a press this connection posted (each press has one),
+        or of one it lost: ``lost``, the node's counter skipped the events just before
+        (a resync drops what the node had not got through, a full queue what it could
+        not send), so the press was made on this connection, and the hold still acts."""
         if protocol.KIND_CODES[kind] != EventKind.HELD.value:
             self._pressed.add(button)
             return True
-        if button in self._pressed:
+        if button in self._pressed or lost:
             self._pressed.discard(button)
             return True
         log.info("%s: %s held, its press not seen on this connection (made before it): ignored",
