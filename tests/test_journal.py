@@ -219,6 +219,21 @@ def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplo
     again.close()
 
 
+def test_a_journal_whose_file_system_keeps_its_mode_is_not_said_private(tmp_path, monkeypatch, caplog):
+    """A FAT stick mounted with quiet (and some network file systems) take a chmod and
+    change nothing: the log said the journal was made private, and it stayed 0644."""
+    path = tmp_path / "journal.sqlite3"
+    Journal(path).close()
+    os.chmod(path, 0o644)
+    monkeypatch.setattr(os, "chmod", lambda *args, **kwargs: None)  # as such a mount does
+    with caplog.at_level("WARNING", logger="golfbox.table.journal"):
+        Journal(path).close()
+    assert mode(path) == 0o644
+    assert ": made private" not in caplog.text
+    assert (f"journal {path} can be read by others and cannot be made private: its file "
+            "system keeps its mode (0644)") in caplog.text
+
+
 def test_a_file_that_is_no_journal_keeps_its_mode(tmp_path):
     """Only a journal is made private: another program's file, refused, is not touched."""
     path = tmp_path / "fake.sqlite3"
