@@ -660,8 +660,14 @@ def _make_private(path: Path) -> None:
     for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         try:
             old = stat.S_IMODE(file.stat().st_mode)
-            if old & 0o077:
-                os.chmod(file, old & 0o700)
+            if not old & 0o077:
+                continue
+            os.chmod(file, old & 0o700)
+            # A FAT stick mounted with quiet takes the chmod and changes nothing.
+            if stat.S_IMODE(file.stat().st_mode) & 0o077:
+                log.warning("journal %s can be read by others and cannot be made private: "
+                            "its file system keeps its mode (%04o)", file, old)
+            else:
                 log.warning("journal %s could be read by others (%04o): made private (%04o)",
                             file, old, old & 0o700)
         except FileNotFoundError:
