@@ -313,3 +313,21 @@ def test_ctrl_c_while_a_command_starts_is_exit_130_not_a_traceback(after):
                          stdin=subprocess.DEVNULL, timeout=120)
     assert "Traceback" not in run.stderr, run.stderr
     assert run.returncode == 130, run.stderr
+
+
+class FullStreamWithoutFile(io.StringIO):
+    """A stdout with no file descriptor behind it (an embedding program's stream, a
+    capture) that cannot take the output: the disk under it is full."""
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_a_full_stdout_without_a_file_descriptor_is_still_one_line(monkeypatch, capsys):
+    """Since b5e88f5 a stdout that cannot take the output is pointed at /dev/null: a
+    stream with no descriptor (fileno() raises) then raised io.UnsupportedOperation
+    from inside that error's handler, a traceback instead of the line."""
+    monkeypatch.setattr(sys, "stdout", FullStreamWithoutFile())
+    assert main(["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "golfbox score: cannot write the output: No space left on device")
