@@ -40,10 +40,20 @@ def output(text: str) -> None:
 
 
 def stdout_to_devnull() -> None:
-    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again.
+    A stdout with no descriptor (an embedding program's stream), or no /dev/null, is
+    left as it is: this runs inside another error's handler, which must still say its
+    line. A descriptor 1 closed under Python is /dev/null's own, and stays open."""
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)  # none in a bare chroot
+    except (AttributeError, ValueError, OSError):  # io.UnsupportedOperation is both
+        return
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        if devnull != fd:
+            os.close(devnull)
 
 
 def config_usage_error(path, exc: Exception) -> UsageError:
