@@ -99,6 +99,20 @@ def test_knock_penalty_double_leaves_non_positive_scores():
     # A knocker at 0 who is not lowest: doubling a non-positive score changes nothing.
     assert score("polish-poker", "JK A K / 2 A K", "JK JK K / 2 A K", ender=0,
                  knock_penalty="double") == [0, -1]
+    # A knocker below 0 who is not lowest (five players: two decks, four jokers): "doubles
+    # a positive score" only, so -2 stays -2 rather than becoming -4.
+    high = "5 6 7 / 8 9 10"
+    assert score("polish-poker", "JK A K / K A K", "JK JK 5 / K K 5", high, high, high, ender=0,
+                 knock_penalty="double") == [-2, -4, 45, 45, 45]
+
+
+def test_knock_penalty_is_one_amount_however_many_players_scored_lower():
+    """RULES.md: "a knocker whose round score is not the lowest gets +10", once, not +10
+    for each player below (unlike 9-card's finisher penalty)."""
+    high, mid, low = "5 6 7 / 8 9 10", "A 2 3 / A 2 4", "K K A / K K 2"  # 45, 7, 3
+    assert score("polish-poker", high, mid, low, ender=0) == [55, 7, 3]
+    assert score("4-card", "J Q / K 10", "A A / A A", "A 2 / A 2", ender=0,
+                 knock_penalty=5) == [35, 4, 6]
 
 
 def test_four_card_knock_penalty_spares_a_knocker_tied_for_lowest():
