@@ -8,7 +8,7 @@ import pytest
 
 from golfbox.engine import (Action, IllegalAction, Match, NotationError, Round, START, TURN, VARIANTS,
                             check_cards_exist, get_variant, make_rules, parse_card, parse_grid,
-                            round_scores)
+                            round_scores, suited_cards)
 from tests.engine_helpers import finishing_action, stacked_round
 from tests.test_scoring import one, score
 
@@ -109,6 +109,7 @@ def test_six_card_four_of_a_kind_of_twos_and_of_other_ranks():
     assert one("6-card", "2 2 5 / 2 2 6") == 11
     assert one("6-card", "2 2 5 / 2 2 6", four_of_a_kind=-10) == 1
     assert one("6-card", "2 2 5 / 2 2 6", four_of_a_kind="off") == 11
+    assert one("6-card", "2 2 5 / 2 2 6", four_of_a_kind="on") == 1  # on: the -10 RULES.md names
     assert one("6-card", "2 K 5 / 2 K 6", four_of_a_kind=-10) == 11  # two ranks: no
 
 
@@ -296,6 +297,18 @@ def test_six_card_three_paired_columns_of_one_rank_are_one_four_of_a_kind():
     score the rule's number together; the third pair scores 0 as any pair does."""
     assert one("6-card", "J J J / J J J") == 0
     assert one("6-card", "J J J / J J J", four_of_a_kind=-10) == -10
+
+
+def test_each_deck_holds_one_card_of_each_suit():
+    """"one 52-card deck, two from 5 players": a card written with its suit exists once in
+    a deck, twice in two decks."""
+    variant = get_variant("6-card")
+    grids = ["7H 5 K / 7S 6 K", "7H 5 Q / 8 6 Q"]
+    cards = [parse_grid(g, variant) for g in grids]
+    check_cards_exist(cards[:1], variant, 2, suited_cards(grids[0]))  # one 7H: fine
+    with pytest.raises(NotationError, match="2 cards 7H, but 1 deck"):
+        check_cards_exist(cards, variant, 2, suited_cards(" / ".join(grids)))
+    check_cards_exist(cards, variant, 5, suited_cards(" / ".join(grids)))  # two decks
 
 
 def test_nine_card_lines_of_two_ranks_keep_their_own_scores():
