@@ -2,7 +2,9 @@ import random
 from collections import Counter
 from itertools import permutations
 
-from golfbox.engine import shuffle
+import pytest
+
+from golfbox.engine import CardError, card_name, parse_card, shuffle
 
 
 def test_shuffle_is_a_permutation_for_any_size():
@@ -40,3 +42,12 @@ def test_shuffle_draws_from_the_os_with_system_random():
     cards = list(range(52))
     shuffle(cards, random.SystemRandom())
     assert sorted(cards) == list(range(52))
+
+
+def test_a_joker_takes_no_suit_letter():
+    """RULES.md notation: "JK for a joker"; a suit letter goes with a rank. 'JKH' would be
+    a third face of joker that no deck holds (a deck's two jokers are suits 0 and 1)."""
+    assert card_name(parse_card("jk")) == "JK"
+    for word in ("JKH", "JKC", "jks"):
+        with pytest.raises(CardError, match=f"unknown card {word!r}"):
+            parse_card(word)
