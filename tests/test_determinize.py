@@ -9,9 +9,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golfbox.engine import (Determinizer, Round, get_variant, make_rules, public_memory,
-                            unseen_cards)
+from golfbox.engine import (Action, Determinizer, Round, get_variant, make_rules, parse_card,
+                            public_memory, unseen_cards)
 from test_engine_properties import RULESETS
+from tests.engine_helpers import stacked_round
 
 games = st.tuples(st.sampled_from(RULESETS), st.integers(2, 6), st.integers(0, 2**32))
 
@@ -139,6 +140,33 @@ def test_a_copy_plays_on_alone_and_like_the_original(game):
     while not twin.over:
         random_step(twin, moves)
     assert twin.scores == copy.scores and twin.grids == copy.grids
+
+
+def test_a_copy_of_a_seeded_round_reshuffles_as_the_round_does():
+    """Round.copy(): "its shuffles (a stock running out) draw from a copy of this round's
+    generator", so a seeded round and its copy run out of stock into the same new stock."""
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rng=random.Random(3))
+    for seat in (0, 1):
+        r.apply(seat, Action("flip", 0)), r.apply(seat, Action("flip", 1))
+    for _ in range(3):
+        for seat in (0, 1):
+            r.apply(seat, Action("draw")), r.apply(seat, Action("discard"))
+    r.stock[:] = r.stock[-1:]
+    copy = r.copy()
+    for round_ in (r, copy):
+        round_.apply(0, Action("draw")), round_.apply(0, Action("discard"))
+    assert len(r.stock) == 7 and copy.stock == r.stock
+
+
+def test_a_card_taken_from_the_discard_and_placed_face_down_is_located_by_everyone():
+    """4-card: everybody saw the 9H taken and where it went, face down; it is not among
+    the cards another seat cannot locate (module docstring: card counting)."""
+    r = stacked_round("4-card", ["A 2 / 3 4", "5 6 / 7 8"], discard="9H")
+    r.apply(0, Action("ready")), r.apply(1, Action("ready"))
+    r.apply(0, Action("take")), r.apply(0, Action("place", 2))
+    nine = parse_card("9H")
+    assert public_memory(r.view(1))[0] == {2: nine} and r.face_up[0] == 0
+    assert nine not in unseen_cards(r.view(1))
 
 
 def test_a_view_that_does_not_fit_is_refused():
