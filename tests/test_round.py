@@ -1,6 +1,7 @@
 """The round state machine: deal, start phases, turns, every end condition, match."""
 
 import random
+import re
 
 import pytest
 
@@ -74,6 +75,15 @@ def test_dealer_rotates_and_player_after_dealer_moves_first(variant):
     assert m.over
 
 
+def test_the_dealer_of_round_r_is_seat_r_minus_1_mod_n():
+    """RULES.md: the dealer of round r is seat (r - 1) mod n, the player after the dealer
+    moves first; a Round dealt with dealer=r - 1 takes it mod n as a Match does."""
+    variant = get_variant("9-card")
+    for round_no in range(1, 8):
+        r = Round(variant, make_rules(variant, {}), 3, dealer=round_no - 1, rng=random.Random(0))
+        assert (r.dealer, r.to_move) == ((round_no - 1) % 3, round_no % 3)
+
+
 # ---------------------------------------------------------------- start phases
 
 def test_four_card_peek_nearest_row_then_ready():
@@ -93,7 +103,7 @@ def test_four_card_peek_nearest_row_then_ready():
 
 def test_six_card_turn_two_of_choice():
     r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"])
-    assert r.phase == START and r.view(0).flips_due == 2
+    assert r.phase == START and r.view(0).flips_due == 2 and not r.view(0).peeking
     r.apply(0, flip(0))
     with pytest.raises(IllegalAction, match="already face up"):
         r.apply(0, flip(0))
@@ -103,6 +113,17 @@ def test_six_card_turn_two_of_choice():
     r.apply(1, flip(1))
     r.apply(1, flip(2))
     assert r.phase == TURN and r.to_move == 0
+
+
+def test_a_seat_knows_its_face_down_cards_seen_not_its_face_up_ones():
+    """RULES.md "Knowledge": the engine records which face-down cards the owner has seen;
+    a card placed face up is public, so it leaves the seat's ``known`` (SeatView.known)."""
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rules={"peek_row": True},
+                      stock="K")
+    r.apply(0, READY), r.apply(1, READY)
+    assert r.view(0).known == 0b111000
+    r.apply(0, DRAW), r.apply(0, place(3))
+    assert r.view(0).known == 0b110000 and r.view(0).own_grid[3] == parse_card("K")
 
 
 def test_six_card_peek_row_house_rule():
@@ -118,6 +139,13 @@ def test_polish_poker_two_random_cards_face_up_at_the_deal():
     assert all(bin(mask).count("1") == 2 for mask in m.round.face_up)
     # The same seed turns up the same cards.
     assert Match("polish-poker", 4, seed=11).round.face_up == m.round.face_up
+
+
+def test_polish_poker_the_two_cards_turned_up_at_the_deal_are_random():
+    """"two of each player's cards are turned face up **at random**": which two varies
+    from seat to seat and deal to deal (15 ways to choose two of six)."""
+    masks = {mask for seed in range(10) for mask in Match("polish-poker", 4, seed=seed).round.face_up}
+    assert len(masks) >= 8
 
 
 def test_polish_poker_choose_start_house_rule():
@@ -161,6 +189,7 @@ def test_card_taken_from_discard_cannot_be_discarded_again():
     r.apply(0, READY), r.apply(1, READY)
     r.apply(0, TAKE)
     assert r.view(1).held == parse_card("9H")  # everyone saw which card was taken
+    assert (r.view(1).discard_top, r.view(1).discard_size) == (None, 0)  # it left the pile
     before = state(r)
     with pytest.raises(IllegalAction, match="must be placed"):
         r.apply(0, DISCARD)
@@ -329,6 +358,23 @@ def test_a_stock_run_out_becomes_the_discard_pile_but_its_top():
     r.apply(0, DRAW), r.apply(0, place(2))  # the 3 it replaces goes on top of the pile
     assert r.discard == [parse_card("3")]
     assert sorted(r.stock) == sorted(pile) and len(pile) == 3 and r.view(0).stock_size == 3
+    assert (r.view(0).discard_top, r.view(0).discard_size) == (parse_card("3"), 1)
+
+
+def test_a_stock_run_out_is_shuffled_not_the_discard_pile_in_order():
+    """"The discard pile except its top card is shuffled into a new stock": the cards come
+    back in another order than the pile held them (a seeded shuffle, so the test is exact)."""
+    r = stacked_round("6-card", ["A 2 3 / 4 5 6", "7 8 9 / 10 J Q"], rng=random.Random(3))
+    for seat in (0, 1):
+        r.apply(seat, flip(0)), r.apply(seat, flip(1))
+    r.stock[:] = r.stock[-13:]  # thirteen cards to draw and discard, then one more
+    for _ in range(6):
+        for seat in (0, 1):
+            r.apply(seat, DRAW), r.apply(seat, DISCARD)
+    pile = list(r.discard)  # bottom first; the last card drawn will lie on top of it
+    r.apply(0, DRAW), r.apply(0, DISCARD)
+    assert sorted(r.stock) == sorted(pile) and len(pile) == 13
+    assert r.stock not in (pile, pile[::-1])
 
 
 def test_stock_runs_out_reshuffle_then_end_when_nothing_left():
@@ -380,6 +426,49 @@ def test_match_totals_and_shared_winners():
         m.next_round()
 
 
+def test_a_round_adds_its_scores_after_the_knock_penalty_to_the_totals():
+    """"scores add up": the totals a finished round shows are the totals before it plus
+    its round scores, the knock penalty included (not its raw scores)."""
+    r = stacked_round("polish-poker", ["5 6 7 / 8 9 10", "K K A / K K 2"], rng=random.Random(5),
+                      totals=(100, 200))
+    r.apply(0, KNOCK)
+    r.apply(1, DRAW), r.apply(1, DISCARD), r.apply(1, PASS)
+    assert r.over and r.raw_scores == (45, 3) and r.scores == (55, 3)
+    assert r.view(None).totals == (155, 203)
+
+
+def test_match_totals_add_round_scores_after_the_knock_penalty():
+    """"scores add up" in a match: the round scores, penalty included, not the raw ones."""
+    penalised = 0
+    for seed in range(6):
+        m = Match("polish-poker", 2, seed=seed, rounds=1)
+        knocker = m.round.to_move
+        m.apply(knocker, KNOCK)
+        m.apply(1 - knocker, DRAW), m.apply(1 - knocker, DISCARD), m.apply(1 - knocker, PASS)
+        assert m.over and m.totals == list(m.round.scores) == list(m.history[0])
+        penalised += m.round.scores != m.round.raw_scores
+    assert penalised  # some knocker was not lowest: +10
+
+
+def test_a_finished_round_is_booked_once():
+    """apply_round_end() books the scores of a round played on match.round; once booked,
+    asking again (apply() already did) adds nothing."""
+    m = Match("4-card", 2, rounds=2, seed=3)
+    m.apply(0, READY), m.apply(1, READY)
+    m.apply(m.round.to_move, KNOCK)
+    m.apply(m.round.to_move, DRAW), m.apply(m.round.to_move, DISCARD)
+    totals, history = list(m.totals), list(m.history)
+    m.apply_round_end()
+    assert m.totals == totals == list(m.round.scores) and m.history == history
+
+
+def test_a_match_has_at_least_one_round():
+    for rounds in (0, -1):
+        with pytest.raises(ValueError, match=f"at least one round, not {rounds}"):
+            Match("6-card", 2, rounds=rounds)
+    assert Match("6-card", 2, rounds=1).rounds == 1
+
+
 def test_next_round_refused_while_round_is_played():
     m = Match("6-card", 2, seed=1)
     with pytest.raises(IllegalAction, match="still being played"):
@@ -392,11 +481,24 @@ def test_shared_win_on_equal_totals():
     assert m.winners == [1, 2]
 
 
+def test_a_house_rule_number_goes_up_to_1000():
+    """A knock penalty or a four-of-a-kind score is a number within -1000..1000 (0..1000
+    for a penalty), the range the error states."""
+    assert make_rules(get_variant("polish-poker"), {"knock_penalty": 1000})["knock_penalty"] == 1000
+    assert make_rules(get_variant("6-card"), {"four_of_a_kind": -1000})["four_of_a_kind"] == -1000
+    with pytest.raises(ValueError, match=re.escape("knock_penalty: 1001 is out of range (0..1000)")):
+        make_rules(get_variant("polish-poker"), {"knock_penalty": 1001})
+
+
 def test_action_text_round_trips():
     for text in ("draw", "take", "discard", "knock", "pass", "ready", "place 4", "flip 0"):
         assert str(Action.parse(text)) == text
     for bad in ("dance", "place", "place x", "draw 3"):
         with pytest.raises(ValueError):
+            Action.parse(bad)
+    # A position is a grid position: the error says so, for a sign too (not int()'s words).
+    for bad in ("place", "flip x", "place -1", "flip +2"):
+        with pytest.raises(ValueError, match=re.escape(f"action {bad!r} needs a grid position")):
             Action.parse(bad)
 
 
