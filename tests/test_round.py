@@ -359,6 +359,7 @@ def test_a_stock_run_out_becomes_the_discard_pile_but_its_top():
     assert r.discard == [parse_card("3")]
     assert sorted(r.stock) == sorted(pile) and len(pile) == 3 and r.view(0).stock_size == 3
     assert (r.view(0).discard_top, r.view(0).discard_size) == (parse_card("3"), 1)
+    assert r.view(0).restocked_at == r.turns == 3  # the players are told (render/table.py)
 
 
 def test_a_stock_run_out_is_shuffled_not_the_discard_pile_in_order():
