@@ -1,15 +1,18 @@
 #!/bin/sh
 # The quick start on a fresh machine with a newer Python than CI's: `make test` in a
-# clean clone inside a Debian sid chroot (python3 is 3.14 there, python3.15 beside it),
-# with nothing installed but Python, make and git. Root (debootstrap, chroot, mounts).
+# clean clone inside a Debian chroot with nothing installed but Python, make and git:
+# sid by default (python3 is 3.14 there, python3.15 beside it), or trixie, as
+# Raspberry Pi OS trixie has it (3.13). Root (debootstrap, chroot, mounts).
 #
 #   tests/system/fresh_python.sh [python3 python3.15 ...]   # the Pythons to try
+#   GOLFBOX_FRESH_SUITE=trixie tests/system/fresh_python.sh python3
 #
-# The chroot is kept in $GOLFBOX_FRESH_ROOT (default /tmp/golfbox-sid) for a second
+# The chroot is kept in $GOLFBOX_FRESH_ROOT (default /tmp/golfbox-SUITE) for a second
 # run; delete it for a fresher one. Prints each Python's last pytest line; exit 1 if
 # any `make test` failed.
 set -eu
-ROOT=${GOLFBOX_FRESH_ROOT:-/tmp/golfbox-sid}
+SUITE=${GOLFBOX_FRESH_SUITE:-sid}
+ROOT=${GOLFBOX_FRESH_ROOT:-/tmp/golfbox-$SUITE}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 PYTHONS=${*:-python3 python3.15}
 
@@ -19,7 +22,9 @@ if [ ! -x "$ROOT/usr/bin/make" ]; then
     for python in $PYTHONS; do
         [ "$python" = python3 ] || packages="$packages,$python-venv"
     done
-    debootstrap --variant=minbase --include="$packages" sid "$ROOT" http://deb.debian.org/debian
+    echo "debootstrap $SUITE into $ROOT (its log: $ROOT.debootstrap.log)"
+    debootstrap --variant=minbase --include="$packages" "$SUITE" "$ROOT" \
+        http://deb.debian.org/debian >"$ROOT.debootstrap.log" 2>&1
 fi
 # A proxy's own certificate authority, where the host has one, as the host trusts it.
 if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
