@@ -750,6 +750,32 @@ def test_a_held_of_a_node_back_from_a_restart_is_ignored_whatever_its_counter(
     assert [(e.button, e.kind) for e in collect(events, 2, timeout=2)] == [(Button.LEFT, EventKind.PRESSED)]
 
 
+def test_a_node_back_from_a_restart_is_said_to_have_restarted_not_to_have_lost_65533_events(
+        make_peer, make_hub, caplog):
+    """A node counts its button events from 1 at power-up; the hub keeps a seat's last
+    counter across connections, to say what was pressed while a cable was out. A node
+    back from a restart behind that counter was logged at WARNING as '65533 button
+    events lost in the node' at every restart: a figure with nothing true in it."""
+    import logging
+
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.3)
+    for _ in range(3):
+        peer.press(0)
+    assert len(collect(events, 3, timeout=2)) == 3
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        peer.restart(off=1.0)
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        time.sleep(0.3)
+        peer.press(0)
+        assert [(e.button, e.kind) for e in collect(events, 1, timeout=2)] == [(Button.LEFT, EventKind.PRESSED)]
+    assert "events lost" not in caplog.text
+    assert "seat 5: the node restarted: its button events count from 1 again (now at 1)" in caplog.text
+
+
 @pytest.mark.parametrize("version, firmware, held_after", [(3, "1.3.1", 0.2), (2, "1.2.1", 0.7),
                                                            (1, "1.1.1", 0.7)])
 def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(

@@ -775,8 +775,14 @@ class _NodeConnection:
                 counter, button, kind, tick = protocol.unpack_button(payload)
                 expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
                 if expected is not None and counter != expected:
-                    self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
-                                   (counter - expected) & 0xFFFF, counter, expected)
+                    if self._heard is None and 0 < (expected - counter) & 0xFFFF < 0x8000:
+                        # This connection's first, behind the seat's last: the node was
+                        # powered up again and counts from 1 (not 65,533 events lost).
+                        log.info("%s: the node restarted: its button events count from 1 again (now at %d)",
+                                 self._label(), counter)
+                    else:
+                        self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
+                                       (counter - expected) & 0xFFFF, counter, expected)
                 # Lost on this connection (the node's counter went on, not from the last
                 # connection's: a node back from a restart counts from 1 again).
                 lost = self._heard is not None and counter != (self._heard + 1) & 0xFFFF
