@@ -1,16 +1,18 @@
 #!/bin/bash
-# Builds the system test's VM image: Debian bookworm with systemd, python3 and
-# python3-venv, Debian's 6.1 kernel, and the test agent. Run by run.py (as
-# root) when its cache has no image for this recipe; the cache key is a hash
-# of this file and agent.py, so editing either rebuilds.
+# Builds the system test's VM image: Debian (bookworm, or trixie as Raspberry Pi
+# OS Trixie is) with systemd, python3 and python3-venv, the suite's own kernel
+# (6.1, 6.12), and the test agent. Run by run.py (as root) when its cache has no
+# image for this recipe; the cache key is a hash of this file, agent.py and the
+# suite, so editing either rebuilds.
 #
-#   build_image.sh OUT_DIR
+#   build_image.sh OUT_DIR [SUITE]   # SUITE: bookworm (the default) or trixie
 #
 # OUT_DIR gets root.img (ext4, the whole system), vmlinuz and initrd.img
 # (booted directly by QEMU: no boot loader; a small initrd with only the
 # virtio disk and ext4 modules, which boots faster under TCG).
 set -euo pipefail
-out=${1:?usage: build_image.sh OUT_DIR}
+out=${1:?usage: build_image.sh OUT_DIR [SUITE]}
+suite=${2:-bookworm}
 here=$(cd "$(dirname "$0")" && pwd)
 
 # What a Pi owner has before README's install steps (python3-lgpio is not in
@@ -53,7 +55,7 @@ RULES' \
     --customize-hook='chroot "$1" update-initramfs -u -k all' \
     --customize-hook="cp \"\$1\"/boot/vmlinuz-* '$work/vmlinuz'; cp \"\$1\"/boot/initrd.img-* '$work/initrd.img'" \
     --customize-hook='rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*' \
-    bookworm "$work/root"
+    "$suite" "$work/root"
 
 mke2fs -q -t ext4 -L golfbox-root -d "$work/root" "$work/root.img" 3G
 mkdir -p "$out"

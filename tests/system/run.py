@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """golfbox's system test: install and run it on a real systemd in a QEMU/KVM VM.
 
-    make system-test            # or: .venv/bin/python tests/system/run.py [--keep]
+    make system-test            # or: .venv/bin/python tests/system/run.py [--keep] [--suite trixie]
 
 Builds (once, cached under /var/cache/golfbox-system-test, keyed by the
-recipe) a Debian bookworm image, boots it with no network, copies in this
+recipe and the suite) a Debian bookworm (or trixie) image, boots it with no network, copies in this
 working tree and wheels downloaded here, runs systemd/install.sh inside as
 README tells a Pi owner, and checks from the host, through the agent on a
 virtio-serial port, what the service does under systemd: READY, the sandbox
@@ -92,41 +92,83 @@ def expect(condition: bool, message: str) -> None:
 # -- the host side: image, wheels, payload ---------------------------------------
 
 
-def image_dir() -> Path:
-    """The cached image for this recipe, built first if missing."""
+def image_dir(suite: str) -> Path:
+    """The cached image of this Debian suite for this recipe, built first if missing."""
     recipe = b"".join((HERE / name).read_bytes() for name in ("build_image.sh", "agent.py"))
-    key = hashlib.sha256(recipe).hexdigest()[:16]
-    out = CACHE / f"image-{key}"
+    key = hashlib.sha256(recipe + suite.encode()).hexdigest()[:16]
+    out = CACHE / f"image-{suite}-{key}"
     if not (out / "root.img").exists():
         print(f"building the VM image into {out} (a few minutes, once per recipe)", flush=True)
         shutil.rmtree(out, ignore_errors=True)
         started = time.monotonic()
-        subprocess.run(["bash", str(HERE / "build_image.sh"), str(out)], check=True)
+        subprocess.run(["bash", str(HERE / "build_image.sh"), str(out), suite], check=True)
         print(f"  image built in {time.monotonic() - started:.0f} s", flush=True)
     return out
 
 
-def wheels_dir() -> Path:
-    """Wheels for golfbox[pi] and its build, for the VM's Python 3.11, made here once.
+# The Debian suites the VM can run: bookworm, what hardware/SETUP.md first named, and
+# trixie, what Raspberry Pi Imager offers by default since late 2025. Their Python and
+# the version of their kernel's linux-source package.
+SUITES = {"bookworm": {"python": (3, 11), "kernel": "6.1"},
+          "trixie": {"python": (3, 13), "kernel": "6.12"}}
 
-    ``pip wheel`` on the host, not ``pip download --only-binary``: spidev (luma's SPI)
-    is published as source only, so it is built here, for the VM. That is right because
-    the host runs the same Python (3.11) on the same architecture as the VM's Debian
-    bookworm, with the same glibc or an older one; the test refuses any other Python.
+
+def build_chroot(suite: str) -> Path:
+    """A Debian chroot of ``suite`` with its Python, gcc and make (build_chroot.sh), cached:
+    it builds what the host cannot build for the VM."""
+    root = CACHE / f"chroot-{suite}"
+    if not (root / "usr/bin/gcc").exists():
+        print(f"building a {suite} chroot into {root} (once)", flush=True)
+        subprocess.run(["bash", str(HERE / "build_chroot.sh"), str(root), suite], check=True)
+    return root
+
+
+def in_chroot(root: Path, command: str, binds: dict[str, Path]) -> None:
+    """Run ``command`` (sh) as root in the chroot, with /proc, /dev, the host's DNS and
+    certificate authorities, and ``binds`` (path in the chroot: host folder), in a mount
+    namespace of its own: every mount goes when the command ends."""
+    mounts = " && ".join([f"mount --rbind /dev {root}/dev", f"mount -t proc proc {root}/proc"]
+                         + [f"mkdir -p {root}{inside} && mount --bind {shq(str(outside))} {root}{inside}"
+                            for inside, outside in binds.items()])
+    shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
+    for ca in Path("/usr/local/share/ca-certificates").glob("*.crt"):
+        shutil.copy(ca, root / "usr/local/share/ca-certificates" / ca.name)
+    inner = f"update-ca-certificates >/dev/null && {command}"
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                    f"{mounts} && chroot {root} env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "
+                    f"PIP_CERT=/etc/ssl/certs/ca-certificates.crt DEBIAN_FRONTEND=noninteractive "
+                    f"sh -c {shq(inner)}"], check=True)
+
+
+def wheels_dir(suite: str) -> Path:
+    """Wheels for golfbox[pi] and its build, for the VM's Python, made here once.
+
+    ``pip wheel``, not ``pip download --only-binary``: spidev (luma's SPI) is published
+    as source only, so it is built for the VM: on the host where the host runs the
+    suite's Python on x86_64 (bookworm's 3.11 here, with the same glibc or an older
+    one), else in a chroot of the suite (build_chroot), whose Python and glibc are the
+    VM's.
     """
-    if sys.version_info[:2] != (3, 11) or platform.machine() != "x86_64":
-        raise SystemExit(f"system test: the VM runs Python 3.11 on x86_64; this host runs "
-                         f"{platform.python_version()} on {platform.machine()}, so the wheels "
-                         "it would build (spidev) would not fit")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     wanted = (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["pi"]
               + project["build-system"]["requires"] + ["wheel"])
     key = hashlib.sha256(json.dumps(wanted).encode()).hexdigest()[:16]
-    out = CACHE / f"wheels-{key}"
+    on_host = sys.version_info[:2] == SUITES[suite]["python"] and platform.machine() == "x86_64"
+    out = CACHE / (f"wheels-{key}" if on_host else f"wheels-{suite}-{key}")
     if not (out / ".complete").exists():
         shutil.rmtree(out, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(out),
-                        *wanted], check=True)
+        if on_host:
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(out),
+                            *wanted], check=True)
+        else:
+            out.mkdir(parents=True)
+            print(f"building wheels for {suite}'s Python in its chroot", flush=True)
+            # lgpio has no wheel for 3.13: its sdist builds one with the C library inside
+            # when PYPI=1 (setup.py), as its own wheels are; else it links a -llgpio
+            # that Debian does not package.
+            in_chroot(build_chroot(suite), "rm -rf /root/pip && python3 -m venv /root/pip && PYPI=1 "
+                      "/root/pip/bin/pip wheel --quiet --wheel-dir /out " + " ".join(map(shq, wanted)),
+                      {"/out": out})
         (out / ".complete").touch()
     return out
 
@@ -681,24 +723,45 @@ def kernel_version(vmlinuz: Path) -> str:
 MODULES = ("gpio-sim-oot.ko", "i2c-mux-pca954x.ko")  # what tests/system/kernel_modules.sh builds
 
 
-def kernel_modules(image: Path) -> list[Path]:
+def kernel_modules(image: Path, suite: str) -> list[Path]:
     """gpio-sim and the TCA9548A's driver built for the image's kernel
     (tests/system/kernel_modules.sh), cached; none, and the reason printed, when they
-    cannot be built here (the checks that need them then fail saying so)."""
+    cannot be built here (the checks that need them then fail saying so). Built on the
+    host when it has (or can install) that kernel's headers, else in the suite's chroot."""
     release = kernel_version(image / "vmlinuz")
     out = CACHE / f"modules-{release}"
     if not all((out / name).exists() for name in MODULES):
+        packages = f"linux-headers-{release} linux-source-{SUITES[suite]['kernel']}"
         headers = Path(f"/usr/src/linux-headers-{release}")
-        if not headers.exists():
-            subprocess.run(["apt-get", "install", "-y", "-q", f"linux-headers-{release}", "linux-source-6.1"],
+        if not headers.exists() and host_suite() == suite:
+            subprocess.run(["apt-get", "install", "-y", "-q", *packages.split()],
                            check=False, stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-        result = subprocess.run([str(HERE / "kernel_modules.sh"), str(out)], capture_output=True, text=True,
-                                env=dict(os.environ, HEADERS=str(headers)))
+        if headers.exists():
+            result = subprocess.run([str(HERE / "kernel_modules.sh"), str(out)], capture_output=True, text=True,
+                                    env=dict(os.environ, HEADERS=str(headers)))
+        else:
+            out.mkdir(parents=True, exist_ok=True)
+            try:
+                in_chroot(build_chroot(suite), f"apt-get update -q >/dev/null && apt-get install -y -q {packages} "
+                          f">/dev/null && HEADERS=/usr/src/linux-headers-{release} /system/kernel_modules.sh /out",
+                          {"/system": HERE, "/out": out})
+                result = subprocess.CompletedProcess([], 0, "", "")
+            except subprocess.CalledProcessError as exc:
+                result = subprocess.CompletedProcess([], exc.returncode, "", f"in the {suite} chroot: {exc}")
         if result.returncode != 0:
             print(f"  the test's kernel modules could not be built for {release}:\n{result.stderr[-2000:]}",
                   flush=True)
             return []
     return [out / name for name in MODULES]
+
+
+def host_suite() -> str:
+    """The host's Debian suite (VERSION_CODENAME), or "" on another system."""
+    try:
+        found = re.search(r"^VERSION_CODENAME=(\w+)", Path("/etc/os-release").read_text(), re.M)
+    except OSError:
+        return ""
+    return found.group(1) if found else ""
 
 
 GPIO_BUTTONS = {"left": 17, "right": 27, "ok": 22, "back": 4}  # hardware/pinmap.toml's seat 1
@@ -989,23 +1052,25 @@ def main() -> int:
     parser.add_argument("--keep-going", action="store_true",
                         help="after a failed check go on with the next (to see several broken things in one run)")
     parser.add_argument("--only", default="", help="comma-separated checks to run (install is always run)")
+    parser.add_argument("--suite", choices=sorted(SUITES), default="bookworm",
+                        help="the VM's Debian: bookworm (default) or trixie (Raspberry Pi OS Trixie's)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("system test: needs root (it builds an image and runs qemu with /dev/kvm)", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    print(f"system test (cut moments seed {seed}; rerun with --seed {seed})", flush=True)
+    print(f"system test on Debian {args.suite} (cut moments seed {seed}; rerun with --seed {seed})", flush=True)
     report = Report()
     started = time.monotonic()
-    image = image_dir()
-    wheels = wheels_dir()
     CACHE.mkdir(parents=True, exist_ok=True)
+    image = image_dir(args.suite)
+    wheels = wheels_dir(args.suite)
     workdir = Path(tempfile.mkdtemp(prefix="golfbox-system-test."))
     vm = None
     failed = None
     failures: list[Exception] = []  # with --keep-going
     try:
-        modules = kernel_modules(image) if wanted_modules(args.only) else []
+        modules = kernel_modules(image, args.suite) if wanted_modules(args.only) else []
         make_payload(workdir / "payload.tar", wheels, modules)
         vm = VM(image, workdir, workdir / "payload.tar", extra_args=(
             "-chardev", f"socket,id=seatnode,path={workdir / 'node.sock'},server=on,wait=off"))
