@@ -577,7 +577,9 @@ STUB_CHIPS = "0x3c,0x70"
 def stub_bus(vm: VM) -> str:
     """i2c-stub loaded (once: its chips are fixed at load) and its bus's number."""
     vm.sh(f"modprobe i2c-dev && modprobe i2c-stub chip_addr={STUB_CHIPS} && udevadm settle")
-    return vm.sh("grep -l 'SMBus stub driver' /sys/class/i2c-adapter/i2c-*/name").out.split("/")[4].split("-")[1]
+    # /sys/bus/i2c, not /sys/class/i2c-adapter: 6.12 (trixie's kernel) has no such class.
+    found = vm.sh("grep -l 'SMBus stub driver' /sys/bus/i2c/devices/i2c-*/name").out
+    return re.search(r"/i2c-(\d+)/name", found).group(1)
 
 
 def check_failing_panel(vm: VM, report: Report) -> None:
@@ -1096,7 +1098,7 @@ def main() -> int:
                 continue
             try:
                 step()
-            except CheckFailed as exc:
+            except (CheckFailed, VMError) as exc:  # VMError: a command of the check failed in the VM
                 if not args.keep_going or name == "install":
                     raise
                 failures.append(exc)
