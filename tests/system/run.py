@@ -793,8 +793,12 @@ SYSCALLS = {0: "read", 7: "poll", 23: "select", 61: "wait4", 202: "futex", 230: 
 
 
 def waiting_in(vm: VM, pid: str, tid: int) -> str:
-    """The system call a thread waits in (/proc/PID/task/TID/syscall's first field)."""
-    number = vm.sh(f"cat /proc/{pid}/task/{tid}/syscall", check=False).out.split()[:1]
+    """The system call a thread waits in (/proc/PID/task/TID/syscall's first field).
+    A thread caught running reads "running" there (lgpio's alert thread, awake 1,500
+    times a second, was once on trixie): the first of five looks that finds it waiting."""
+    looks = vm.sh(f"for i in 1 2 3 4 5; do head -c 4 /proc/{pid}/task/{tid}/syscall; echo; done",
+                  check=False).out.split()
+    number = [look for look in looks if look.isdigit()][:1] or looks[:1]
     return SYSCALLS.get(int(number[0]), f"syscall {number[0]}") if number and number[0].isdigit() \
         else "?"
 
