@@ -657,7 +657,7 @@ def _make_private(path: Path) -> None:
     """The journal holds the match seed, which deals every card: one others may read
     (copied in with cp, a restored backup) is made the owner's only, and so are its
     -wal and -shm, which SQLite makes with the main file's mode."""
-    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+    for file in (Path(f"{path}{suffix}") for suffix in JOURNAL_FILES):
         try:
             old = stat.S_IMODE(file.stat().st_mode)
             if not old & 0o077:
