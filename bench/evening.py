@@ -364,10 +364,11 @@ def table_process(args) -> None:
 
 
 def proc_figures(pid: int) -> dict:
-    with open(f"/proc/{pid}/status") as status:
-        fields = dict(line.split(":", 1) for line in status)
-    return {"RSS KiB": int(fields["VmRSS"].split()[0]), "threads": int(fields["Threads"]),
-            "fds": len(os.listdir(f"/proc/{pid}/fd"))}
+    """The table process's RSS, threads and open files, read as soak.py reads them."""
+    from soak import status  # beside this script
+
+    got = status(pid)
+    return {"RSS KiB": got["VmRSS"], "threads": got["Threads"], "fds": got["fds"]}
 
 
 def cafe(args) -> None:
@@ -379,7 +380,6 @@ def cafe(args) -> None:
 
     rng = random.Random(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="cafe-", dir=os.environ.get("EVENING_DIR")))
-    journal = folder / "journal.sqlite3"
     seen: dict[tuple, str] = {}  # (match, entries) -> the state's hash, from any life
     counts = dict(lives=0, exact=0, unseen=0, wrong=0, lost=0, refused=0, refused_right=0,
                   mashes=0, unplugs=0, matches=0)
