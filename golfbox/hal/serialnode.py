@@ -524,7 +524,7 @@ class _NodeConnection:
         self._frame_marker: tuple[int, int] | None = None  # (message number, generation) ending a frame
         self._sent_contrast: int | None = None
         self._last_counter: int | None = None
-        self._heard: int | None = None  # the last button counter heard on this connection
+        self._heard_any = False  # a button event heard on this connection (its counter: _last_counter)
         # Button codes whose PRESSED this connection posted, until their HELD: a HELD of
         # a press made before (the host restarted, the node came back, with it held)
         # would act without its press ("knock?" for a held ✕). Kept over a _resync: the
@@ -774,8 +774,9 @@ class _NodeConnection:
             if msg_type == protocol.MSG_BUTTON:
                 counter, button, kind, tick = protocol.unpack_button(payload)
                 expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
+                first = not self._heard_any  # before it, _last_counter is the seat's, kept by the hub
                 if expected is not None and counter != expected:
-                    if self._heard is None and 0 < (expected - counter) & 0xFFFF < 0x8000:
+                    if first and 0 < (expected - counter) & 0xFFFF < 0x8000:
                         # This connection's first, behind the seat's last: the node was
                         # powered up again and counts from 1 (not 65,533 events lost).
                         log.info("%s: the node restarted: its button events count from 1 again (now at %d)",
@@ -785,8 +786,8 @@ class _NodeConnection:
                                        (counter - expected) & 0xFFFF, counter, expected)
                 # Lost on this connection (the node's counter went on, not from the last
                 # connection's: a node back from a restart counts from 1 again).
-                lost = self._heard is not None and counter != (self._heard + 1) & 0xFFFF
-                self._last_counter = self._heard = counter
+                lost = not first and counter != expected
+                self._last_counter, self._heard_any = counter, True
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
                 if not self._presses.take(time.monotonic()):
