@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 import warnings
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from golfbox.hal.base import Button
 from golfbox.hal.config import ConfigError, load_config, parse_config, sim_config
+from golfbox.hal.config import tomllib  # the config's reader: tomli's TOML 1.0 from 3.15
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
 SIM_SEATS = '[[seats]]\nbackend = "sim"\n[[seats]]\nbackend = "sim"\n'
@@ -572,6 +572,33 @@ def test_a_toml_syntax_errors_line_is_tomllibs_own_where_it_has_one(tmp_path, mo
         load_config(path)
     assert str(info.value) == f"{path}: TOML syntax error: {error}"
     assert (info.value.key, info.value.file) == (line, path)
+
+
+@pytest.mark.parametrize("doc, line", [
+    ('[game]\nnames = { 1 = "Ann",\n          2 = "Bob" }\n', "line 2"),  # over lines
+    ('[game]\nnames = { 1 = "\\e[1mAnn" }\n', "line 2"),  # TOML 1.1's escape for ESC
+], ids=["inline-table-over-lines", "escape-e"])
+def test_a_config_only_toml_1_1_reads_is_refused_on_every_python_as_on_a_pi(tmp_path, doc, line):
+    """Python 3.15's tomllib reads TOML 1.1; a Pi's Python (3.11, 3.13) does not. A
+    config that check-config passed on a 3.15 laptop stopped the Pi's table at start."""
+    path = tmp_path / "config.toml"
+    path.write_text(doc)
+    with pytest.raises(ConfigError, match="TOML syntax error") as info:
+        load_config(path)
+    assert (info.value.key, info.value.file) == (line, path)
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.13", "3.14", "3.15", "3.16"])
+def test_from_python_3_15_the_config_reader_is_a_tomli_of_toml_1_0(python):
+    """tomli reads TOML 1.1 from 2.4: the one asked for from 3.15 must be older."""
+    from packaging.requirements import Requirement
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    dependencies = map(Requirement, tomllib.loads(pyproject.read_text())["project"]["dependencies"])
+    [tomli] = [r for r in dependencies if r.name == "tomli"]
+    wanted = tomli.marker.evaluate({"python_version": python, "extra": ""})
+    assert wanted == (tuple(map(int, python.split("."))) >= (3, 15))
+    assert "2.3.2" in tomli.specifier and "2.4.0" not in tomli.specifier
 
 
 def test_a_byte_order_mark_before_the_config_or_the_pin_map_is_read_past(tmp_path):

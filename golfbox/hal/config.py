@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,14 @@ from typing import Any
 from golfbox.configfile import ConfigError, NotedKey, Section, check_int, subkey
 from golfbox.hal.base import DEFAULT_HOLD_TIME, Button
 from golfbox.hal.protocol import MAX_HOLD_MS, MIN_HOLD_MS
+
+# A config is checked on a laptop and read on a Pi. From Python 3.15 tomllib reads TOML
+# 1.1 (an inline table over lines, "\e"), which the Pi's Python (3.11, 3.13) refuses
+# at start: there tomli before 2.4, TOML 1.0 as tomllib was, reads it as the Pi will.
+if sys.version_info >= (3, 15):
+    import tomli as tomllib
+else:
+    import tomllib
 
 
 # luma.oled drivers: name -> (default size, image mode our Display takes).
