@@ -8,9 +8,10 @@ choice, both actions are played on from the *real* round (every card as it
 lies) by four `medium` players, ROLLOUTS times each over the same seeds: the
 difference is what the overruling was truly worth (negative: it was right).
 Grouped by (play-out player's action, search's action). This is how the faults
-in README's Bots section were found: in 4-card, taking the discard where the
-play-out player draws cost 2.6 points, because the others' kept cards were dealt
-as if unseen; in 9-card, hard's spread-out first flips cost 5.6.
+in the Bots section of bench/results/NOTES.md (README's, before) were found: in
+4-card, taking the discard where the play-out player draws cost 2.6 points,
+because the others' kept cards were dealt as if unseen; in 9-card, hard's
+spread-out first flips cost 5.6.
 """
 
 from __future__ import annotations
