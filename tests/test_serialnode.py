@@ -729,6 +729,37 @@ def test_a_held_whose_press_was_lost_on_the_connection_still_acts(make_peer, mak
     assert "1 button events lost in the node" in caplog.text
 
 
+@pytest.mark.parametrize("pressed_before", [False, True])
+def test_a_held_whose_press_the_rate_limit_dropped_is_dropped_too_and_logged_so(
+        make_peer, make_hub, caplog, pressed_before):
+    """A node over its allowance: ✕'s PRESSED dropped, its HELD (the allowance filled
+    again by then) was logged as the hold of a press "made before" the connection,
+    which it was not; and after an earlier short ✕ (its HELD never came) the HELD
+    acted, a long press whose press the table never got: "knock?"."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, press_rate=1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    time.sleep(0.3)
+    if pressed_before:
+        peer.press(3)  # a short ✕: posted, no HELD follows
+    for n in range(70):  # the 64 the allowance holds go through, the rest are dropped
+        peer.press(0)
+        if n % 8 == 7:
+            time.sleep(0.02)  # the node's queue holds 32: sent, none lost
+    peer.press(3)  # dropped
+    got = collect(events, 100, timeout=2)
+    assert len(got) == 64 and (got[0].button == Button.BACK) == pressed_before
+    time.sleep(1.2)  # the allowance has one press again
+    caplog.clear()  # the drops' own warnings
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        peer.press(3, kind=1)
+        peer.press(1)
+        got = collect(events, 2, timeout=2)
+    assert [(e.button, e.kind) for e in got] == [(Button.RIGHT, EventKind.PRESSED)]
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["seat 5: ✕ held, its press dropped (more than 1 presses a second): ignored"]
+
+
 def test_a_held_of_a_node_back_from_a_restart_is_ignored_whatever_its_counter(
         make_peer, make_hub, caplog):
     """The hub keeps a seat's last counter across its connections: a node back from a

@@ -530,6 +530,8 @@ class _NodeConnection:
         # would act without its press ("knock?" for a held ✕). Kept over a _resync: the
         # node keeps its buttons, and the table saw the press.
         self._pressed: set[int] = set()
+        # Button codes whose PRESSED the allowance dropped, until their HELD or next PRESSED.
+        self._dropped: set[int] = set()
         self._corrupt = _Warnings("corrupt blocks not logged")
         self._bad = _Warnings("bad messages not logged")
         self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
@@ -790,7 +792,20 @@ class _NodeConnection:
                 self._last_counter, self._heard_any = counter, True
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
-                if not self._presses.take(time.monotonic()):
+                held = protocol.KIND_CODES[kind] == EventKind.HELD.value
+                if held and button in self._dropped:
+                    # A hold is its press held longer: a press dropped did nothing at the
+                    # table, and its HELD alone would act as a long press begun nowhere
+                    # (after a short one of the button, "knock?" for ✕). Dropped too,
+                    # taking none of the allowance; even after lost events (whose hold
+                    # it is cannot be told, and a hold not taken is only made again).
+                    self._dropped.discard(button)
+                    self._flood.warn(self._label(), "%s held, its press dropped (more than %g presses a second): ignored",
+                                     Button(protocol.BUTTON_CODES[button]).symbol, self._presses.rate)
+                elif not self._presses.take(time.monotonic()):
+                    if not held:
+                        self._dropped.add(button)
+                        self._pressed.discard(button)  # an earlier press's: not this HELD's
                     self._flood.warn(self._label(), "more than %g presses a second: %s %s dropped",
                                      self._presses.rate, protocol.BUTTON_CODES[button],
                                      protocol.KIND_CODES[kind])
@@ -828,6 +843,7 @@ class _NodeConnection:
         not send), so the press was made on this connection, and the hold still acts."""
         if protocol.KIND_CODES[kind] != EventKind.HELD.value:
             self._pressed.add(button)
+            self._dropped.discard(button)
             return True
         if button in self._pressed or lost:
             self._pressed.discard(button)
