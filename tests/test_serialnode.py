@@ -813,6 +813,58 @@ def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(
         hardware.close()
 
 
+def test_golfbox_run_gives_the_table_the_hubs_own_hold_times(make_peer, ports_dir, tmp_path,
+                                                            monkeypatch):
+    """`golfbox run` hands the table the hub's dict of hold times, not a copy: a node
+    that connects after the start (it always does: a new port is left quiet 1.5 s)
+    changes its seat's hold time at the table, from 0.7 s (it may be an old node) to
+    gpio.hold_time's 0.2 s once it says protocol 3. With a copy, ● on that seat would
+    wait 0.7 s with hints all evening. The table's settings are seen as the service
+    is assembled; the service runs as `golfbox run` runs it, until SIGTERM."""
+    import os
+    import threading
+
+    from golfbox.commands import run as service_cli
+    from golfbox.hal.config import parse_config
+    from golfbox.table import assemble
+
+    config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": [str(ports_dir / "*")]},
+                           "seats": [{"backend": "sim"}, {"backend": "serial", "node": OTHER_ID}]})
+    assembled = []
+
+    def assemble_table(settings, *args, **kwargs):
+        assembled.append(settings)
+        return real_assemble(settings, *args, **kwargs)
+
+    real_assemble = assemble.assemble_table
+    monkeypatch.setattr(assemble, "assemble_table", assemble_table)
+    seen = {}
+    served = threading.Event()
+
+    def meanwhile():
+        while not assembled:
+            if served.wait(0.01):
+                return  # serve() ended before the table was assembled: it says why
+        try:
+            seen["before"] = assembled[0].hold_time_of(1)
+            peer = make_peer()  # plugged in once the table runs
+            peer.wait_received(protocol.MSG_HOLD, 1, timeout=10)  # it has its seat
+            seen["after"] = assembled[0].hold_time_of(1)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops it
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # until serve() takes it
+    helper = threading.Thread(target=meanwhile)
+    try:
+        helper.start()
+        assert service_cli.serve(config, tmp_path / "journal.sqlite3") == 0
+    finally:
+        served.set()
+        helper.join()
+        signal.signal(signal.SIGTERM, previous)
+    assert seen == {"before": 0.7, "after": 0.2}
+
+
 def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(make_peer, make_hub, caplog):
     """The refusal went nowhere: a node is only logged once it has a seat, and a refused
     one never gets one. It was tried again at every scan, silently, for ever."""
