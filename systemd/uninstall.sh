@@ -3,9 +3,10 @@
 #
 #   sudo systemd/uninstall.sh [--dry-run] [--purge] [--root DIR]
 #
-# Stops and disables the service, removes the unit and the venv. The journal
-# (/var/lib/golfbox: match history, the match in play) and the config
-# (/etc/golfbox) are kept unless --purge, which also removes the golfbox user.
+# Stops and disables the service, removes the unit and the venv, and clears a
+# failed start from `systemctl --failed`. The journal (/var/lib/golfbox: match
+# history, the match in play) and the config (/etc/golfbox) are kept unless
+# --purge, which also removes the golfbox user.
 #
 #   --dry-run   print what would be done, change nothing
 #   --purge     also remove /var/lib/golfbox, /etc/golfbox and the user
@@ -53,6 +54,9 @@ if [ -e "$ROOT$UNIT" ]; then
 else
     say "no unit at $ROOT$UNIT"
 fi
+# A start that failed keeps the unit in `systemctl --failed`, its file gone or not, until
+# this. A unit that did not fail is no longer loaded: its "not loaded" is no error.
+[ -n "$ROOT" ] || run systemctl reset-failed golfbox.service 2>/dev/null || true
 
 # i2c-dev stays loaded until the next boot; other users of /dev/i2c-* load it themselves.
 if [ -e "$ROOT$MODULES_LOAD" ]; then run rm -f "$ROOT$MODULES_LOAD"; fi

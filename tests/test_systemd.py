@@ -321,6 +321,46 @@ def test_uninstall_keeps_the_journal_unless_purged(checkout):
     assert not (root / "var/lib/golfbox").exists() and not (root / "etc/golfbox").exists()
 
 
+FAKE_SYSTEMCTL = """#!/bin/bash
+# Stands in for a running systemd's systemctl: each call logged; the units named in
+# {state}/failed are failed ones, which reset-failed forgets; any other is not loaded.
+echo "systemctl $*" >> {state}/log
+case $1 in
+    reset-failed)
+        if grep -qx "$2" {state}/failed; then sed -i "/^$2\\$/d" {state}/failed; exit 0; fi
+        echo "Failed to reset failed state of unit $2: Unit $2 not loaded." >&2; exit 1 ;;
+    --failed) cat {state}/failed ;;
+esac
+"""
+FAKE_ID = "#!/bin/bash\necho 0\n"  # root, to check_root: the fake systemctl is all it changes
+# What uninstall.sh removes on a live system: the test below runs it so only where none is.
+INSTALLED = ("/etc/systemd/system/golfbox.service", "/opt/golfbox", "/etc/modules-load.d/golfbox.conf",
+             "/etc/udev/rules.d/60-golfbox-i2c-mux.rules")
+
+
+@pytest.mark.skipif(any(Path(path).exists() for path in INSTALLED),
+                    reason="golfbox is installed here: uninstall.sh on this system would remove it")
+@pytest.mark.parametrize("failed", [True, False])
+def test_uninstall_leaves_no_failed_unit_behind(tmp_path, failed):
+    """A start that failed (a missing package, a pin another program holds) left
+    golfbox.service in `systemctl --failed`, unit file gone, after uninstall.sh: nothing
+    ran reset-failed. It runs now; a unit that did not fail is unknown to systemd by
+    then, and its "not loaded" is neither an error nor shown. On this system, not into
+    a --root (whose systemd is not running); systemctl and id are fakes."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(FAKE_SYSTEMCTL.format(state=tmp_path))
+    (bin_dir / "id").write_text(FAKE_ID)
+    for fake in bin_dir.iterdir():
+        fake.chmod(0o755)
+    (tmp_path / "failed").write_text("golfbox.service\n" if failed else "")
+    result = subprocess.run(["bash", str(UNINSTALL)], capture_output=True, text=True, timeout=60,
+                            env={"PATH": f"{bin_dir}:/usr/sbin:/usr/bin:/sbin:/bin"})
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert "systemctl reset-failed golfbox.service" in (tmp_path / "log").read_text()
+    assert (tmp_path / "failed").read_text() == ""
+
+
 def test_the_bots_worker_runs_at_a_lower_priority_than_the_table():
     """What the filter above allows, done: the worker's niceness is the table's plus 10."""
     code = ("import os; from golfbox.table.thinker import _lower_priority, WORKER_NICENESS; "

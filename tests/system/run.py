@@ -1028,10 +1028,23 @@ def check_no_hang(vm: VM, report: Report, deliberate: int) -> None:
               f"{starts} starts over {boots} boots")
 
 
+FAILING_START = "/etc/systemd/system/golfbox.service.d/fail.conf"
+
+
 def check_uninstall(vm: VM, report: Report) -> None:
+    # Uninstalled after a start that failed (exit 2: not restarted): that failure stayed
+    # in `systemctl --failed`, the unit file gone, until uninstall.sh ran reset-failed.
+    vm.write_file(FAILING_START, "[Service]\nExecStart=\nExecStart=/bin/sh -c 'exit 2'\n")
+    vm.sh("systemctl daemon-reload && systemctl reset-failed golfbox.service; systemctl restart golfbox.service",
+          check=False)
+    expect(vm.sh("systemctl is-failed golfbox.service", check=False).out.strip() == "failed",
+           "golfbox.service did not fail with ExecStart exiting 2")
+    vm.sh(f"rm {FAILING_START} && rmdir --ignore-fail-on-non-empty {FAILING_START.rsplit('/', 1)[0]}")
     vm.sh(f"cd {SRC} && systemd/uninstall.sh")
     expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
            "golfbox.service still active after uninstall.sh")
+    expect("golfbox.service" not in vm.sh("systemctl list-units --failed --all --plain --no-legend").out,
+           "golfbox.service still in `systemctl --failed` after uninstall.sh (a start had failed)")
     expect(vm.sh("systemctl show -p LoadState golfbox.service").out.strip() == "LoadState=not-found",
            "systemd still knows golfbox.service after uninstall.sh")
     for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox",
@@ -1039,7 +1052,8 @@ def check_uninstall(vm: VM, report: Report) -> None:
         expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh left {path}")
     for path in (JOURNAL, "/etc/golfbox/config.toml"):
         expect(vm.sh(f"test -s {path}", check=False).rc == 0, f"uninstall.sh removed {path} (it must keep it)")
-    report.ok("uninstall.sh: service, unit and venv gone; journal and config kept")
+    report.ok("uninstall.sh after a failed start: service, unit and venv gone, nothing in "
+              "`systemctl --failed`; journal and config kept")
     vm.sh(f"cd {SRC} && systemd/uninstall.sh --purge")
     for path in ("/var/lib/golfbox", "/etc/golfbox"):
         expect(vm.sh(f"test -e {path}", check=False).rc != 0, f"uninstall.sh --purge left {path}")
