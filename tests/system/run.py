@@ -1041,10 +1041,10 @@ def check_uninstall(vm: VM, report: Report) -> None:
            "golfbox.service did not fail with ExecStart exiting 2")
     vm.sh(f"rm {FAILING_START} && rmdir --ignore-fail-on-non-empty {FAILING_START.rsplit('/', 1)[0]}")
     vm.sh(f"cd {SRC} && systemd/uninstall.sh")
-    expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
-           "golfbox.service still active after uninstall.sh")
     expect("golfbox.service" not in vm.sh("systemctl list-units --failed --all --plain --no-legend").out,
            "golfbox.service still in `systemctl --failed` after uninstall.sh (a start had failed)")
+    expect(vm.sh("systemctl is-active golfbox.service", check=False).out.strip() in ("inactive", "unknown"),
+           "golfbox.service still active after uninstall.sh")
     expect(vm.sh("systemctl show -p LoadState golfbox.service").out.strip() == "LoadState=not-found",
            "systemd still knows golfbox.service after uninstall.sh")
     for path in ("/etc/systemd/system/golfbox.service", "/opt/golfbox",
