@@ -135,7 +135,9 @@ CREATE TABLE seat_away (
 );
 """
 
-# MIGRATIONS[n] takes a journal from schema version n to n + 1.
+# MIGRATIONS[n] takes a journal from schema version n to n + 1. A new version brings a
+# journal its first golfbox wrote to tests/journals/ (make_journal.py): an update from
+# each version is tested on a journal the real golfbox wrote (test_old_journals.py).
 MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
