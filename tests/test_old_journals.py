@@ -123,3 +123,26 @@ def test_a_seat_a_bot_had_taken_over_before_the_update_is_the_bots_at_once(tmp_p
     assert service.session.stands_in(service.session.engine_seat[1])
     service.close()
 
+
+def test_a_match_dealt_with_a_house_rule_number_now_refused_is_finished_under_it(tmp_path):
+    """Before 37af35d a house rule's number had no bound: a config's knock_penalty = 5000
+    dealt matches. Today's takes 0..1000, so its first start after the update said
+    'match 1 cannot be replayed (rule knock_penalty: 5000 is out of range (0..1000)); it
+    is set aside': the game in play was lost. It is finished under the rules it was
+    dealt with; ● on its result then opens the lobby, whose next match is today's (a
+    rematch would deal 5000 again)."""
+    service, pad, clock, path = restart("v1_4cdf7a6_knock_penalty_5000", tmp_path)
+    assert service.match.rules["knock_penalty"] == 5000
+    play_to_the_end(service, pad, clock)
+    for _ in range(10):  # the last reveal, then the result: ● leaves each
+        if service.state == "lobby":
+            break
+        assert service.state in ("round_over", "match_over")
+        pad.press(0, Button.OK)
+        clock.advance(1.0)
+        service.run_until_idle()
+    assert service.state == "lobby"
+    assert service.lobby.variant == "4-card" and service.lobby.rules() == {}
+    service.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT status FROM match").fetchall() == [("finished",)]

@@ -39,8 +39,9 @@ class RuleSpec:
     kind: str  # "bool", "int", "penalty" (int >= 0 or "double"), "score_or_off", "lines"
     help: str
 
-    def parse(self, value: Any) -> Any:
-        """Accept a TOML value or a command-line string; raise RuleError naming the rule."""
+    def parse(self, value: Any, bounded: bool = True) -> Any:
+        """Accept a TOML value or a command-line string; raise RuleError naming the rule.
+        ``bounded=False``: a number beyond MAX_RULE_NUMBER too (see make_rules)."""
         text = str(value).strip().lower() if not isinstance(value, bool) else None
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -72,7 +73,8 @@ class RuleSpec:
             raise RuleError(f"rule {self.name}: {value!r} is not {expected}") from None
         if self.kind == "penalty" and number < 0:
             raise RuleError(f"rule {self.name}: {number} is negative (a penalty adds points)")
-        if abs(number) > MAX_RULE_NUMBER:  # the bots' play-outs score in floats: 10**400 overflowed
+        # The bots' play-outs score in floats: 10**400 overflowed.
+        if bounded and abs(number) > MAX_RULE_NUMBER:
             raise RuleError(f"rule {self.name}: {number} is out of range "
                             f"({0 if self.kind == 'penalty' else -MAX_RULE_NUMBER}..{MAX_RULE_NUMBER})")
         return number
@@ -248,8 +250,11 @@ def get_variant(name: str) -> Variant:
         raise RuleError(f"unknown variant {name!r} (one of: {', '.join(VARIANTS)})") from None
 
 
-def make_rules(variant: Variant | str, overrides: Mapping[str, Any]) -> Rules:
-    """The variant's house rules with ``overrides`` applied; RuleError names a bad one."""
+def make_rules(variant: Variant | str, overrides: Mapping[str, Any], *,
+               bounded: bool = True) -> Rules:
+    """The variant's house rules with ``overrides`` applied; RuleError names a bad one.
+    ``bounded=False`` for a match already dealt (a journal's): a golfbox before the
+    bound took any number, and its match is finished under the rules it was dealt with."""
     if isinstance(variant, str):
         variant = get_variant(variant)
     specs = {spec.name: spec for spec in variant.rule_specs}
@@ -258,7 +263,7 @@ def make_rules(variant: Variant | str, overrides: Mapping[str, Any]) -> Rules:
         if name not in specs:
             known = ", ".join(specs) or "none"
             raise RuleError(f"unknown rule {name!r} for {variant.name} (its rules: {known})")
-        values[name] = specs[name].parse(value)
+        values[name] = specs[name].parse(value, bounded)
     return Rules(values)
 
 

@@ -26,15 +26,18 @@ instead, filled at their own level at first (TableSettings.lobby_fills_bots).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from golfbox.engine import VARIANTS, get_variant, make_rules
+from golfbox.engine import VARIANTS, RuleError, get_variant, make_rules
 from golfbox.hal.base import Button, EventKind
 from golfbox.bots import DEFAULT_BOT, LEVELS
 from golfbox.render.table import variant_words
 from golfbox.render.words import LANGUAGES, say
 from golfbox.table.settings import MAX_ROUNDS, TableSettings
+
+log = logging.getLogger(__name__)
 
 ROUND_CHOICES = (1, 3, 5, 9, 18)  # 9 is the default, 18 is common (RULES.md)
 # Who fills empty seats: nobody, or bots of a level; ▶ from "empty" reaches the default first.
@@ -249,7 +252,10 @@ class Lobby:
         chose, not the config file's game."""
         self.variant, self.rounds = config["variant"], config["rounds"]
         self.round_choices = tuple(sorted(set(self.round_choices) | {self.rounds}))
-        self.rule_values[self.variant] = dict(make_rules(self.variant, config.get("rules", {})))
+        try:
+            self.rule_values[self.variant] = dict(make_rules(self.variant, config.get("rules", {})))
+        except RuleError as exc:  # an older golfbox dealt it (a number now out of range)
+            log.warning("the resumed match's house rules are not offered again (%s)", exc)
         self.hints, self.language = bool(config.get("hints")), config.get("language", "en")
         # Bots in seats the config gives none came from "empty seats": their level.
         fill = [p.bot for p in players if p.bot is not None and not self.configured(p.seat)]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from golfbox.bots import BOTS, DEFAULT_BOT
-from golfbox.engine import Action, Match, READY
+from golfbox.engine import Action, Match, READY, RuleError, make_rules
 from golfbox.hal.base import LinkEvent
 from golfbox.render.words import say
 from golfbox.table.journal import Journal, JournalError, MatchLog
@@ -222,8 +222,10 @@ class Session:
         try:
             players = [Player.from_json(p) for p in saved.players]
             config = saved.config
-            match = Match(config["variant"], len(players), config.get("rules", {}),
-                          rounds=config["rounds"], seed=saved.seed)
+            # Unbounded: an older golfbox dealt it with a number today's refuses (5000).
+            rules = make_rules(config["variant"], config.get("rules", {}), bounded=False)
+            match = Match(config["variant"], len(players), rules, rounds=config["rounds"],
+                          seed=saved.seed)
             self.match = match
             for _, seat, text in saved.actions:
                 if seat is None:
@@ -402,13 +404,24 @@ class Session:
         person's is missing; a bot's needs no pad, but the next match is the config's."""
         return any(p.seat >= self.settings.seats for p in self.players)
 
+    def no_rematch(self) -> bool:
+        """Does ● on the result open the lobby instead of dealing this match again? It has a
+        seat the config dropped (see dropped), or a house rule's number an older golfbox
+        dealt and this one refuses (resumed after an update): it cannot be dealt."""
+        config = self.match_config
+        try:
+            make_rules(config["variant"], config["rules"])
+        except RuleError:
+            return True
+        return self.dropped()
+
     def not_the_configs(self) -> bool:
         """Is the match other than the one a start deals now (auto_start)? Resumed after
         the config was edited: a seat dropped or added, another game, other bots. Bots
         alone rematch by themselves: the same match again, they would never reach the
         edit. (The sim's bots play at its lobby's level, not the config's.)"""
         s, game = self.settings, self.match_config
-        if self.dropped():
+        if self.no_rematch():
             return True
         if not s.auto_start:
             return False

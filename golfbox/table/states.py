@@ -617,9 +617,10 @@ class MatchOver(ReadsRules, InMatch):
     def on_player_button(self, seat, engine_seat, button, kind):
         if kind is not EventKind.PRESSED:
             return None
-        # A resumed match with a seat the config dropped: a rematch would have a bot play
-        # it all evening. ● opens the lobby then, as ✕ does, with the config's seats.
-        if button is Button.OK and not self.session.dropped():
+        # A resumed match with a seat the config dropped (a rematch would have a bot play
+        # it all evening) or a house rule this golfbox refuses (it cannot be dealt): ●
+        # opens the lobby then, as ✕ does, with the config's seats.
+        if button is Button.OK and not self.session.no_rematch():
             return Playing(self.table) if self.session.rematch(seat) else None
         if button in (Button.BACK, Button.OK):
             seats = self.table.settings.seats
@@ -661,7 +662,7 @@ class MatchOver(ReadsRules, InMatch):
         return self.table.back_to_lobby(set())  # who played has gone
 
     def idle_prompt(self):
-        if self.session.dropped():  # ● opens the lobby (on_player_button)
+        if self.session.no_rematch():  # ● opens the lobby (on_player_button)
             return say(self.lang, "● lobby · ◀▶ rules")
         return say(self.lang, "● new match · ✕ lobby · ◀▶ rules")
 
