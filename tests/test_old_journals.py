@@ -12,6 +12,7 @@ tests/journals/make_journal.py made both (its docstring says how).
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
 from pathlib import Path
@@ -33,11 +34,17 @@ def expected(name: str) -> dict:
     return json.loads((JOURNALS / f"{name}.json").read_text())
 
 
-def restart(name: str, tmp_path: Path) -> tuple[TableService, SimPad, ManualClock, Path]:
+def restart(name: str, tmp_path: Path, match: dict | None = None
+            ) -> tuple[TableService, SimPad, ManualClock, Path]:
     """Today's table started on a copy of the old journal (the fixture is never written),
-    with the config the old table ran with."""
+    with the config the old table ran with; ``match``: columns of its match row changed
+    in the copy first (a value only an older golfbox could have written, as JSON)."""
     path = tmp_path / "journal.sqlite3"
     shutil.copy(JOURNALS / f"{name}.sqlite", path)
+    with sqlite3.connect(path) as db:
+        for column, value in (match or {}).items():
+            db.execute(f"UPDATE match SET {column} = ?", (json.dumps(value),))
+    db.close()
     config = expected(name)["config"]
     settings = TableSettings(variant=config["variant"], rules=config["rules"],
                              rounds=config["rounds"], seats=config["seats"],
@@ -146,3 +153,24 @@ def test_a_match_dealt_with_a_house_rule_number_now_refused_is_finished_under_it
     service.close()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT status FROM match").fetchall() == [("finished",)]
+
+
+def test_a_resumed_rule_number_past_what_a_float_holds_leaves_the_bots_playing(tmp_path, caplog):
+    """Before 37af35d a config's knock_penalty could have 400 digits; people alone could
+    play a match under it. Resumed unbounded, it reached the bots' sums, which are
+    floats: every move of hard, medium and easy ended in an OverflowError, logged with
+    its traceback, and random played it instead. The bots read such a number as 1000
+    (MAX_RULE_NUMBER: far past any round's points too); the engine scores the real one."""
+    penalty = 10 ** 400
+    players = [{"bot": None, "name": "P1", "seat": 0}, {"bot": "hard", "name": "P2", "seat": 1},
+               {"bot": "medium", "name": "P3", "seat": 2}]
+    service, pad, clock, _ = restart("v1_4cdf7a6_knock_penalty_5000", tmp_path, match={
+        "config": {"rounds": 2, "rules": {"knock_penalty": penalty}, "variant": "4-card"},
+        "players": players})
+    assert service.match.rules["knock_penalty"] == penalty
+    with caplog.at_level(logging.WARNING, logger="golfbox.table"):
+        play_to_the_end(service, pad, clock)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR
+            or "plays this move for" in r.getMessage()] == []
+    assert any(total >= penalty for total in service.match.totals)  # a knocker paid it
+    service.close()

@@ -51,8 +51,8 @@ from golfbox.engine.round import IllegalAction, Round
 from golfbox.engine.scoring import (FINISHER_PENALTY_PER_LOWER, NINE_CARD_LINE_SCORES, Combination,
                                     grid_score, round_scores, scoring_combinations)
 from golfbox.engine.variants import (SCORE_COLUMN_PAIRS, SCORE_LINES, SCORE_SUM, VARIANTS,
-                                     RuleError, Rules, Variant, get_variant, make_rules,
-                                     parse_rule_args)
+                                     RuleError, Rules, Variant, bounded_rules, get_variant,
+                                     make_rules, parse_rule_args)
 from golfbox.engine.views import (FLIP_OPTION, HOLDING, OVER, START, TURN, Phase, PublicTable,
                                   SeatView)
 
@@ -65,6 +65,7 @@ __all__ = [
     "RANK_NAMES", "SUIT_SYMBOLS", "ACE", "JACK", "QUEEN", "KING", "JOKER",
     # variants and scoring
     "VARIANTS", "Variant", "Rules", "RuleError", "get_variant", "make_rules", "parse_rule_args",
+    "bounded_rules",
     "SCORE_SUM", "SCORE_COLUMN_PAIRS", "SCORE_LINES", "grid_score", "round_scores",
     "Combination", "scoring_combinations",
     "NINE_CARD_LINE_SCORES", "FINISHER_PENALTY_PER_LOWER",

@@ -183,6 +183,20 @@ class Rules(Mapping[str, Any]):
         return (Rules, (dict(self._values),))
 
 
+def bounded_rules(rules: Rules) -> Rules:
+    """``rules`` with a number past MAX_RULE_NUMBER taken as that bound, for the bots: a
+    match an older golfbox dealt may hold one (make_rules, bounded=False), and the bots'
+    sums are floats, which 10**400 overflowed. The bound already outweighs any round's
+    points; the engine scores the real number. ``rules`` itself if none is past it."""
+    def bounded(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return value
+        return max(-MAX_RULE_NUMBER, min(MAX_RULE_NUMBER, value))
+
+    values = {name: bounded(value) for name, value in rules.items()}
+    return rules if values == dict(rules) else Rules(values)
+
+
 def _values(*, two: int, jack: int, queen: int, joker: int) -> tuple[int, ...]:
     # A, 2, 3 … 10, J, Q, K, JK
     return (1, two, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen, 0, joker)

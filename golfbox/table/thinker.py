@@ -23,7 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, NamedTuple
 
-from golfbox.engine import Action, SeatView
+from golfbox.engine import Action, SeatView, bounded_rules
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,9 @@ def bot_choice(name: str, seed: str, view: SeatView) -> Action:
     from ``view``: in the worker, or in the loop (bots keep nothing between moves)."""
     from golfbox.bots import make_bot
 
+    rules = bounded_rules(view.table.rules)  # a resumed match's 10**400 overflowed them
+    if rules is not view.table.rules:
+        view = view._replace(table=view.table._replace(rules=rules))
     return make_bot(name, random.Random(seed)).choose(view)
 
 
