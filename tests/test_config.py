@@ -536,8 +536,8 @@ def decode_error(words: str, **attributes) -> Exception:
 
 
 def attributes_of(error: Exception) -> dict:
-    """What a TOMLDecodeError keeps of where it is (none before 3.14). Not vars(): tomli's
-    compiled error, 3.15's config reader, has no __dict__."""
+    """What a TOMLDecodeError keeps of where it is (none before 3.14, nor in tomli before
+    2.1). Not vars(): tomli's compiled error, 3.15's config reader, has no __dict__."""
     return {name: getattr(error, name) for name in ("msg", "doc", "pos", "lineno", "colno")
             if hasattr(error, name)}
 

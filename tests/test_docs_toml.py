@@ -9,12 +9,12 @@ own) is loaded together with one simulated seat.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from golfbox.hal.config import parse_config
+from golfbox.hal.config import tomllib  # the config's reader: tomli's TOML 1.0 from 3.15
 
 REPO = Path(__file__).resolve().parents[1]
 SKIP_DIRS = {".venv", ".git", "build", "node_modules"}

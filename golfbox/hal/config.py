@@ -361,7 +361,7 @@ def _read_toml(path: Path, what: str, key: str = "") -> dict[str, Any]:
 def _syntax_error_line(exc: tomllib.TOMLDecodeError) -> str:
     """'line N' of a TOML syntax error; '' at the end of the document, whose words name
     no line (3.14's lineno there is past the last line of a file ending in a newline)."""
-    if hasattr(exc, "lineno"):  # Python 3.14 on
+    if hasattr(exc, "lineno"):  # Python 3.14's tomllib on; tomli's from 2.1 (3.15's reader)
         return f"line {exc.lineno}" if exc.pos < len(exc.doc) else ""
     # Before, it keeps no line of its own: its words end "(at line N, column M)".
     at = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
