@@ -2,8 +2,8 @@
 
     git worktree add /tmp/old <commit>
     cd /tmp/old && PYTHONPATH=/tmp/old python <this repo>/tests/journals/make_journal.py \\
-        --name v4_<commit> --variant 4-card --rule assist=true --seats 4 --bots medium,easy \\
-        --takeover --stop-round 1 --stop-turns 9
+        --commit <commit> --name v4_<commit> --variant 4-card --rule assist=true \\
+        --seats 4 --bots medium,easy --takeover --stop-round 1 --stop-turns 9
 
 It writes <name>.sqlite (the journal, as that golfbox left it on a clean stop) and
 <name>.json (what its table held then: scores, turn, the cards, what each seat saw,
