@@ -417,9 +417,10 @@ class Session:
 
     def not_the_configs(self) -> bool:
         """Is the match other than the one a start deals now (auto_start)? Resumed after
-        the config was edited: a seat dropped or added, another game, other bots. Bots
-        alone rematch by themselves: the same match again, they would never reach the
-        edit. (The sim's bots play at its lobby's level, not the config's.)"""
+        the config was edited: a seat dropped or added, another game, other bots; or one
+        that cannot be dealt again (no_rematch), whatever the config. Bots alone rematch
+        by themselves: the same match again, they would never reach the edit. (The sim's
+        bots play at its lobby's level, not the config's.)"""
         s, game = self.settings, self.match_config
         if self.no_rematch():
             return True

@@ -648,9 +648,9 @@ class MatchOver(ReadsRules, InMatch):
     def _next_bots_match(self) -> State | None:
         """Bots alone deal themselves the next match: the same players and game, unless
         the match was resumed after the config was edited (a seat dropped or added,
-        another game, other bots): that match would come back every time, all night and
-        across restarts. Then the config's table, as a start deals it (auto_start), or
-        the lobby."""
+        another game, other bots: that match would come back every time, all night and
+        across restarts) or cannot be dealt again (a house rule this golfbox refuses).
+        Then the config's table, as a start deals it (auto_start), or the lobby."""
         table, session = self.table, self.session
         if not session.not_the_configs():
             return Playing(table) if session.rematch() else None
