@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from golfbox.hal import serialnode
+from golfbox.hal import protocol, serialnode
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_MPY = ROOT / "tests" / "fake_mpy"
@@ -85,6 +85,12 @@ class Relay:
         # way to the host: a line that loses just the messages a test names.
         self.drop_to_host = None
         self._to_host_pending = bytearray()
+        # What the node sent, read before any loss: a press waits for it (FakeNode.press).
+        self._from_node = protocol.BlockDecoder()
+        self._counters: set[int] = set()
+        self.node_buttons: list[tuple[int, int]] = []  # (button, kind) codes, once each
+        self.states = 0  # STATEs the node sent
+        self.down_bits = 0  # the buttons down in its last STATE
         self.master: int | None = None
         self._lock = threading.Lock()
         self._stop = False
@@ -144,6 +150,7 @@ class Relay:
                             data = b""
                         if not data:  # the node process ended
                             return
+                        self._listen(data)
                         if master is not None:  # unplugged: the node talks to nobody
                             data = self._drop_blocks(self._mangle(data))
                             if data:
@@ -156,6 +163,17 @@ class Relay:
                         raise
                     time.sleep(0.01)
             selector.close()
+
+    def _listen(self, data: bytes) -> None:
+        for _seq, _ack, msg_type, payload in self._from_node.feed(data):
+            if msg_type == protocol.MSG_BUTTON:
+                counter, button, kind, _tick = protocol.unpack_button(payload)
+                if counter not in self._counters:  # not a resend
+                    self._counters.add(counter)
+                    self.node_buttons.append((button, kind))
+            elif msg_type == protocol.MSG_STATE:
+                self.down_bits = protocol.unpack_state(payload)[1]
+                self.states += 1
 
     def _drop_blocks(self, data: bytes) -> bytes:
         if self.drop_to_host is None and not self._to_host_pending:
@@ -272,10 +290,24 @@ class FakeNode:
         tmp.write_text(f"{gpio}=0" if down else "")
         os.replace(tmp, self.pins_file)
 
-    def press(self, button: str, down_for: float = 0.05, up_after: float = 0.05) -> None:
+    def press(self, button: str, down_for: float = 0.05, up_after: float = 0.05,
+              until: str = "pressed") -> None:
+        """Hold ``button`` for ``down_for`` s, and on until the node has sent its event
+        (``until``: "pressed", or "held" for a long press); let go until a STATE says it
+        is up, then wait ``up_after`` s. Fixed times alone lost presses on a loaded
+        machine: a node not run for 50 ms never saw the pin down twice 20 ms apart (its
+        debounce), and one run late saw a 0.9 s press as too short for its 0.8 s HELD.
+        On a board the loop runs every 2 ms."""
+        code, kind = BUTTON_ORDER.index(button), protocol.KIND_CODES.index(until)
+        relay, sent = self.relay, len(self.relay.node_buttons)
         self.set_button(button, True)
         time.sleep(down_for)
+        _wait_for(lambda: (code, kind) in relay.node_buttons[sent:],
+                  lambda: f"the node never sent {until} {button}: {self.stderr()}")
         self.set_button(button, False)
+        states = relay.states
+        _wait_for(lambda: relay.states > states and not relay.down_bits & 1 << code,
+                  lambda: f"the node never said {button} was up again: {self.stderr()}")
         time.sleep(up_after)
 
     # OLED
@@ -305,6 +337,14 @@ class FakeNode:
         self.process.wait()
         self.relay.close()
         self._host_end.close()
+
+
+def _wait_for(condition, failure, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(failure())
+        time.sleep(0.005)
 
 
 def run_micropython(code: str, timeout: float = 10) -> bytes:
