@@ -454,18 +454,24 @@ def test_a_sigterm_that_comes_as_a_line_is_logged_still_stops_the_table(tmp_path
     config = tmp_path / "config.toml"
     config.write_text(SIM_TABLE)
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
-    # Where the stop is lost, a second SIGTERM (not inside a write) ends the test.
-    second = threading.Timer(5, os.kill, (os.getpid(), signal.SIGTERM))
+    # Where the stop is lost, a second SIGTERM (not inside a write) ends the test. Whether
+    # it was needed is what is asserted, not the time taken: a loaded machine's start
+    # alone took 5 s against a 4 s limit.
+    second_sent = threading.Event()
+
+    def second_sigterm():
+        second_sent.set()
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    second = threading.Timer(30, second_sigterm)
     second.start()
     try:
-        started = time.monotonic()
         assert service_cli.run(argparse.Namespace(config=str(config), headless=True, new=False,
                                                   journal=str(tmp_path / "j.sqlite3"))) == 0
-        took = time.monotonic() - started
     finally:
         second.cancel()
         root.removeHandler(handler)
         signal.signal(signal.SIGTERM, before[0])
         signal.signal(signal.SIGINT, before[1])
-    assert took < 4, f"the first SIGTERM was lost: {stderr.lines}"
+    assert not second_sent.is_set(), f"the first SIGTERM was lost: {stderr.lines}"
     assert "SIGTERM: pausing the table\n" in stderr.lines
