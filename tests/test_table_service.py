@@ -18,7 +18,7 @@ from golfbox.table.input import KNOCK_QUESTION
 from golfbox.table.assemble import assemble_table
 from golfbox.table.service import NEXT_ROUND, TableSettings
 from golfbox.render.words import say
-from golfbox.table.session import STEADY_SECONDS
+from golfbox.table.session import LINK_LINES_A_MINUTE, STEADY_SECONDS
 
 from conftest import RecordingJournal
 
@@ -1461,3 +1461,27 @@ def test_a_watchdog_ping_is_only_a_ping(clock, monkeypatch):
         svc.run_until_idle()
         clock.now += 5.0
     assert notifier.pings == 10 and redone == []
+
+
+def test_a_flickering_display_fills_no_log_through_its_wrapper_either(clock, sim_table, caplog,
+                                                                      monkeypatch):
+    """The table logs a part's changes a few a minute (above); the display's wrapper said
+    each failure too, at WARNING, and each return, at INFO: two lines per flip of a loose
+    cable, without bound, each a copy of the table's line (which names whose seat). Ten
+    minutes of a panel failing and answering every 100 ms: the log is the table's few
+    lines a minute, and each of them names the seat and its error."""
+    monkeypatch.setenv("GOLFBOX_DISPLAY_RETRY", "0.05")
+    table = sim_table(clock=clock, variant="6-card", seats=2, auto_start=True, seed=3)
+    svc, panel = table.service, table.displays[1]
+    caplog.set_level(logging.INFO, logger="golfbox")
+    for flip in range(6000):  # 10 minutes
+        panel.fail()
+        table.press(1, Button.RIGHT if flip % 2 == 0 else Button.LEFT)
+        clock.advance(0.05)
+        panel.recover()
+        svc.run_until_idle()
+        clock.advance(0.05)
+        svc.run_until_idle()
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert len(lines) <= 10 * (LINK_LINES_A_MINUTE + 1), (len(lines), lines[:8])
+    assert all("seat 2" in line for line in lines), lines[:8]

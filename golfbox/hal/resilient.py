@@ -104,7 +104,7 @@ class ResilientDisplay:
         if not self.healthy:
             self.healthy = True
             self._delay = self._first_retry
-            log.info("%s: working again", self.name)
+            log.log(self._level(logging.INFO), "%s: working again", self.name)
             self._post(LinkEvent(self.seat, True, f"{self.name}: working again"))
 
     def _failed(self, exc: OSError) -> None:
@@ -114,7 +114,8 @@ class ResilientDisplay:
         if self.healthy:
             self.healthy = False
             self._delay = self._first_retry
-            log.warning("%s: %s; retrying in the background", self.name, exc)
+            log.log(self._level(logging.WARNING), "%s: %s; retrying in the background",
+                    self.name, exc)
             self._post(LinkEvent(self.seat, False, f"{self.name}: {exc or type(exc).__name__}"))
             self.failed_tries = 0
         else:
@@ -130,6 +131,12 @@ class ResilientDisplay:
             if self._retry is not None:
                 self._retry.cancel()
             self._retry = self.call_at(self._next_try, self.poll)
+
+    def _level(self, level: int) -> int:
+        """A change posted to a sink is logged by whoever takes it (the table: naming
+        whose seat, a few lines a minute for a loose cable); here only at DEBUG, or
+        each flip was two more lines, without bound."""
+        return logging.DEBUG if self.sink is not None else level
 
     def _post(self, event: LinkEvent) -> None:
         if self.sink is not None:
