@@ -525,6 +525,7 @@ class _NodeConnection:
         self._sent_contrast: int | None = None
         self._last_counter: int | None = None
         self._heard_any = False  # a button event heard on this connection (its counter: _last_counter)
+        self._new_session = False  # a resync's new session, no button event heard in it yet
         # Button codes whose PRESSED this connection posted, until their HELD: a HELD of
         # a press made before (the host restarted, the node came back, with it held)
         # would act without its press ("knock?" for a held ✕). Kept over a _resync: the
@@ -701,6 +702,7 @@ class _NodeConnection:
         log.warning("%s: message resent %d times, starting a new session", self._label(), self.link.oldest_resends())
         if self._handshake() is None:
             raise _NodeGone("node stopped answering")
+        self._new_session = True  # the node may have been powered up again meanwhile
         self._start_session()
 
     def _serve(self) -> None:
@@ -777,19 +779,21 @@ class _NodeConnection:
                 counter, button, kind, tick = protocol.unpack_button(payload)
                 expected = None if self._last_counter is None else (self._last_counter + 1) & 0xFFFF
                 first = not self._heard_any  # before it, _last_counter is the seat's, kept by the hub
-                if expected is not None and counter != expected:
-                    if first and 0 < (expected - counter) & 0xFFFF < 0x8000:
-                        # This connection's first, behind the seat's last: the node was
-                        # powered up again and counts from 1 (not 65,533 events lost).
-                        log.info("%s: the node restarted: its button events count from 1 again (now at %d)",
-                                 self._label(), counter)
-                    else:
-                        self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
-                                       (counter - expected) & 0xFFFF, counter, expected)
+                # This connection's or this session's first, behind the last: the node was
+                # powered up again and counts from 1 (not 65,533 events lost). A session
+                # too: behind a USB-serial adapter the port stays while the node is off.
+                restarted = (expected is not None and (first or self._new_session)
+                             and 0 < (expected - counter) & 0xFFFF < 0x8000)
+                if restarted:
+                    log.info("%s: the node restarted: its button events count from 1 again (now at %d)",
+                             self._label(), counter)
+                elif expected is not None and counter != expected:
+                    self._bad.warn(self._label(), "%d button events lost in the node (counter %d, expected %d)",
+                                   (counter - expected) & 0xFFFF, counter, expected)
                 # Lost on this connection (the node's counter went on, not from the last
                 # connection's: a node back from a restart counts from 1 again).
-                lost = not first and counter != expected
-                self._last_counter, self._heard_any = counter, True
+                lost = not first and not restarted and counter != expected
+                self._last_counter, self._heard_any, self._new_session = counter, True, False
                 if self.seat is not None:
                     self.hub._seats[self.seat].last_event = counter
                 held = protocol.KIND_CODES[kind] == EventKind.HELD.value
