@@ -1272,3 +1272,37 @@ def test_a_node_powered_up_again_within_a_session_is_not_said_to_have_lost_65000
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     assert "events lost" not in caplog.text, caplog.text
     assert "the node restarted: its button events count from 1 again" in caplog.text
+
+
+def test_a_node_whose_panel_flickers_posts_each_change_and_logs_none_of_them(make_peer, make_hub, caplog):
+    """A loose wire to a node's OLED flips its STATE's panel flag up to 4 times a second.
+    Each flip was a line here (WARNING "the seat node's OLED does not answer", INFO
+    "working again") besides the LinkEvent the table logs, a few a minute and naming
+    whose seat: without bound, and twice. The hub posts each change; the table logs."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
+    for flip in range(12):
+        peer.flags = protocol.STATE_PANEL_FAILING if flip % 2 == 0 else 0
+        time.sleep(0.3)
+    changes = []
+    while not events.empty():
+        changes.append(events.get())
+    assert len(changes) >= 8 and all(e.reason.startswith("seat 5 display: ") for e in changes)
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO], caplog.text
+
+
+def test_a_node_whose_cable_comes_and_goes_is_said_gone_by_the_table_not_here_too(make_peer, make_hub, caplog):
+    """Each time a node went away the hub logged "seat 5: node stopped answering" at
+    WARNING and posted the same words, which the table logs (a few a minute for a cable
+    that comes and goes): every cut was two warnings, without bound. Posted only."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    caplog.set_level(logging.WARNING, logger="golfbox.hal.serialnode")
+    for _ in range(2):
+        peer.restart(off=1.0)
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert not caplog.records, caplog.text

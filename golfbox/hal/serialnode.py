@@ -434,7 +434,9 @@ class SerialNodeHub:
                 seat = None
             self._lock.notify_all()
         if seat is not None and reason is not None:
-            log.warning("seat %d: %s", seat + 1, reason)
+            # The table logs the event (naming whose seat, a few a minute for a cable
+            # that comes and goes): a warning here too was two a cut, without bound.
+            log.debug("seat %d: %s", seat + 1, reason)
             self._post(LinkEvent(seat, False, reason=f"seat {seat + 1}: {reason}", buttons=True))
 
     def _post(self, event: ButtonEvent | LinkEvent) -> None:
@@ -865,11 +867,13 @@ class _NodeConnection:
             return
         state.panel_failing = failing
         name = f"seat {self.seat + 1} display"
+        # Logged by the table, which takes the event (see _release): a loose wire to the
+        # OLED flips this with each STATE, 4 a second.
         if failing:
-            log.warning("%s: the seat node's OLED does not answer", name)
+            log.debug("%s: the seat node's OLED does not answer", name)
             self.hub._post(LinkEvent(self.seat, False, f"{name}: the node's OLED does not answer"))
         else:
-            log.info("%s: working again", name)
+            log.debug("%s: working again", name)
             self.hub._post(LinkEvent(self.seat, True, f"{name}: working again"))
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
