@@ -1485,3 +1485,18 @@ def test_a_flickering_display_fills_no_log_through_its_wrapper_either(clock, sim
     lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert len(lines) <= 10 * (LINK_LINES_A_MINUTE + 1), (len(lines), lines[:8])
     assert all("seat 2" in line for line in lines), lines[:8]
+
+
+def test_a_node_back_is_logged_naming_its_seat_not_with_an_empty_reason(clock, sim_table, caplog):
+    """A seat node's hub says it is back with no reason: the log read "Ana is back: ",
+    a colon before nothing, and (a seat named in the config) no seat at all."""
+    table = sim_table(clock=clock, variant="6-card", seats=2, names={1: "Ana"})
+    svc = table.service
+    caplog.set_level(logging.INFO, logger="golfbox.table.session")
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.post(LinkEvent(1, True, buttons=True))
+    svc.post(LinkEvent(None, True))
+    svc.run_until_idle()
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[-2:] == ["Ana is back: seat 2: node back",
+                          "shared display is back: shared display: working again"], lines
