@@ -543,3 +543,24 @@ def test_pruning_old_matches_leaves_the_lobby(path):
             journal.finish_match(match_id, [3, 9], winners=[0])
         assert [m.id for m in journal.history()] == [3]  # (pruned)
         assert journal.saved_lobby() == {"variant": "9-card", "joined": [1]}
+
+
+def test_a_new_journal_is_logged_once_as_new_and_an_old_one_once_as_brought_up_to_date(tmp_path, caplog):
+    """A new journal logged "journal …: schema version 1", 2, 3 and 4: four lines, as if
+    an old one had been upgraded three times. One line, saying which happened."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="golfbox.table.journal")
+    Journal(tmp_path / "new.sqlite3").close()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"journal {tmp_path / 'new.sqlite3'}: new (schema version {SCHEMA_VERSION})"]
+    caplog.clear()
+    old = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent / "journals" / "v2_5141693.sqlite", old)
+    old.chmod(0o600)  # private as the table keeps it: no line about its mode
+    Journal(old).close()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"journal {old}: schema version 2 brought up to {SCHEMA_VERSION}"]
+    caplog.clear()
+    Journal(old).close()  # up to date: nothing to say
+    assert caplog.records == []

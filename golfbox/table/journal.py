@@ -738,7 +738,12 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {from_version + 1}")
         db.execute("COMMIT")
-        log.info("journal %s: schema version %d", path, from_version + 1)
+    # One line: a new journal is built by every migration in turn (four lines said it
+    # as if an old one had been upgraded three times).
+    if version == 0 and not has_tables:
+        log.info("journal %s: new (schema version %d)", path, SCHEMA_VERSION)
+    elif version < SCHEMA_VERSION:
+        log.info("journal %s: schema version %d brought up to %d", path, version, SCHEMA_VERSION)
 
 
 def _statements(script: str) -> list[str]:
