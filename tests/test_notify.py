@@ -102,3 +102,25 @@ def test_a_vanished_manager_is_logged_not_raised(tmp_path, caplog):
     notifier = Notifier.from_environment({"NOTIFY_SOCKET": str(tmp_path / "gone")})
     assert notifier.watchdog() is False
     assert "cannot notify systemd" in caplog.text
+
+
+def test_a_manager_gone_for_the_evening_is_logged_once_and_its_return_once(tmp_path, caplog):
+    """The watchdog pings every few seconds and the status changes at every turn: with
+    the socket gone each send logged a warning, 720 an hour and more. The first failure
+    is said, the others counted, and said when a send works again."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="golfbox.table.notify")
+    path = tmp_path / "notify"
+    notifier = Notifier.from_environment({"NOTIFY_SOCKET": str(path)})
+    for _ in range(500):
+        assert notifier.watchdog() is False
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert "cannot notify systemd at " + str(path) in caplog.text
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(path))  # it is back
+        assert notifier.watchdog() and notifier.status("playing")
+        assert received(sock) == "WATCHDOG=1"
+    assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
+    assert "after 500 failed sends" in caplog.records[-1].getMessage()
+    notifier.close()

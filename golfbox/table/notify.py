@@ -43,6 +43,7 @@ class Notifier:
         self.address = address
         self.watchdog_usec = watchdog_usec
         self._socket: socket.socket | None = None
+        self._failed = 0  # sends failed since the last that worked
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> Notifier:
@@ -93,8 +94,16 @@ class Notifier:
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
             self._socket.sendto(message.encode(), _socket_address(self.address))
         except OSError as exc:
-            log.warning("cannot notify systemd at %s: %s", self.address, exc)
+            # Said once: the watchdog pings every few seconds and each turn sets the
+            # status, a line each all evening. Counted, and said when a send works.
+            self._failed += 1
+            log.log(logging.WARNING if self._failed == 1 else logging.DEBUG,
+                    "cannot notify systemd at %s: %s", self.address, exc)
             return False
+        if self._failed:
+            log.info("notifying systemd at %s again, after %d failed sends", self.address,
+                     self._failed)
+            self._failed = 0
         return True
 
     def close(self) -> None:
