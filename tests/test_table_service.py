@@ -1500,3 +1500,21 @@ def test_a_node_back_is_logged_naming_its_seat_not_with_an_empty_reason(clock, s
     lines = [r.getMessage() for r in caplog.records]
     assert lines[-2:] == ["Ana is back: seat 2: node back",
                           "shared display is back: shared display: working again"], lines
+
+
+def test_presses_on_a_wired_seat_beyond_game_seats_are_logged_once_not_each(clock, caplog):
+    """Eight seats wired, game.seats = 4: whoever sits at seat 6 and presses (a child
+    mashing it all evening) got a WARNING per press, without bound, for the owner's own
+    choice. Said once for the seat, at INFO, naming the key that decides it."""
+    pad = SimPad(range(6), clock)
+    settings = TableSettings(variant="6-card", seats=4, bot_delay=0.0)
+    svc = assemble_table(settings, [pad], {s: SimDisplay(f"seat {s + 1}") for s in range(4)},
+                         None, clock=clock)
+    caplog.set_level(logging.INFO, logger="golfbox.table.service")
+    for _ in range(200):
+        pad.press(5, Button.OK)
+        pad.press(4, Button.LEFT)
+        svc.run_until_idle()
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert lines == [("INFO", "ignored presses from seat 6: the table plays 4 seats (game.seats)"),
+                     ("INFO", "ignored presses from seat 5: the table plays 4 seats (game.seats)")]

@@ -92,6 +92,7 @@ class TableService:
         self.notices = Notices()
         self.lobby = Lobby(settings)
         self.inputs = {seat: SeatInput() for seat in range(settings.seats)}
+        self._beyond: set[int] = set()  # wired seats beyond game.seats whose presses were said
         self._thinker = Thinker(self.post) if think_off_loop else None
         self.session = Session(settings, journal, self.notices, clock, self._thinker)
         # Notices says its words in the displays' language (speak, at each change), so a
@@ -256,8 +257,12 @@ class TableService:
                 self._on_link(LinkEvent(event.seat, True, f"seat {event.seat + 1}: pressed",
                                         buttons=True), pressed=True)
             if event.seat not in self.inputs:
-                log.warning("ignored a press from seat %d: the table has %d seats",
-                            event.seat + 1, self.settings.seats)
+                # The owner's choice (game.seats under the seats wired), not a fault: said
+                # once a seat, or a child mashing it all evening is a line a press.
+                if event.seat not in self._beyond:
+                    self._beyond.add(event.seat)
+                    log.info("ignored presses from seat %d: the table plays %d seats "
+                             "(game.seats)", event.seat + 1, self.settings.seats)
             elif (self.saver.asleep or event.seat in self._waking) and self._only_wakes(event):
                 pass
             elif self._began_at(event) < self.current.answers_since(event.seat):
