@@ -1518,3 +1518,23 @@ def test_presses_on_a_wired_seat_beyond_game_seats_are_logged_once_not_each(cloc
     lines = [(r.levelname, r.getMessage()) for r in caplog.records]
     assert lines == [("INFO", "ignored presses from seat 6: the table plays 4 seats (game.seats)"),
                      ("INFO", "ignored presses from seat 5: the table plays 4 seats (game.seats)")]
+
+
+def test_a_bot_standing_in_as_configured_is_logged_as_an_event_not_a_warning(clock, sim_table,
+                                                                              caplog):
+    """The unplug is the fault, said at WARNING when it happens. The bot that stands in
+    takeover_after later is the table doing as configured: it was a second WARNING
+    (88 in a café evening of 167 pulled cables), for nothing more to do."""
+    table = sim_table(clock=clock, variant="4-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      seed=3, takeover_after=10.0, bot_delay=1.0)
+    svc = table.service
+    caplog.set_level(logging.INFO, logger="golfbox.table.session")
+    svc.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
+    for _ in range(60):
+        clock.now += 1.0
+        svc.run_until_idle()
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert ("WARNING", "P1 failed: seat 1: node unplugged (the game goes on)") in lines
+    stand_in = [line for line in lines if line[1].startswith("seat 1 away for ")]
+    assert stand_in and stand_in[0][0] == "INFO", lines
+    assert stand_in[0][1].endswith(" s: a bot plays for it")

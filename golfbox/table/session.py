@@ -663,9 +663,9 @@ class Session:
                 if seat in self.missing:
                     log.warning("seat %d of the resumed match is not in the config (%d seats): "
                                 "a bot plays for it", seat + 1, self.settings.seats)
-                else:
-                    log.warning("seat %d away for %g s: a bot plays for it", seat + 1,
-                                self._clock() - self.away[seat])
+                else:  # as configured (takeover_after): the unplug was the warning
+                    log.info("seat %d away for %g s: a bot plays for it", seat + 1,
+                             self._clock() - self.away[seat])
         # Seeded by the match and the move number, so a resumed match plays on as it would have.
         seed = self.move_seed(engine_seat, self.actions_played)
         view = self.match.view(engine_seat)
