@@ -4,6 +4,7 @@ import logging
 import math
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -1306,3 +1307,30 @@ def test_a_node_whose_cable_comes_and_goes_is_said_gone_by_the_table_not_here_to
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
         assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
     assert not caplog.records, caplog.text
+
+
+def test_a_scan_that_keeps_failing_is_one_traceback_not_one_a_second(monkeypatch, caplog):
+    """The scanner looks for nodes every scan_interval (1 s) all evening; a scan that
+    failed logged its traceback each time: 3,600 an hour for one fault that stays. The
+    first is logged with its traceback, the rest counted, said when a scan works again."""
+    from serial.tools import list_ports
+
+    def broken():
+        raise OSError(5, "Input/output error", "/sys/class/tty")
+
+    monkeypatch.setattr(list_ports, "comports", broken)
+    config = SerialNodeConfig(seats={SEAT: NODE_ID}, scan_interval=0.01, missing_after=60.0)
+    hub = SerialNodeHub(config)
+    caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
+    hub.start(queue.Queue().put)
+    try:
+        time.sleep(0.5)  # 50 scans
+        assert [r.levelname for r in caplog.records] == ["ERROR"], caplog.text
+        assert caplog.records[0].exc_info is not None  # the first says where
+        monkeypatch.setattr(list_ports, "comports", lambda: [])
+        time.sleep(0.2)
+    finally:
+        hub.close()
+    assert [r.levelname for r in caplog.records] == ["ERROR", "INFO"]
+    assert re.fullmatch(r"seat nodes: scanning for ports works again after \d+ failed scans",
+                        caplog.records[1].getMessage())

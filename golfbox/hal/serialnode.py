@@ -358,11 +358,20 @@ class SerialNodeHub:
     # scanning
     def _scan_forever(self) -> None:
         missing_at = time.monotonic() + self.config.missing_after
+        failed = 0  # scans failed in a row: the first is logged with its traceback
         while not self._stop.is_set():
             try:
                 self.scan_once()
             except Exception:  # a scan must never end the scanner
-                log.exception("seat nodes: scanning for ports failed")
+                failed += 1
+                if failed == 1:  # not again each second all evening: counted till it works
+                    log.exception("seat nodes: scanning for ports failed (tried again every "
+                                  "%g s)", self.config.scan_interval)
+            else:
+                if failed:
+                    log.info("seat nodes: scanning for ports works again after %d failed scans",
+                             failed)
+                failed = 0
             if missing_at is not None and time.monotonic() >= missing_at:
                 missing_at = None
                 self._report_missing()
