@@ -1334,3 +1334,28 @@ def test_a_scan_that_keeps_failing_is_one_traceback_not_one_a_second(monkeypatch
     assert [r.levelname for r in caplog.records] == ["ERROR", "INFO"]
     assert re.fullmatch(r"seat nodes: scanning for ports works again after \d+ failed scans",
                         caplog.records[1].getMessage())
+
+
+def test_a_line_noisy_all_evening_is_summed_up_a_few_lines_a_minute(monkeypatch, caplog):
+    """Corrupt blocks are logged 10 a second and the rest summed up when the second is
+    over: a line that stays noisy (a cable by a fridge's motor) was 11 lines every second,
+    40,000 an hour. A burst is still said within its second (above); noise that goes on
+    is summed up over longer and longer spans, up to a minute."""
+    from golfbox.hal import serialnode
+
+    now = [1000.0]
+    monkeypatch.setattr(serialnode.time, "monotonic", lambda: now[0])
+    warnings = serialnode._Warnings("corrupt blocks not logged")
+    caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
+    for second in range(600):  # 10 minutes, 100 corrupt blocks a second
+        for block in range(100):
+            now[0] = 1000.0 + second + block / 100
+            warnings.summarise("seat 5", int(now[0]))  # the reader, at each read
+            warnings.warn("seat 5", "dropped corrupt block at byte %d (%s)", block, "bad CRC")
+    warnings.summarise("seat 5", None)  # the link ends: the last span's count is said
+    monkeypatch.undo()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) <= 11 * (10 + 6), len(lines)
+    more = [line for line in lines if " more corrupt blocks not logged" in line]
+    assert sum(int(line.split()[2]) for line in more) + len(lines) - len(more) == 60_000
+    assert more[-1].endswith(" in 60 s (it goes on)")

@@ -47,6 +47,7 @@ STUCK_RESENDS = 200  # a 12-byte block on a line losing 10 % of bytes needs ~11 
 # A second's corrupt blocks (or bad messages, or dropped presses) logged one by one; the
 # rest are counted: a noisy cable or a broken node must not flood the log.
 CORRUPT_BLOCKS_LOGGED = 10
+WARNINGS_SPAN_MAX = 60  # seconds: noise that goes on is summed up once a minute at most
 # Presses a node may send: fingers on four buttons make far fewer than PRESS_RATE a
 # second, and a line that stalled delivers at most 48 at once (the firmware queues 32,
 # the link window holds 16). A node sending more is broken: the rest are dropped, or its
@@ -904,13 +905,16 @@ class _NodeConnection:
 
 
 class _Warnings:
-    """One kind of warning about a node: CORRUPT_BLOCKS_LOGGED a second are logged, the
-    rest counted."""
+    """One kind of warning about a node: CORRUPT_BLOCKS_LOGGED a span are logged, the
+    rest counted and summed up when the span is over. A span is a second; after one
+    with more than that, twice the last, up to WARNINGS_SPAN_MAX: a line noisy all
+    evening was 11 lines a second, 40,000 an hour."""
 
     def __init__(self, what: str) -> None:
         self.what = what  # the count's words: "corrupt blocks not logged"
-        self.second = 0
-        self.count = 0  # warnings in that second
+        self.second = 0  # the span's start
+        self.span = 1  # seconds
+        self.count = 0  # warnings in that span
 
     def warn(self, label: str, message: str, *args: Any) -> None:
         self.summarise(label, int(time.monotonic()))
@@ -919,12 +923,16 @@ class _Warnings:
             log.warning("%s: " + message, label, *args)
 
     def summarise(self, label: str, second: int | None) -> None:
-        """Once a second has passed (None: now, the link is ending), say how many of its
+        """Once the span has passed (None: now, the link is ending), say how many of its
         warnings were not logged one by one. Called for each warning and by the reader."""
-        if second == self.second:
+        if second is not None and second < self.second + self.span:
             return
-        if self.count > CORRUPT_BLOCKS_LOGGED:
-            log.warning("%s: %d more %s", label, self.count - CORRUPT_BLOCKS_LOGGED, self.what)
+        over = self.count > CORRUPT_BLOCKS_LOGGED
+        if over:
+            log.warning("%s: %d more %s%s", label, self.count - CORRUPT_BLOCKS_LOGGED, self.what,
+                        f" in {self.span} s (it goes on)" if self.span > 1 else "")
+        # Noise that goes on is summed up over longer spans; a quiet span starts over.
+        self.span = min(2 * self.span, WARNINGS_SPAN_MAX) if over else 1
         self.second, self.count = second or 0, 0
 
 
