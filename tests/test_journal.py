@@ -12,11 +12,14 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from golfbox.table.journal import SCHEMA_VERSION, Journal, JournalError, check_file, set_aside
+from golfbox.table.journal import (MAX_ACTION_LENGTH, SCHEMA_VERSION, Journal, JournalError, check_file,
+                                   set_aside)
 
 CONFIG = {"variant": {"name": "six-card", "rounds": 9}, "seats": 3}
 
@@ -182,11 +185,13 @@ def test_a_closed_journal_says_so(path):
 # -- the file -------------------------------------------------------------
 
 
-def test_files_are_private_whatever_the_umask(tmp_path):
+def test_files_are_private_whatever_the_umask(tmp_path, caplog):
     path = tmp_path / "state" / "journal.sqlite3"  # the directory is created too
     previous = os.umask(0o002)
     try:
-        journal = Journal(path)
+        with caplog.at_level("WARNING", logger="golfbox.table.journal"):
+            journal = Journal(path)
+        assert "made private" not in caplog.text  # private from its first byte, not after
         journal.record(journal.start_match(CONFIG, 1), 0, "draw")
         assert os.umask(0o002) == 0o002  # our umask is restored after opening
         files = sorted(p.name for p in path.parent.iterdir())
@@ -217,6 +222,15 @@ def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplo
     assert f"{path} could be read by others (0644): made private (0600)" in caplog.text
     assert again.unfinished() is not None  # and it opens as before
     again.close()
+
+
+def test_a_journal_its_group_could_read_is_made_private(tmp_path):
+    """Not only one others could read: a group's members (a shared Pi user) could deal it too."""
+    path = tmp_path / "journal.sqlite3"
+    Journal(path).close()
+    os.chmod(path, 0o640)
+    Journal(path).close()
+    assert mode(path) == 0o600
 
 
 def test_a_journal_whose_file_system_keeps_its_mode_is_not_said_private(tmp_path, monkeypatch, caplog):
@@ -564,3 +578,111 @@ def test_a_new_journal_is_logged_once_as_new_and_an_old_one_once_as_brought_up_t
     caplog.clear()
     Journal(old).close()  # up to date: nothing to say
     assert caplog.records == []
+
+
+def test_the_connection_syncs_every_commit_before_record_returns(journal):
+    """record() returns once the action is on disk: in WAL mode that takes synchronous
+    FULL. NORMAL (SQLite's usual choice with WAL) syncs the WAL at checkpoints only, so a
+    power cut loses the last commits: moves the table had already played. The setting
+    is the connection's, not the file's: only the journal's own connection can say."""
+    assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert journal._db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_a_write_waits_for_another_connection_holding_the_file_a_moment(journal, path):
+    """Another connection (`golfbox score`, the sqlite3 shell) may hold the write lock for
+    a moment: a move waits for it, and is not refused as "database is locked"."""
+    match = journal.start_match(CONFIG, 1)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    letting_go = threading.Timer(0.3, other.execute, ("COMMIT",))
+    letting_go.start()
+    try:
+        assert journal.record(match, 0, "draw") == 1
+    finally:
+        letting_go.join()
+        other.close()
+
+
+def test_a_journal_whose_rows_break_its_own_rules_is_called_corrupt_at_opening(path):
+    """Damage SQLite reads through (here an entry neither action nor event) is found by
+    the check at opening, and called corrupt, so the caller can set it aside; unchecked,
+    unfinished() raised a TypeError at the start of the table."""
+    with Journal(path) as journal:
+        journal.record(journal.start_match(CONFIG, 1), 0, "draw")
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA ignore_check_constraints = 1")
+        db.execute("UPDATE entry SET action = NULL WHERE seq = 1")
+        db.commit()
+    with pytest.raises(JournalError, match="is corrupt: CHECK constraint failed in entry") as refused:
+        Journal(path)
+    assert refused.value.corrupt
+
+
+def test_an_action_of_the_longest_length_is_kept(journal):
+    match = journal.start_match(CONFIG, 1)
+    journal.record(match, 0, "x" * MAX_ACTION_LENGTH)
+    assert journal.unfinished().actions == [(1, 0, "x" * MAX_ACTION_LENGTH)]
+
+
+def test_a_rematch_closes_the_result_it_leaves_and_only_a_finished_one(journal, path):
+    """start_match(leaving=) closes the result in the same write as the deal; a match
+    not finished is no result to leave, and nothing is dealt then."""
+    first = journal.start_match(CONFIG, 1)
+    journal.finish_match(first, [3, 5, 9], winners=[0])
+    second = journal.start_match(CONFIG, 2, leaving=first)
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        closed = dict(db.execute("SELECT id, result_closed_at FROM match"))
+    assert closed[first] is not None and closed[second] is None
+    with pytest.raises(ValueError, match=f"match {second} is playing, not finished"):
+        journal.start_match(CONFIG, 3, leaving=second)
+    assert journal.unfinished().id == second
+
+
+def test_a_match_is_finished_once_and_never_after_it_was_abandoned(journal):
+    match = journal.start_match(CONFIG, 1)
+    journal.finish_match(match, [3, 5, 9], winners=[0])
+    with pytest.raises(ValueError, match="is finished, not in play"):
+        journal.finish_match(match, [9, 9, 9], winners=[1])
+    dropped = journal.start_match(CONFIG, 2)
+    journal.abandon(dropped)
+    with pytest.raises(ValueError, match="is abandoned, not in play"):
+        journal.finish_match(dropped, [1, 1, 1], winners=[2])
+    assert [(m.id, m.totals, m.winners) for m in journal.history()] == [(match, [3, 5, 9], [0])]
+
+
+def test_an_empty_file_a_cut_short_creation_left_begins_the_journal(path):
+    path.write_bytes(b"")
+    with Journal(path) as journal:
+        assert journal.unfinished() is None
+        journal.record(journal.start_match(CONFIG, 1), 0, "draw")
+    with Journal(path) as journal:
+        assert journal.unfinished().actions == [(1, 0, "draw")]
+
+
+def test_journals_set_aside_in_one_second_keep_each_its_wal_and_shm(tmp_path, monkeypatch):
+    """The -wal holds the last moves not yet checkpointed: it goes with its file, under
+    the same name, and a third journal set aside in the same second keeps its own too."""
+    monkeypatch.setattr(time, "strftime", lambda *args: "20260101-000000")  # one second
+    path = tmp_path / "journal.sqlite3"
+    kept = []
+    for evening in ("first", "second", "third"):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").write_text(f"{evening}{suffix}")
+        kept.append(set_aside(path))
+    assert [[Path(f"{p}{suffix}").read_text() for suffix in ("", "-wal", "-shm")] for p in kept] == [
+        [f"{evening}{suffix}" for suffix in ("", "-wal", "-shm")]
+        for evening in ("first", "second", "third")]
+    assert not any(Path(f"{path}{suffix}").exists() for suffix in ("", "-wal", "-shm"))
+
+
+def test_the_file_stays_taken_while_any_journal_of_this_process_has_it(path):
+    """Tests and the service reopen a journal to play a restart: closing one of two left
+    the other writing a file a second golfbox could then take too."""
+    first, second = Journal(path), Journal(path)
+    first.close()
+    child = subprocess.run([sys.executable, "-c", "import sys\nfrom golfbox.table.journal import "
+                            "Journal\nJournal(sys.argv[1])", str(path)],
+                           capture_output=True, text=True, timeout=60)
+    assert "is in use by another golfbox" in child.stderr
+    second.close()
