@@ -58,13 +58,13 @@ class FillingDisk(Journal):
         return super().save_lobby(*args)
 
 
-def table(path, clock, full=False, **settings):
+def table(path, clock, full=False, disk=FillingDisk, **settings):
     settings = TableSettings(**{"variant": "4-card", "seats": 2, "rounds": 2, "bot_delay": 0.0,
                                 "seed": 5, **settings})
     pad = SimPad(range(settings.seats), clock)
     displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(settings.seats)}
     shared = SimDisplay("shared", (256, 64), "L")
-    journal = FillingDisk(path)
+    journal = disk(path)
     journal.full = full
     service = assemble_table(settings, [pad], displays, shared, journal, clock=clock)
     return service, pad
@@ -100,6 +100,27 @@ def test_a_disk_that_fills_as_a_round_is_scored_does_not_stop_the_table(tmp_path
     assert "cannot save" not in service.notices.shared_line()
     finished = service.journal.history()[0]
     assert finished.round_scores == dict(enumerate(map(list, service.session.match.history), 1))
+    # The bots may have played more matches since: the one the full disk hit keeps round 1.
+    assert all(set(match.round_scores) == {1, 2} for match in service.journal.history())
+
+
+def test_a_move_the_journal_refused_is_not_on_the_table_either(tmp_path, clock):
+    """Each move is journaled before it is played: one the disk refused is not played
+    either, or the table would go on from moves a power cut loses, and the restart
+    would deal back another table than the one the players saw."""
+    path = tmp_path / "journal.sqlite3"
+    bots = {0: "medium", 1: "medium"}
+    service, _ = table(path, clock, bots=bots, bot_delay=1.0, auto_start=True)
+    run_for(service, clock, 4)
+    assert service.state == "playing" and service.session.actions_played > 3
+    shown = [service.session.match.view(seat) for seat in (0, 1)]
+    service.journal.full = True
+    run_for(service, clock, 10)
+    assert service.journal.writes_tried > 1  # the bots tried to play on …
+    assert [service.session.match.view(seat) for seat in (0, 1)] == shown  # … and did not
+    service.close("power cut")
+    again, _ = table(path, clock, bots=bots, bot_delay=1.0, auto_start=True)
+    assert [again.session.match.view(seat) for seat in (0, 1)] == shown
 
 
 def test_a_restart_on_a_full_disk_resumes_the_match(tmp_path, clock):
@@ -115,6 +136,30 @@ def test_a_restart_on_a_full_disk_resumes_the_match(tmp_path, clock):
     assert again.state == "round_over"  # the reveal the power cut interrupted
     run_for(again, clock, 10)
     assert again.session.actions_played == actions and "cannot save" in again.notices.shared_line()
+
+
+class ScoresRefused(FillingDisk):
+    """A disk with room for moves and none for a round's scores (as a power cut between
+    the two leaves the journal)."""
+
+    def finish_round(self, *args):
+        raise JournalError(self.path, "database or disk is full")
+
+
+def test_a_restart_writes_the_scores_the_journal_missed_in_a_round_since(tmp_path, clock):
+    """A round's last move was saved, its scores not, and the next round was dealt and
+    played on: the restart writes them, or the match's history would miss that round."""
+    path = tmp_path / "journal.sqlite3"
+    bots = {0: "medium", 1: "medium"}
+    service, _ = table(path, clock, disk=ScoresRefused, bots=bots, bot_delay=1.0, auto_start=True)
+    while service.session.match.round_no < 2:  # round 1 over, its scores refused, round 2 dealt
+        run_for(service, clock, 1)
+    run_for(service, clock, 3)  # and played on a little
+    assert not service.session.match.round.over and service.session.actions_played > 0
+    assert service.journal.unfinished().round_scores == {}
+    service.close("power cut")
+    again, _ = table(path, clock, bots=bots, bot_delay=1.0, auto_start=True)
+    assert again.journal.unfinished().round_scores == {1: list(again.session.match.history[0])}
 
 
 def test_a_full_disk_when_a_match_is_dealt_keeps_the_lobby(tmp_path, clock):
