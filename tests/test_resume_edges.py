@@ -388,3 +388,77 @@ def test_a_bots_match_resumed_after_a_config_edit_deals_next_the_configs(sim_tab
     assert service.session.match_id != resumed
     assert service.session.match_config["variant"] == after["variant"]
     assert {p.seat: p.bot for p in service.session.players} == after["bots"]
+
+
+def test_a_match_that_cannot_be_replayed_is_set_aside_as_what_it_is(tmp_path):
+    """A match in play whose actions no longer replay is abandoned, a finished one whose
+    result was showing is closed: each as the journal allows it, so the table starts
+    (the other way round, the journal refused and the start raised)."""
+    from golfbox.table.session import Notices, Session
+
+    players = [{"seat": 0, "name": "P1"}, {"seat": 1, "name": "P2"}]
+    config = {"variant": "6-card", "rules": {}, "rounds": 1}
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(TableSettings(variant="6-card", seats=2), journal, Notices(), lambda: 0.0)
+        shown = journal.start_match(config, 3, players)
+        journal.record(shown, 0, "no such action")
+        journal.finish_round(shown, 1, [5, 9])
+        journal.finish_match(shown, [5, 9], [0])
+        assert not session.resume(journal.result_shown(), finished=True)
+        assert journal.result_shown() is None and journal.history()[0].id == shown
+        in_play = journal.start_match(config, 4, players)
+        journal.record(in_play, 0, "no such action")
+        assert not session.resume(journal.unfinished())
+        assert journal.unfinished() is None and session.match is None
+
+
+def test_a_match_dealt_in_french_with_hints_resumes_so(tmp_path):
+    """The house option and the language are the match's: a power cut in it brings it
+    back with both, not in English without hints."""
+    from golfbox.table.lobby import Player
+    from golfbox.table.session import Notices, Session
+
+    settings = TableSettings(variant="6-card", seats=2)
+    players = [Player(0, None, "Ann"), Player(1, "random", "Bo")]
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        dealt = Session(settings, journal, Notices(), lambda: 0.0)
+        assert dealt.start_match(players, "6-card", {}, 1, hints=True, language="fr")
+        again = Session(settings, journal, Notices(), lambda: 0.0)
+        assert again.resume(journal.unfinished())
+        assert (again.language, again.hints) == ("fr", True)
+
+
+def test_a_rematch_counts_its_moves_from_its_own_deal_and_leaves_the_result(tmp_path):
+    """Each bot move is seeded by its place in its match's journal: a rematch counts from
+    0 again, or its bots would play other moves after a restart than before it. And the
+    rematch's deal closes the result it leaves, in the same write."""
+    from golfbox.table.lobby import Player
+    from golfbox.table.session import Notices, Session
+
+    path = tmp_path / "journal.sqlite3"
+    players = [Player(0, "random", "Ann"), Player(1, "random", "Bo")]
+    with Journal(path) as journal:
+        session = Session(TableSettings(variant="4-card", seats=2), journal, Notices(), lambda: 0.0)
+        assert session.start_match(players, "4-card", {}, 1)
+        first = session.match_id
+        while not session.match.over:
+            session.bot_move()
+        assert session.rematch()
+        for _ in range(2):  # the start's, which no round ends in
+            session.bot_move()
+        assert session.actions_played == len(journal.unfinished().actions) == 2
+        closed = journal._db.execute("SELECT result_closed_at FROM match WHERE id = ?",
+                                     (first,)).fetchone()[0]
+        assert closed is not None
+
+
+def test_a_seat_a_bot_had_taken_over_says_no_bot_plays_once_takeover_is_off(tmp_path):
+    """takeover_after set to 0 (no bot ever stands in) before a restart: the seat a bot
+    had taken over is waited for, and the shared display must not say a bot plays it."""
+    from golfbox.table.session import Notices, Session
+
+    session = Session(TableSettings(variant="6-card", seats=2, takeover_after=0), None,
+                      Notices(), lambda: 100.0)
+    session.restore_away({1: True})
+    assert 1 in session.away
+    assert "unplugged" in session.notices.table and "a bot plays" not in session.notices.table
