@@ -103,7 +103,7 @@ def test_waiting_screen_at_boot_shows_the_node_id_and_version(make_node):
 def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     for step in range(3):
         image = move_frame(step)
@@ -119,7 +119,7 @@ def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(mak
 def test_a_long_press_sends_pressed_then_held(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     node.press("back", down_for=0.9, until="held")
     assert collect(events, 2, timeout=3) == [ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY), ButtonEvent(SEAT, Button.BACK, EventKind.HELD, at=ANY)]
 
@@ -133,7 +133,7 @@ def test_a_press_made_while_the_node_is_not_run_is_not_lost_by_the_fake(make_nod
 
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     node.process.send_signal(signal.SIGSTOP)
     threading.Timer(0.2, node.process.send_signal, (signal.SIGCONT,)).start()
     node.press("ok")
@@ -146,12 +146,12 @@ def test_a_hold_begun_before_the_host_restarted_does_nothing(make_node, make_hub
     never saw begin does nothing; the next one plays as ever."""
     node = make_node()
     hub, events = make_hub(hold_time=1.2)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     node.set_button("back", True)
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY)
     hub.close()  # the host restarts: a new hub, a new session, ✕ still down
     hub, events = make_hub(hold_time=1.2)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(1.5)  # its HELD came, 1.2 s after the press (0.8 s if before the HOLD)
     node.set_button("back", False)
     time.sleep(0.1)
@@ -165,7 +165,7 @@ def test_a_node_told_a_hold_time_of_1_2_s_sends_held_only_after_it(make_node, ma
     700 ms whatever the config said, so a long press differed by seat type."""
     node = make_node()
     hub, events = make_hub(hold_time=1.2)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)  # a few STATEs: presses are placed by the node's ticks
     node.press("back", down_for=1.0)
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY)
@@ -214,7 +214,7 @@ def test_the_node_takes_a_hold_time_in_range_and_each_session_starts_from_its_ow
 def test_contrast_reaches_the_panel(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     hub.display(SEAT).set_contrast(0x20)
     deadline = time.monotonic() + 3
     while node.oled()[1] != 0x20 and time.monotonic() < deadline:
@@ -225,7 +225,7 @@ def test_contrast_reaches_the_panel(make_node, make_hub):
 def test_silent_host_brings_the_waiting_screen_and_the_frame_comes_back(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     image = move_frame(1)
     display.show(image)
@@ -234,14 +234,14 @@ def test_silent_host_brings_the_waiting_screen_and_the_frame_comes_back(make_nod
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
     assert node.wait_oled(waiting_screen(SEAT, NODE_ID), timeout=5)  # after 3 s of silence
     node.plug()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert node.wait_oled(image_to_pages(image), timeout=3)
 
 
 def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, make_hub):
     node = make_node(loss=0.10, seed=6)
     hub, events = make_hub()
-    assert events.get(timeout=15) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=15) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     for step in range(3):
         image = move_frame(step)
@@ -345,7 +345,7 @@ def test_ctrl_c_raw_repl_and_reset_bytes_while_the_node_starts_do_not_stop_it(ma
     os.close(port)
     assert node.process.poll() is None, f"the node stopped ({node.relay.interrupts} Ctrl-C): {node.stderr()}"
     hub, events = make_hub()
-    assert events.get(timeout=8) == LinkEvent(SEAT, True, buttons=True), node.stderr()
+    assert events.get(timeout=8) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True), node.stderr()
     node.press("ok")
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED, at=ANY)
     assert node.process.poll() is None and "KeyboardInterrupt" not in node.stderr()
@@ -355,7 +355,7 @@ def test_a_node_whose_oled_does_not_answer_keeps_its_buttons_and_says_so(make_no
     node = make_node(oled_absent=True)
     hub, events = make_hub()
     assert collect(events, 2, timeout=8) == [
-        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True),
         LinkEvent(SEAT, False, "seat 5 display: the node's OLED does not answer")]
     node.press("ok")
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED, at=ANY)

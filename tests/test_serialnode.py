@@ -339,7 +339,7 @@ def test_each_seat_keeps_its_node_by_unique_id(make_node, make_hub):
     nodes = {node_id: make_node(node_id) for node_id in (OTHER_ID, NODE_ID)}
     hub, events = make_hub(seats={seat: node_id for node_id, seat in seat_of.items()})
     assert hub.wait_connected({5, 6}, 5)
-    assert {events.get(timeout=1), events.get(timeout=1)} == {LinkEvent(5, True, buttons=True), LinkEvent(6, True, buttons=True)}
+    assert {events.get(timeout=1), events.get(timeout=1)} == {LinkEvent(5, True, "seat 6: node back", buttons=True), LinkEvent(6, True, "seat 7: node back", buttons=True)}
     nodes[OTHER_ID].press("left")
     nodes[NODE_ID].press("right")
     got = {events.get(timeout=2), events.get(timeout=2)}
@@ -363,7 +363,7 @@ def test_a_node_not_in_the_config_is_told_so_and_its_buttons_ignored(make_node, 
 def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     node.unplug()
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
@@ -372,7 +372,7 @@ def test_unplug_pauses_the_seat_and_replug_resumes_it(make_node, make_hub):
     with pytest.raises(DisplayError):
         display.show(image)  # not visible now, but kept
     node.plug()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert display.wait_shown(3)
     assert node.wait_oled(image_to_pages(image), 2)
     node.press("ok")
@@ -397,7 +397,7 @@ def test_a_button_held_back_by_the_line_is_stamped_at_its_press_not_at_its_read(
     table_clock = 500.0  # the table's clock, ahead of monotonic: the hub stamps on it alone
     node = make_node()
     hub, events = make_hub(clock=lambda: time.monotonic() + table_clock)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)  # STATEs, as between any two presses at a table
     held = []
     node.relay.drop_to_host = lambda block: message_type(block) == protocol.MSG_BUTTON and (held.append(block) or True)
@@ -601,7 +601,7 @@ def test_a_node_of_firmware_1_1_1_still_plays_its_presses_stamped_at_their_read(
     peer = make_peer(protocol_version=1, ticks=False, firmware="1.1.1")
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.6)  # its STATEs are taken too
         peer.press()
         read = time.monotonic()
@@ -617,11 +617,11 @@ def test_the_hold_time_reaches_the_node_in_every_session(make_peer, make_hub):
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5,
                            hold_time=1.2)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert peer.wait_received(protocol.MSG_HOLD, 1) == [protocol.pack_hold(1200)]
     peer.restart(off=1.0)  # a node that restarts starts from its own default again
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert peer.wait_received(protocol.MSG_HOLD, 2) == [protocol.pack_hold(1200)] * 2
 
 
@@ -672,13 +672,13 @@ def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
         hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5,
                                hold_time=1.2)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)
         peer.press()
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
         peer.restart(off=1.0)
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)
         peer.press()
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
@@ -698,7 +698,7 @@ def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_h
     peer = make_peer(protocol_version=version, ticks=version > 1, firmware=firmware)
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
         hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)
         peer.press(3, kind=1)  # ✕ pressed before the session: its HELD only
         peer.press(3, kind=0)  # the next press...
@@ -717,7 +717,7 @@ def test_a_held_whose_press_was_lost_on_the_connection_still_acts(make_peer, mak
     made (the knock they asked for), not one of a press made before the connection."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     peer.press(0)  # ◀: the host has a counter to go on from
     assert [e.kind for e in collect(events, 1, timeout=2)] == [EventKind.PRESSED]
@@ -739,7 +739,7 @@ def test_a_held_whose_press_the_rate_limit_dropped_is_dropped_too_and_logged_so(
     acted, a long press whose press the table never got: "knock?"."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, press_rate=1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     if pressed_before:
         peer.press(3)  # a short ✕: posted, no HELD follows
@@ -773,14 +773,14 @@ def test_a_held_of_a_node_back_from_a_restart_is_ignored_whatever_its_counter(
     caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     for _ in range(3):
         peer.press(0)
     assert len(collect(events, 3, timeout=2)) == 3
     peer.restart(off=1.0)
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     peer.press(3, kind=1)
     peer.press(0)
@@ -808,7 +808,7 @@ def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(
     hardware = build_hardware(config, events.put)
     try:
         assert hardware.hold_times == {1: 0.7}  # the sim seat's is gpio.hold_time's
-        assert events.get(timeout=5) == LinkEvent(1, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(1, True, "seat 2: node back", buttons=True)
         assert hardware.hold_times == {1: held_after}  # before any press it posts
     finally:
         hardware.close()
@@ -886,13 +886,13 @@ def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
     on a new connection, whose clock knows only the new ticks."""
     peer = make_peer(boot_tick=5000)
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)
     pressed = peer.press()
     assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
     peer.restart(off=1.0, boot_tick=0)
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)
     pressed = peer.press()
     assert events.get(timeout=2).at == pytest.approx(pressed, abs=0.05)
@@ -919,13 +919,13 @@ def test_a_node_back_with_its_oled_mended_while_unplugged_mends_its_display_faul
     peer.flags = protocol.STATE_PANEL_FAILING
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
     assert collect(events, 2, timeout=5) == [
-        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True),
         LinkEvent(SEAT, False, "seat 5 display: the node's OLED does not answer")]
     peer.restart(off=1.0)
     peer.flags = 0
     assert collect(events, 3, timeout=6) == [
         LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True),
-        LinkEvent(SEAT, True, buttons=True),
+        LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True),
         LinkEvent(SEAT, True, "seat 5 display: working again")]
 
 
@@ -949,7 +949,7 @@ def test_a_node_sending_nonsense_fills_the_log_with_a_few_lines_a_second(make_pe
     Like corrupt blocks, ten a second are logged, the rest counted once the second is over."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         _flood(peer, lambda: [(0x7E, b"x"), (protocol.MSG_BUTTON, b"\x00\x01\x09\x00")] * 20, 1.0)
         time.sleep(1.5)  # the last second's count is said
@@ -968,7 +968,7 @@ def test_a_node_flooding_presses_gets_no_more_through_than_fingers_make(make_pee
     passes whole (the node queues 32, the link window holds 16 more)."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)
     for _ in range(48):  # a stalled line's backlog: every press arrives
         peer.press()
@@ -1003,7 +1003,7 @@ def test_a_node_flooding_states_neither_floods_the_table_nor_slows_its_clock(mak
     sends 4 a second; past 10 a second they are dropped."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     flag = iter(range(10**9))
 
     def states():
@@ -1034,7 +1034,7 @@ def test_a_burst_of_held_up_states_places_a_press_by_the_newest_of_them(make_pee
     made. Each STATE's tick is kept (the newest, as many as 10 s of them at 10 a second)."""
     peer = make_peer(boot_tick=40_000)
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(1.5)  # the allowance fills again
     with peer.lock:
         now = peer.tick()
@@ -1054,7 +1054,7 @@ def test_a_nodes_firmware_version_is_logged_on_one_line(make_peer, make_hub, cap
     make_peer(firmware="1.2.0\nseat 2: the node's OLED does not answer\x1b[2J")
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
         hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     (line,) = [r.getMessage() for r in caplog.records if "firmware" in r.getMessage()]
     assert line.startswith(f"seat nodes: node {OTHER_ID} (firmware 1.2.0\\nseat 2: ")
     assert "\\x1b[2J)" in line and line.isprintable()
@@ -1076,7 +1076,7 @@ def test_a_press_while_the_nodes_hello_is_lost_still_arrives_and_the_seat_goes_o
     node.press("ok")
     time.sleep(0.3)
     node.relay.drop_to_host = None  # the line clears up
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert events.get(timeout=3) == ButtonEvent(SEAT, Button.OK, at=ANY)
     node.press("left")
     assert events.get(timeout=3) == ButtonEvent(SEAT, Button.LEFT, at=ANY)
@@ -1087,7 +1087,7 @@ def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, ca
     host had a new connection with no counter to compare, and logged nothing."""
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     node.press("ok")
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     node.unplug()
@@ -1097,7 +1097,7 @@ def test_presses_made_while_unplugged_are_logged_as_lost(make_node, make_hub, ca
     time.sleep(0.3)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         node.plug()
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         node.press("back")
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, at=ANY)
     assert "seat 5: 2 button events lost in the node" in caplog.text
@@ -1119,7 +1119,7 @@ def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_p
     try:
         first.plug()
         hub.start(events.put)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
             second.plug()
             time.sleep(3.0)  # refused, then tried again: said once at ERROR
@@ -1127,7 +1127,7 @@ def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_p
         assert len(errors) == 1
         first.unplug()
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node unplugged", buttons=True)
-        assert events.get(timeout=8) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=8) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         second.press("ok")
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     finally:
@@ -1142,7 +1142,7 @@ def test_a_noisy_second_is_summed_up_once_it_is_over(make_node, make_hub, caplog
     later block went bad, so the last noisy second's was late, or never said."""
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         time.sleep(1.0 - time.monotonic() % 1.0 + 0.05)  # the burst falls inside one second
         node.relay.inject_to_host(b"\x05garbage\x00" * 30)
@@ -1156,7 +1156,7 @@ def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
     differs from a blank frame: where the new frame is dark, the old one stayed lit."""
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     lit = Image.new("1", (128, 64), 1)
     display.show(lit)
@@ -1169,7 +1169,7 @@ def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
         display.show(dark)
     time.sleep(0.5)  # back well before the node's 3 s "waiting" screen would repaint it all
     node.plug()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert display.wait_shown(3)
     assert node.wait_oled(image_to_pages(dark), 2)
 
@@ -1178,20 +1178,20 @@ def test_a_quick_replug_leaves_no_pixel_of_the_old_frame(make_node, make_hub):
 def test_a_node_that_stops_answering_is_reported_and_taken_back(make_node, make_hub):
     node = make_node()
     hub, events = make_hub(silence_timeout=0.6)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     node.process.send_signal(signal.SIGSTOP)  # a hung node: the port stays, the answers stop
     try:
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
     finally:
         node.process.send_signal(signal.SIGCONT)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
 
 
 @needs_micropython
 def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recovers(make_node, make_hub, caplog):
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         node.relay.inject_to_host(b"\x05garbage\x00")
         node.press("back")
@@ -1225,7 +1225,7 @@ def test_an_idle_node_does_not_wake_its_reader_a_hundred_times_a_second(make_nod
     (wake()) or its next ping is due."""
     node = make_node()
     hub, events = make_hub()
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display = hub.display(SEAT)
     image = Image.new("1", (128, 64))
     image.paste(1, (10, 10, 60, 30))
@@ -1253,7 +1253,7 @@ def test_a_node_powered_up_again_within_a_session_is_not_said_to_have_lost_65000
     the node (counter 1, expected 9)", a warning and a false figure, at every such cut."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=8.0)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display, rng = hub.display(SEAT), random.Random(1)
     for _ in range(3):
         peer.press()
@@ -1282,7 +1282,7 @@ def test_a_node_whose_panel_flickers_posts_each_change_and_logs_none_of_them(mak
     whose seat: without bound, and twice. The hub posts each change; the table logs."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
     for flip in range(12):
         peer.flags = protocol.STATE_PANEL_FAILING if flip % 2 == 0 else 0
@@ -1300,12 +1300,12 @@ def test_a_node_whose_cable_comes_and_goes_is_said_gone_by_the_table_not_here_to
     that comes and goes): every cut was two warnings, without bound. Posted only."""
     peer = make_peer()
     hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=0.5)
-    assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     caplog.set_level(logging.WARNING, logger="golfbox.hal.serialnode")
     for _ in range(2):
         peer.restart(off=1.0)
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-        assert events.get(timeout=5) == LinkEvent(SEAT, True, buttons=True)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert not caplog.records, caplog.text
 
 

@@ -1488,14 +1488,16 @@ def test_a_flickering_display_fills_no_log_through_its_wrapper_either(clock, sim
 
 
 def test_a_node_back_is_logged_naming_its_seat_not_with_an_empty_reason(clock, sim_table, caplog):
-    """A seat node's hub says it is back with no reason: the log read "Ana is back: ",
-    a colon before nothing, and (a seat named in the config) no seat at all."""
+    """A seat node's hub said it was back with no reason: the log read "Ana is back: ",
+    a colon before nothing, and (a seat named in the config) no seat at all. The hub
+    now says "seat N: node back" (test_serialnode's LinkEvents), as the displays'
+    wrappers say "… working again"; the table logs what each says."""
     table = sim_table(clock=clock, variant="6-card", seats=2, names={1: "Ana"})
     svc = table.service
     caplog.set_level(logging.INFO, logger="golfbox.table.session")
     svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
-    svc.post(LinkEvent(1, True, buttons=True))
-    svc.post(LinkEvent(None, True))
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))  # as the hub posts it
+    svc.post(LinkEvent(None, True, "shared display: working again"))  # "<its name>: working again"
     svc.run_until_idle()
     lines = [r.getMessage() for r in caplog.records]
     assert lines[-2:] == ["Ana is back: seat 2: node back",

@@ -429,7 +429,8 @@ class SerialNodeHub:
             else:
                 log.warning("seat nodes: node %s on %s is not given to any seat (add a [[seats]] table with backend = \"serial\" and node = \"%s\")", node_id, connection.path, node_id)
                 return None
-        self._post(LinkEvent(seat, True, buttons=True))
+        # Its words in the log, as _release's for a node gone ("seat 5: node unplugged").
+        self._post(LinkEvent(seat, True, f"seat {seat + 1}: node back", buttons=True))
         return seat
 
     def _release(self, connection: "_NodeConnection", reason: str | None, retry: bool = False) -> None:

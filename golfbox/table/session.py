@@ -114,15 +114,6 @@ SAVE_RETRY_SECONDS = 2.0  # while the journal fails, timers that save wait at le
 SAVE_FAILURES_LOGGED_EVERY = 100  # a failing journal is logged at its first try, then every 100th
 
 
-def _back_reason(event: LinkEvent) -> str:
-    """A part back, in the words its backends use ("seat 5: node back")."""
-    if event.seat is None:
-        return "shared display: working again"
-    if event.buttons:
-        return f"seat {event.seat + 1}: node back"
-    return f"seat {event.seat + 1} display: working again"
-
-
 def part_key(seat: int | None, buttons: bool) -> tuple:
     """Notices.faults' key for a part of the table: a seat's node (its buttons), a seat's
     display, or the shared display (seat None), as a LinkEvent names it."""
@@ -477,9 +468,7 @@ class Session:
         seat's takeover wait stand."""
         key = part_key(event.seat, event.buttons)
         if event.connected:
-            # A node's hub says it is back with no reason: the log names the part itself.
-            self._log_link(key, logging.INFO, "%s is back: %s", where,
-                           event.reason or _back_reason(event))
+            self._log_link(key, logging.INFO, "%s is back: %s", where, event.reason)
             return
         self._log_link(key, logging.WARNING, "%s failed: %s (the game goes on)", where,
                        event.reason)
