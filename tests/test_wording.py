@@ -527,6 +527,33 @@ def test_a_large_knock_penalty_shows_its_whole_number(penalty, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("penalty", [5000, 123456])
+def test_a_resumed_penalty_past_the_bound_shows_the_whole_score_and_total(penalty, lang):
+    """A match an older golfbox dealt with a knock penalty past today's 1000 is finished
+    under it (Session.resume). The knocker's side column read 'SCORE 12348' for 123483,
+    its last digit off the screen ('SCORE 123483' is 46 px from x 84; French 'POINTS
+    123483' 51), and 'TOTAL 12348' at the result. Where the word and the number do not
+    both fit the side column, the number shows alone, as the penalty under it does."""
+    import random
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.render import seat as seat_render
+
+    variant = get_variant("4-card")
+    rules = make_rules(variant, {"knock_penalty": penalty}, bounded=False)
+    round_ = goldens.play_out(Round(variant, rules, 3, dealer=2, rng=random.Random(1), round_no=3,
+                                    rounds=9, totals=(0, 10, 20)), knock_after=3)
+    knocker = round_.view(None).knocker
+    score = round_.scores[knocker]
+    assert score == round_.raw_scores[knocker] + penalty  # the state tested
+    for match_over, number in ((False, score), (True, score + (0, 10, 20)[knocker])):
+        image = render_seat(round_.view(knocker), lang=lang, match_over=match_over)
+        side = image.crop((seat_render.SIDE_X, 30, 128, 52))
+        assert shows(side, str(number)), (match_over, number)
+        assert not any(image.getpixel((127, y)) for y in range(30, 52))  # nothing runs off
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("totals, said", [
     ((12, 12, 30), ("SHARED WIN", "SHARED WIN", "PLACE 3/3")),
     ((5, 9, 9), ("YOU WIN", "PLACE 2/3", "PLACE 2/3")),

@@ -207,10 +207,8 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
 
     stock_box = (SIDE_X, 32, SIDE_W, 9)
     stock_words = say(lang, "STOCK {n}", n=view.stock_size)
-    if view.phase == OVER:  # the stock no longer matters: this seat's round score does,
-        stock_words = say(lang, "SCORE {n}", n=view.round_scores[view.seat])
-        if match_over:  # and at the result its match total
-            stock_words = say(lang, "TOTAL {n}", n=view.totals[view.seat])
+    if view.phase == OVER:  # the stock no longer matters: this seat's score does
+        stock_words = end_score_words(view, lang, match_over)
     if "draw" in legal or cursor == "stock":
         draw_label_box(draw, stock_box, stock_words, INK, PAPER, selected=cursor == "stock")
     else:
@@ -229,6 +227,20 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SeatView, cursor: int | str | No
             draw_label_box(draw, (SIDE_X, 42, SIDE_W, 9), say(lang, words), INK, PAPER,
                            selected=cursor == choice)
             break
+
+
+def end_score_words(view: SeatView, lang: str = "en", match_over: bool = False) -> str:
+    """In the stock's place at the round's end: 'SCORE 35', at the result 'TOTAL 120'.
+    The number alone where both do not fit the side column: a match resumed under an
+    older golfbox's knock penalty (123456) read 'SCORE 12348', its last digit off the
+    screen."""
+    if match_over:
+        number = view.totals[view.seat]
+        said = say(lang, "TOTAL {n}", n=number)
+    else:
+        number = view.round_scores[view.seat]
+        said = say(lang, "SCORE {n}", n=number)
+    return said if glyphs.text_width(said) <= SIDE_W - 2 else str(number)
 
 
 def penalty_words(view: SeatView, lang: str = "en") -> str:
