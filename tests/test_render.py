@@ -940,6 +940,35 @@ def test_the_reveal_names_a_bot_seat_without_cutting_it(size, lang, players):
             assert shows(row, shown), (seat, shown)
 
 
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
+    """A knock penalty of 1000 (the bound) makes a knocker's total 1000 and more in one
+    round (and 99 rounds of 4-card about 1500). In a 32-px panel 'TOT 1053' is 30 px, as
+    'TOT -986': each touched the next panel's total and read as one run with it ('TOT
+    1053TOT 328'); 'TOT -1012' was cut ('TOT -10…'). A total too wide for its panel less
+    the names' margins shows its number alone."""
+    from test_wording import shows
+
+    from golfbox.render.table import reveal_pages
+
+    round_ = goldens.play_out(goldens.deal("polish-poker", players=8, rules={"knock_penalty": 1000},
+                                           totals=(0, -1012, 5, 0, 12, 0, 7, 310)), knock_after=3)
+    view = round_.view(None)
+    assert max(view.totals) >= 1000  # the state tested: the knocker paid 1000
+    per_page = 8 if size == (256, 64) else 4
+    y = 28 + view.variant.rows * 8  # the totals' row
+    for page in range(reveal_pages(8, size)):
+        image = render_reveal(view, size, goldens.NAMES[lang], page=page, lang=lang).convert("L")
+        panel_w = size[0] // per_page
+        for i, seat in enumerate(range(page * per_page, (page + 1) * per_page)):
+            x = i * panel_w
+            assert shows(image.crop((x, y - 2, x + panel_w, y + 6)), str(view.totals[seat])), seat
+            if i:  # three blank columns at least between two panels' totals, as between names
+                assert not any(image.getpixel((c, r)) for c in range(x - 2, x + 1)
+                               for r in range(y, y + 5)), (seat, "touches the one before")
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("names", ["bots", "long"])
 def test_a_seat_waiting_for_the_start_reads_whole_words(lang, names):

@@ -448,7 +448,10 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
                 draw_small_face(draw, box, card, ink, paper)
         if view.round_scores is not None:
             _text_centered(draw, x, panel_w, 20 + rows * 8, score_words(view, seat), ink)
-        _text_centered(draw, x, panel_w, 28 + rows * 8, say(lang, "tot {n}", n=view.totals[seat]), dim)
+        total = say(lang, "tot {n}", n=view.totals[seat])
+        if glyphs.text_width(total) > panel_w - 3:  # as a name: 'TOT 1053' ran into the next
+            total = str(view.totals[seat])
+        _text_centered(draw, x, panel_w, 28 + rows * 8, total, dim)
     return image
 
 
