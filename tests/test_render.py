@@ -969,6 +969,28 @@ def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
                                for r in range(y, y + 5)), (seat, "touches the one before")
 
 
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_a_resumed_penalty_past_the_bound_shows_the_knockers_whole_score_in_the_reveal(size):
+    """A match an older golfbox dealt with a knock penalty past today's 1000 is finished
+    under it. In a 32-px panel the knocker's '24+123456' read '24+123…': neither the
+    penalty nor the score. Where 'raw+penalty' does not fit, the score shows whole."""
+    from test_wording import shows
+
+    rules = make_rules("4-card", {"knock_penalty": 123456}, bounded=False)
+    round_ = goldens.play_out(Round(get_variant("4-card"), rules, 8, dealer=2, rng=random.Random(2),
+                                    round_no=3, rounds=9, totals=(0,) * 8), knock_after=3)
+    view = round_.view(None)
+    knocker = view.knocker
+    assert view.round_scores[knocker] > 123456  # the state tested: the knocker paid it
+    per_page = 8 if size == (256, 64) else 4
+    image = render_reveal(view, size, page=knocker // per_page)
+    panel_w = size[0] // per_page
+    x, y = knocker % per_page * panel_w, 20 + view.variant.rows * 8  # the scores' row
+    score_row = image.crop((x, y - 2, x + panel_w, y + 6))
+    assert shows(score_row, str(view.round_scores[knocker]))
+    assert not shows(image.crop((0, y - 2, size[0], y + 6)), "…")
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("names", ["bots", "long"])
 def test_a_seat_waiting_for_the_start_reads_whole_words(lang, names):

@@ -413,7 +413,8 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     """The round's reveal: every grid face up with its round score and match total.
 
     The seat that knocked or went out has its name inverted; a penalty shows as
-    'raw+penalty', a doubled score as 'raw×2'. 256×64 holds 8 grids; 128×64 holds 4 per page
+    'raw+penalty', a doubled score as 'raw×2' (the score alone where that would be cut,
+    as a total too wide for 'tot'). 256×64 holds 8 grids; 128×64 holds 4 per page
     (see reveal_pages).
     """
     image, draw, palette = _canvas(size)
@@ -447,7 +448,10 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
             else:
                 draw_small_face(draw, box, card, ink, paper)
         if view.round_scores is not None:
-            _text_centered(draw, x, panel_w, 20 + rows * 8, score_words(view, seat), ink)
+            score = score_words(view, seat)
+            if glyphs.text_width(score) > panel_w - 3:  # a resumed old match's '24+123456'
+                score = str(view.round_scores[seat])
+            _text_centered(draw, x, panel_w, 20 + rows * 8, score, ink)
         total = say(lang, "tot {n}", n=view.totals[seat])
         if glyphs.text_width(total) > panel_w - 3:  # as a name: 'TOT 1053' ran into the next
             total = str(view.totals[seat])
