@@ -970,6 +970,28 @@ def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_reveal_totals_on_one_page_all_keep_or_all_drop_their_word(size):
+    """One knocker's 1036 beside seven small totals: had only that one dropped 'TOT', the
+    row read 'TOT 19  TOT 95  1036  TOT 31', one number unlike the rest. Where one total
+    does not fit, every total of the reveal shows its number alone, on every page."""
+    from test_wording import shows
+
+    round_ = goldens.play_out(goldens.deal("polish-poker", players=8, rules={"knock_penalty": 1000},
+                                           totals=(0, 0, 5, 0, 12, 0, 7, 31)), knock_after=3)
+    view = round_.view(None)
+    big = [seat for seat in range(8) if view.totals[seat] >= 1000]
+    assert big and min(view.totals) < 100  # the state tested: one wide total among small ones
+    y = 28 + view.variant.rows * 8
+    per_page = 8 if size == (256, 64) else 4
+    for page in range(8 // per_page):
+        image = render_reveal(view, size, goldens.NAMES["en"], page=page).convert("L")
+        row = image.crop((0, y - 2, size[0], y + 6))
+        assert not shows(row, "TOT"), page
+        for seat in range(page * per_page, (page + 1) * per_page):  # each number still there, with its word or without
+            assert shows(row, str(view.totals[seat])), seat
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
 def test_a_resumed_penalty_past_the_bound_shows_the_knockers_whole_score_in_the_reveal(size):
     """A match an older golfbox dealt with a knock penalty past today's 1000 is finished
     under it. In a 32-px panel the knocker's '24+123456' read '24+123…': neither the

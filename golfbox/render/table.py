@@ -434,6 +434,11 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     panel_w = image.width // max(len(seats), 4)
     left = (image.width - panel_w * len(seats)) // 2
     table = table_names(view.players, names, lang)
+    # 'tot 1053' is 30 px, and ran into the next panel's total in a 32-px panel: where
+    # one total does not fit, every total on every page shows its number alone, alike.
+    totals = [say(lang, "tot {n}", n=total) for total in view.totals]
+    if any(glyphs.text_width(total) > panel_w - 3 for total in totals):
+        totals = [str(total) for total in view.totals]
     for i, seat in enumerate(seats):
         x = left + i * panel_w
         name = fit_name(table[seat], panel_w - 3, table)
@@ -452,10 +457,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
             if glyphs.text_width(score) > panel_w - 3:  # a resumed old match's '24+123456'
                 score = str(view.round_scores[seat])
             _text_centered(draw, x, panel_w, 20 + rows * 8, score, ink)
-        total = say(lang, "tot {n}", n=view.totals[seat])
-        if glyphs.text_width(total) > panel_w - 3:  # as a name: 'TOT 1053' ran into the next
-            total = str(view.totals[seat])
-        _text_centered(draw, x, panel_w, 28 + rows * 8, total, dim)
+        _text_centered(draw, x, panel_w, 28 + rows * 8, totals[seat], dim)
     return image
 
 
