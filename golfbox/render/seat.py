@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from golfbox.engine import OVER, START, SeatView, rank_of, scoring_combinations
 from golfbox.render import glyphs
 from golfbox.render.card import card_words, draw_back, draw_face, draw_label_box, draw_slot
-from golfbox.render.names import doubled, fit_name, seat_name, table_names, wait_words, wrap_naming
+from golfbox.render.names import doubled, fit_name, table_names, wait_words, wrap_naming
 from golfbox.render.words import say
 
 SIZE = (128, 64)
