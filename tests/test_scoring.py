@@ -1,6 +1,8 @@
 """Scoring: every combination and penalty of RULES.md, with the notation's grids."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from golfbox.engine import get_variant, grid_score, make_rules, parse_grid, round_scores
 
@@ -147,38 +149,6 @@ def test_grid_score_matches_round_scores_without_ender():
     assert grid_score(variant, rules, ranks) == 17
 
 
-def test_nine_card_scoring_agrees_with_the_plain_rule_on_random_grids():
-    """_lines_score is written for speed (search scores thousands of grids a
-    decision): it must agree with the rule as RULES.md states it, under both
-    `lines` settings, on grids rich in three of a kind."""
-    import random
-    from collections import Counter
-
-    from golfbox.engine import NINE_CARD_LINE_SCORES
-
-    variant = get_variant("9-card")
-    rows = [(0, 1, 2), (3, 4, 5), (6, 7, 8)]
-    columns = [(0, 3, 6), (1, 4, 7), (2, 5, 8)]
-
-    def plain(ranks, lines):
-        used, combos = set(), []
-        for line in lines:  # rows first, then columns; a card counts in one line only
-            if not used & set(line) and len({ranks[p] for p in line}) == 1:
-                used |= set(line)
-                combos.append(ranks[line[0]])
-        total = sum(variant.values[r] for p, r in enumerate(ranks) if p not in used)
-        for rank, count in Counter(combos).items():
-            total += count // 2 * -30 + count % 2 * NINE_CARD_LINE_SCORES.get(rank, 0)
-        return total
-
-    rng = random.Random(9)
-    for setting, lines in (("rows", rows), ("rows+columns", rows + columns)):
-        rules = make_rules(variant, {"lines": setting})
-        for _ in range(3000):
-            ranks = [rng.choice((4, 12, 13, rng.randrange(14))) for _ in range(9)]
-            assert grid_score(variant, rules, ranks) == plain(ranks, lines), (setting, ranks)
-
-
 def combos(variant_name, grid, **rules):
     """What scoring_combinations finds, as (positions of each line, score)."""
     from golfbox.engine import scoring_combinations
@@ -212,40 +182,99 @@ def test_combinations_name_the_lines_that_scored_together():
     assert combos("4-card", "K K / K K") == []
 
 
-def test_combinations_add_up_to_the_grid_score_on_random_grids():
-    """The cards outside every combination plus the combinations' scores make the
-    grid's score, under every house rule that makes combinations."""
-    import random
+# Every setting of the rules that decide which cards score together. Each column-pairs
+# variant is given both of their rules, in every combination: the scoring reads both
+# (the config offers four_of_a_kind in 6-card, negative_pairs_keep in polish-poker).
+# A four_of_a_kind that is on is given a number drawn by scored_grids.
+SCORING_RULES = [("4-card", {}), ("9-card", {"lines": "rows"}), ("9-card", {"lines": "rows+columns"})] + [
+    (name, {"negative_pairs_keep": keep, "four_of_a_kind": four})
+    for name in ("6-card", "polish-poker") for keep in (False, True) for four in (None, -10)]
 
+
+def rules_for(variant, setting):
+    from golfbox.engine import Rules
+
+    return Rules({**make_rules(variant, {}), **setting})
+
+
+def plain_score(variant, rules, ranks):
+    """RULES.md's scoring as the page states it, line by line, to hold the engine to."""
+    from collections import Counter
+
+    from golfbox.engine import NINE_CARD_LINE_SCORES
+
+    values, rows, cols = variant.values, variant.rows, variant.cols
+    if variant.scoring == "sum":
+        return sum(values[r] for r in ranks)
+    if variant.scoring == "column_pairs":
+        total, pairs = 0, Counter()
+        for top, bottom in zip(ranks[:cols], ranks[cols:]):
+            if top != bottom:
+                total += values[top] + values[bottom]
+            elif rules["negative_pairs_keep"] and values[top] < 0:
+                total += 2 * values[top]  # the house rule: a pair of jokers keeps its -4
+            else:
+                pairs[top] += 1  # a pair scores 0 ...
+        four = rules["four_of_a_kind"]  # ... and two pairs of one rank this, if set
+        return total + sum(count // 2 * four for count in pairs.values()) if four is not None else total
+    lines = [range(r * cols, (r + 1) * cols) for r in range(rows)]
+    if rules["lines"] == "rows+columns":
+        lines += [range(c, rows * cols, cols) for c in range(cols)]
+    used, complete = set(), []
+    for line in lines:  # rows first, then columns; a card counts in one line only
+        if not used & set(line) and len({ranks[p] for p in line}) == 1:
+            used |= set(line)
+            complete.append(ranks[line[0]])
+    total = sum(values[r] for p, r in enumerate(ranks) if p not in used)
+    for rank, count in Counter(complete).items():
+        total += count // 2 * -30 + count % 2 * NINE_CARD_LINE_SCORES.get(rank, 0)
+    return total
+
+
+def check_combinations(variant, rules, ranks):
+    """The combinations are whole lines of one rank, no card in two, and the cards
+    outside them plus the combinations' scores make the grid's score."""
     from golfbox.engine import scoring_combinations
 
-    rng = random.Random(4)
-    cases = [("9-card", {}), ("9-card", {"lines": "rows+columns"}), ("6-card", {}),
-             ("6-card", {"four_of_a_kind": -10}), ("polish-poker", {}),
-             ("polish-poker", {"negative_pairs_keep": True}), ("4-card", {})]
-    for name, setting in cases:
-        variant = get_variant(name)
-        rules = make_rules(variant, setting)
-        for _ in range(2000):
-            top = 14 if variant.jokers_per_deck else 13  # a joker only where there are jokers
-            ranks = [rng.choice((4, 12, top - 1, rng.randrange(top))) for _ in range(variant.size)]
-            found = scoring_combinations(variant, rules, ranks)
-            inside = [p for c in found for line in c.lines for p in line]
-            assert len(inside) == len(set(inside)), (name, ranks)
-            outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
-            assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), \
-                (name, setting, ranks)
+    found = scoring_combinations(variant, rules, ranks)
+    inside = [p for c in found for line in c.lines for p in line]
+    assert len(inside) == len(set(inside)), found
+    for c in found:
+        assert len({ranks[p] for line in c.lines for p in line}) == 1, c
+        assert all(len(line) == variant.rows for line in c.lines), c  # whole lines
+    outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
+    assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), found
+
+
+@st.composite
+def scored_grids(draw):
+    """A variant, its scoring rules and a grid of a few ranks (pairs and lines come often)."""
+    name, setting = draw(st.sampled_from(SCORING_RULES))
+    variant = get_variant(name)
+    if setting.get("four_of_a_kind") is not None:
+        setting = dict(setting, four_of_a_kind=draw(st.integers(-1000, 1000)))
+    alphabet = draw(st.lists(st.integers(0, 13 if variant.has_jokers else 12),
+                             min_size=1, max_size=4, unique=True))
+    ranks = draw(st.lists(st.sampled_from(alphabet), min_size=variant.size, max_size=variant.size))
+    return variant, rules_for(variant, setting), ranks
+
+
+@settings(max_examples=3000, deadline=None)
+@given(scored_grids())
+def test_the_score_is_the_rule_and_what_the_combinations_imply(grid):
+    """For every variant, every setting of the rules that make combinations and any grid:
+    grid_score scores as RULES.md says, and the combinations the reveal marks add up
+    to it (search scores thousands of grids a decision; a player checks the marks)."""
+    variant, rules, ranks = grid
+    assert grid_score(variant, rules, ranks) == plain_score(variant, rules, ranks)
+    check_combinations(variant, rules, ranks)
 
 
 def test_every_combination_is_whole_lines_of_one_rank_on_every_small_grid():
-    """The random test above checks the sum only: a 'combination' of a mixed line
-    scoring its cards' values, or a pair of two ranks, would pass it, and the rare
-    grids (three lines of one rank, three paired columns of one rank beside
-    four_of_a_kind, a kept joker pair beside a plain one) come only by chance. Here
-    every grid of three or four ranks, the marks checked line by line."""
+    """The property above draws its grids: the rare ones (three lines of one rank,
+    three paired columns of one rank beside four_of_a_kind, a kept joker pair beside
+    a plain one) come only by chance. Here every grid of three or four ranks."""
     import itertools
-
-    from golfbox.engine import scoring_combinations
 
     cases = [("9-card", {}, (3, 12, 13)), ("9-card", {"lines": "rows+columns"}, (3, 12, 13)),
              ("6-card", {"four_of_a_kind": -10}, (0, 1, 10, 12)),
@@ -255,12 +284,4 @@ def test_every_combination_is_whole_lines_of_one_rank_on_every_small_grid():
         variant = get_variant(name)
         rules = make_rules(variant, setting)
         for ranks in itertools.product(alphabet, repeat=variant.size):
-            found = scoring_combinations(variant, rules, ranks)
-            inside = [p for c in found for line in c.lines for p in line]
-            assert len(inside) == len(set(inside)), (name, ranks)
-            for c in found:
-                assert len({ranks[p] for line in c.lines for p in line}) == 1, (name, ranks, c)
-                assert all(len(line) == variant.rows for line in c.lines), (name, ranks, c)  # whole
-            outside = sum(variant.values[r] for p, r in enumerate(ranks) if p not in inside)
-            assert outside + sum(c.score for c in found) == grid_score(variant, rules, ranks), \
-                (name, setting, ranks)
+            check_combinations(variant, rules, ranks)
