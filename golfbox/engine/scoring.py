@@ -5,9 +5,8 @@ Grids are given as flat sequences of ranks (see cards.rank_of), row by row.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from golfbox.engine.cards import JOKER, KING
 from golfbox.engine.variants import SCORE_COLUMN_PAIRS, SCORE_LINES, SCORE_SUM, Rules, Variant
@@ -16,73 +15,20 @@ NINE_CARD_LINE_SCORES = {KING: -10, JOKER: -20}  # three of a kind otherwise sco
 TWO_LINES_SAME_RANK = -30
 FINISHER_PENALTY_PER_LOWER = 5
 
+_Line = tuple[int, ...]  # grid positions: a row, a column
+_Scored = tuple[tuple[_Line, ...], int]  # a combination's lines and score, as Combination
+
 
 def grid_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
-    """A grid's score before penalties."""
-    if variant.scoring == SCORE_SUM:
-        return sum(variant.values[r] for r in ranks)
-    if variant.scoring == SCORE_COLUMN_PAIRS:
-        return _column_pairs_score(variant, rules, ranks)
-    if variant.scoring == SCORE_LINES:
-        return _lines_score(variant, rules, ranks)
-    raise AssertionError(variant.scoring)
-
-
-def _column_pairs_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
-    values, cols = variant.values, variant.cols
-    keep_negative_pairs = rules.get("negative_pairs_keep", False)
-    total = 0
-    paired_ranks: list[int] = []
-    for col in range(cols):
-        top, bottom = ranks[col], ranks[cols + col]
-        if top != bottom:
-            total += values[top] + values[bottom]
-        elif keep_negative_pairs and values[top] < 0:
-            total += 2 * values[top]  # house rule: a pair of jokers keeps its -4
-        else:
-            paired_ranks.append(top)  # a pair cancels: 0
-    four_of_a_kind = rules.get("four_of_a_kind")
-    if four_of_a_kind is not None:
-        # Two paired columns of one rank score the rule's number together.
-        for count in Counter(paired_ranks).values():
-            total += (count // 2) * four_of_a_kind
-    return total
-
-
-@lru_cache(maxsize=None)
-def _lines(rows: int, cols: int, rule: str | None) -> tuple[tuple[int, ...], ...]:
-    """The lines that can score a combination: rows first, then columns if the rule says."""
-    lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
-    if rule == "rows+columns":
-        lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
-    return tuple(lines)
-
-
-def _combined_lines(variant: Variant, rules: Rules, ranks: Sequence[int],
-                    used: set[int]) -> list[tuple[int, ...]]:
-    """The lines of one rank that count as combinations, rows looked at first, then
-    columns: a line only if none of its cards is already in one (``used`` gets them).
-    Search scores thousands of grids a decision: the lines are built once (_lines)."""
-    combined = []
-    for line in _lines(variant.rows, variant.cols, rules.get("lines")):
-        first = ranks[line[0]]
-        if all(ranks[p] == first for p in line) and used.isdisjoint(line):
-            used.update(line)
-            combined.append(line)
-    return combined
-
-
-def _lines_score(variant: Variant, rules: Rules, ranks: Sequence[int]) -> int:
-    used: set[int] = set()
-    combined = _combined_lines(variant, rules, ranks, used)
+    """A grid's score before penalties: its cards' values, each combination's cards
+    scoring the combination's score in their place."""
     values = variant.values
-    if not combined:
-        return sum(values[r] for r in ranks)
-    total = sum(values[ranks[p]] for p in range(len(ranks)) if p not in used)
-    for rank, count in Counter(ranks[line[0]] for line in combined).items():
-        # Two complete lines of one rank score -30 together, instead of their own values.
-        total += (count // 2) * TWO_LINES_SAME_RANK
-        total += (count % 2) * NINE_CARD_LINE_SCORES.get(rank, 0)
+    total = sum(map(values.__getitem__, ranks))
+    if variant.scoring == SCORE_SUM:
+        return total  # no combinations: spares the call, as a round ends scoring every grid
+    for lines, score in _combinations(variant, rules, ranks):
+        # A combination is whole lines of one rank: its cards' values are that rank's.
+        total += score - values[ranks[lines[0][0]]] * len(lines) * len(lines[0])
     return total
 
 
@@ -97,45 +43,91 @@ class Combination(NamedTuple):
 def scoring_combinations(variant: Variant, rules: Rules, ranks: Sequence[int]) -> tuple[Combination, ...]:
     """The combinations a grid's score counted, rows first then columns, each line in
     one combination at most: what the reveal marks so that a player can check the sum.
-    The cards outside them score their values (tests/test_scoring.py checks the two
-    add up to grid_score, which finds the same lines but keeps its own sums: search
-    scores thousands of grids a decision)."""
+    The cards outside them score their values (grid_score adds up the same ones)."""
+    return tuple(sorted(Combination(lines, score)
+                        for lines, score in _combinations(variant, rules, ranks)))
+
+
+def _combinations(variant: Variant, rules: Rules, ranks: Sequence[int]) -> list[_Scored]:
+    """The combinations, in no order: the one place that says which cards score
+    together and what (RULES.md). Plain tuples, not Combination: search scores
+    thousands of grids a decision (bench/playout_speed.py)."""
+    if variant.scoring == SCORE_SUM:
+        return []
+    if variant.scoring == SCORE_COLUMN_PAIRS:
+        return _column_pairs(variant, rules, ranks)
     if variant.scoring == SCORE_LINES:
-        return _paired(_combined_lines(variant, rules, ranks, set()), ranks, TWO_LINES_SAME_RANK,
-                       lambda rank: NINE_CARD_LINE_SCORES.get(rank, 0))
-    if variant.scoring != SCORE_COLUMN_PAIRS:
-        return ()
-    cols, values = variant.cols, variant.values
-    keep_negative_pairs = rules.get("negative_pairs_keep", False)
-    kept, pairs = [], []
-    for col in range(cols):
-        column = (col, cols + col)
-        if ranks[col] != ranks[cols + col]:
+        return _paired(_combined_lines(variant, rules, ranks), ranks, TWO_LINES_SAME_RANK,
+                       NINE_CARD_LINE_SCORES)
+    raise AssertionError(variant.scoring)
+
+
+def _column_pairs(variant: Variant, rules: Rules, ranks: Sequence[int]) -> list[_Scored]:
+    """6-card's and polish-poker's paired columns, under their house rules."""
+    found: list[_Scored] = []
+    cancelled: list[_Scored] = []
+    for (top, bottom), pair in _columns(variant.cols):
+        rank = ranks[top]
+        if rank != ranks[bottom]:
             continue
-        if keep_negative_pairs and values[ranks[col]] < 0:
-            kept.append(Combination((column,), 2 * values[ranks[col]]))
+        value = variant.values[rank]
+        if value < 0 and rules.get("negative_pairs_keep", False):
+            found.append((pair[0], 2 * value))  # house rule: a pair of jokers keeps its -4
         else:
-            pairs.append(column)
-    together = rules.get("four_of_a_kind")
-    paired = _paired(pairs, ranks, together, lambda rank: 0) if together is not None else \
-        tuple(Combination((column,), 0) for column in pairs)
-    return tuple(sorted((*kept, *paired)))
+            cancelled.append(pair)  # a pair cancels: 0
+    if cancelled:
+        four_of_a_kind = rules.get("four_of_a_kind")
+        if four_of_a_kind is None:
+            found += cancelled
+        else:  # two paired columns of one rank score the rule's number together
+            found += _paired([lines[0] for lines, _ in cancelled], ranks, four_of_a_kind, {})
+    return found
 
 
-def _paired(lines: list[tuple[int, ...]], ranks: Sequence[int], together: int,
-            alone) -> tuple[Combination, ...]:
+@lru_cache(maxsize=None)
+def _columns(cols: int) -> tuple[tuple[_Line, _Scored], ...]:
+    """Each column's two positions, and the column as a pair that scores 0: built
+    once, as search scores thousands of grids a decision."""
+    return tuple(((col, cols + col), (((col, cols + col),), 0)) for col in range(cols))
+
+
+@lru_cache(maxsize=None)
+def _lines(rows: int, cols: int, rule: str | None) -> tuple[_Line, ...]:
+    """The lines that can score a combination: rows first, then columns if the rule says."""
+    lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+    if rule == "rows+columns":
+        lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+    return tuple(lines)
+
+
+def _combined_lines(variant: Variant, rules: Rules, ranks: Sequence[int]) -> list[_Line]:
+    """The lines of one rank that count as combinations, rows looked at first, then
+    columns: a line only if none of its cards is already in one. The lines are built
+    once (_lines)."""
+    combined: list[_Line] = []
+    used: set[int] = set()
+    for line in _lines(variant.rows, variant.cols, rules.get("lines")):
+        first = ranks[line[0]]
+        if all(ranks[p] == first for p in line) and used.isdisjoint(line):
+            used.update(line)
+            combined.append(line)
+    return combined
+
+
+def _paired(lines: list[_Line], ranks: Sequence[int], together: int,
+            alone: Mapping[int, int]) -> list[_Scored]:
     """``lines`` of one rank taken two by two, in order, scoring ``together``; a line
-    left over scores ``alone(rank)``."""
-    found: list[Combination] = []
-    waiting: dict[int, tuple[int, ...]] = {}
+    left over scores ``alone`` of its rank (0 if not there)."""
+    found: list[_Scored] = []
+    waiting: dict[int, _Line] = {}
     for line in lines:
         rank = ranks[line[0]]
         if rank in waiting:
-            found.append(Combination((waiting.pop(rank), line), together))
+            found.append(((waiting.pop(rank), line), together))
         else:
             waiting[rank] = line
-    found += [Combination((line,), alone(rank)) for rank, line in waiting.items()]
-    return tuple(sorted(found))
+    found += [((line,), alone.get(rank, 0)) for rank, line in waiting.items()]
+    return found
 
 
 def apply_penalties(variant: Variant, rules: Rules, raw: Sequence[int], ender: int | None,
