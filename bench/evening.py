@@ -47,7 +47,6 @@ import resource
 import sqlite3
 import sys
 import tempfile
-import threading
 import time
 import tracemalloc
 from contextlib import closing
@@ -61,6 +60,7 @@ from golfbox.table.assemble import assemble_table  # noqa: E402
 from golfbox.table.journal import KEEP_MATCHES, Journal  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
 from golfbox.table.timers import ManualClock  # noqa: E402
+from procfs import status  # noqa: E402  (beside this script)
 
 PRESS_BUTTONS = (Button.LEFT, Button.RIGHT, Button.OK, Button.OK, Button.OK, Button.BACK)
 
@@ -84,29 +84,6 @@ class LineCounter(logging.Handler):
     def emit(self, record):
         self.lines += 1
         self.by_message[record.msg] = self.by_message.get(record.msg, 0) + 1
-
-
-def open_files() -> int:
-    return len(os.listdir("/proc/self/fd"))
-
-
-def children() -> int:
-    """Processes whose parent is this one (the bots' worker, if any)."""
-    me, count = str(os.getpid()), 0
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                with open(f"/proc/{pid}/stat") as stat:
-                    if stat.read().rsplit(")", 1)[1].split()[1] == me:
-                        count += 1
-            except OSError:
-                pass
-    return count
-
-
-def rss_kib() -> int:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 def written_kib() -> float:
@@ -235,8 +212,9 @@ class Evening:
 def figures(evening: Evening, lines: LineCounter) -> dict[str, float]:
     traced, _ = tracemalloc.get_traced_memory()
     main, file, wal = journal_bytes(evening.path)
-    return {"traced KiB": traced / 1024, "RSS KiB": rss_kib(), "fds": open_files(),
-            "threads": threading.active_count(), "children": children(),
+    proc = status()
+    return {"traced KiB": traced / 1024, "RSS KiB": proc["VmRSS"], "fds": proc["fds"],
+            "threads": proc["Threads"], "children": proc["children"],
             "timers": len(evening.service.timers._pending), "journal B": main, "file B": file, "wal B": wal,
             "writes": CountingJournal.writes, "written KiB": written_kib(), "log lines": lines.lines,
             "hours": evening.clock.now / 3600}
@@ -342,11 +320,11 @@ def table_process(args) -> None:
             say_line(state=state)
         if service.state == "match_over" and service.match_id not in done:
             done.add(service.match_id)
+            # Its RSS, files and threads the parent reads from outside (proc_figures).
             say_line(match_done=len(done), variant=service.match_config.get("variant"),
                      players=len(service.players), figures={
-                         "RSS KiB": rss_kib(), "fds": open_files(),
-                         "threads": threading.active_count(), "clock": evening.clock.now,
-                         "mashes": evening.mashes, "unplugs": evening.unplugs})
+                         "clock": evening.clock.now, "mashes": evening.mashes,
+                         "unplugs": evening.unplugs})
     evening.settled = settled
     ready = time.perf_counter() - begun
     service = evening.service
@@ -364,9 +342,7 @@ def table_process(args) -> None:
 
 
 def proc_figures(pid: int) -> dict:
-    """The table process's RSS, threads and open files, read as soak.py reads them."""
-    from soak import status  # beside this script
-
+    """The table process's RSS, threads and open files."""
     got = status(pid)
     return {"RSS KiB": got["VmRSS"], "threads": got["Threads"], "fds": got["fds"]}
 

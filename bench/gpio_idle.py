@@ -30,22 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golfbox.hal.base import Button  # noqa: E402
 from golfbox.hal.gpio import GpioPad, pin_factory_by_name  # noqa: E402
+from procfs import switches  # noqa: E402  (beside this script)
 
 # BCM pins of four seats' buttons: any 16 distinct GPIOs do for mock pins.
 PINS = [4, 5, 6, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26]
-
-
-def switches() -> dict[int, int]:
-    """voluntary_ctxt_switches of each thread of this process, by thread id."""
-    counts = {}
-    for task in Path("/proc/self/task").iterdir():
-        try:
-            for line in (task / "status").read_text().splitlines():
-                if line.startswith("voluntary_ctxt_switches:"):
-                    counts[int(task.name)] = int(line.split()[1])
-        except FileNotFoundError:  # a thread that ended meanwhile
-            pass
-    return counts
 
 
 def main() -> None:

@@ -47,8 +47,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from procfs import TICK, cpu_ticks, status, wakeups  # beside this script
+
 ROOT = Path(__file__).resolve().parents[1]
-TICK = os.sysconf("SC_CLK_TCK")
 
 CONFIG = """\
 [[seats]]
@@ -70,66 +71,6 @@ screen_saver_minutes = {saver}
 """
 BOTS = 'bots = { 1 = "easy", 2 = "medium", 3 = "hard", 4 = "random" }\n' \
        "auto_start = true\nbot_delay = 0.2"
-
-
-def cpu_ticks(pid: int) -> tuple[int, int]:
-    """(utime + stime of the process, of its children still running), in clock ticks."""
-    own = _ticks(pid)
-    kids = 0
-    for child in _children(pid):
-        kids += _ticks(child)
-    return own, kids
-
-
-def _ticks(pid: int) -> int:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-
-
-def _children(pid: int) -> list[int]:
-    kids = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            kids += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:
-            pass
-    return kids
-
-
-def _status(pid: int) -> dict[str, int]:
-    fields = {}
-    try:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    except FileNotFoundError:
-        return {}
-    for line in lines:
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "Threads"):
-            fields[key] = int(value.split()[0])
-    return fields
-
-
-def wakeups(pid: int) -> int:
-    """Voluntary context switches of all the process's threads: how often it slept and
-    was woken (a loop polling every second adds one a second)."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for line in (task / "status").read_text().splitlines():
-            if line.startswith("voluntary_ctxt_switches:"):
-                total += int(line.split()[1])
-    return total
-
-
-def status(pid: int) -> dict[str, int]:
-    fields = _status(pid)
-    fields["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
-    children = _children(pid)
-    fields["children"] = len(children)
-    fields["kids_rss"] = sum(_status(child).get("VmRSS", 0) for child in children)
-    return fields
 
 
 def journal_entries(journal: Path) -> list[tuple]:
