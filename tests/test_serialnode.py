@@ -306,6 +306,37 @@ def test_a_port_that_is_not_a_node_is_logged_once_not_at_every_probe(caplog):
     assert [r.levelno for r in probes].count(logging.WARNING) == 1
 
 
+def test_a_port_that_is_not_a_node_is_left_alone_between_probes(tmp_path):
+    """A USB-serial gadget on a configured port (a GPS, another board) is sent SYNCs for
+    handshake_timeout, then left in peace for three scans before it is probed again."""
+    import os
+    import select
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    (tmp_path / "gadget").symlink_to(os.ttyname(slave))
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=(str(tmp_path / "gadget"),),
+                                         handshake_timeout=0.2, quiet_before_sync=0.05, scan_interval=0.3))
+    written = []  # when the host's bytes reached the gadget
+    try:
+        hub.start(queue.Queue().put)
+        deadline = time.monotonic() + 4.0
+        while time.monotonic() < deadline:
+            if select.select([master], [], [], 0.01)[0]:
+                os.read(master, 4096)
+                written.append(time.monotonic())
+    finally:
+        hub.close()
+        os.close(master)
+        os.close(slave)
+    # A probe writes a SYNC every 30 ms (later on a loaded machine); a probe again at
+    # once came after a scan and a quiet wait, 0.35 s. The pauses between probes:
+    pauses = [b - a for a, b in zip(written, written[1:]) if b - a > 0.5]
+    assert len(pauses) >= 2, pauses  # probed again and again (a node may still be starting)
+    assert min(pauses) >= 3 * 0.3 - 0.05, pauses
+
+
 def test_show_while_the_node_is_absent_raises_but_keeps_the_frame():
     hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}))
     display = hub.display(SEAT)
