@@ -720,6 +720,18 @@ def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make
         f"not gpio.hold_time's 1.2 s: reflash it with the host's firmware"))]
 
 
+def test_an_old_node_already_holding_for_gpio_hold_time_is_not_told_to_reflash(make_peer, make_hub, caplog):
+    """gpio.hold_time = 0.7 is the 700 ms a node of firmware 1.2.1 holds for anyway: the
+    seat plays as the table expects, and the log asks the builder to reflash nothing."""
+    make_peer(protocol_version=2, firmware="1.2.1")
+    with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, hold_time=0.7)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+        time.sleep(0.3)  # a session's start, where the warning would be said
+    assert hub.hold_times[SEAT] == 0.7
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
 @pytest.mark.parametrize("version, firmware", [(1, "1.1.1"), (2, "1.2.1"), (3, "1.3.0")])
 def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_hub, caplog,
                                                                 version, firmware):
