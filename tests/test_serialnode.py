@@ -1242,6 +1242,26 @@ def test_a_corrupt_block_is_logged_with_seat_and_byte_offset_and_the_link_recove
     assert "seat 5: dropped corrupt block at byte" in caplog.text
 
 
+def test_each_frame_the_node_acknowledged_is_timed_once_for_the_benchmark(make_peer, make_hub):
+    """bench/serial_link.py reads hub.stats' frame_times: one a frame, from its show() to
+    the node's ack (the same picture again sends nothing, and is not timed)."""
+    make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    assert hub.wait_connected({SEAT}, 5)
+    display, taken = hub.display(SEAT), []
+    for step in range(3):
+        image = Image.new("1", (128, 64))
+        image.paste(1, (10 * step, 0, 10 * step + 30, 20))
+        started = time.perf_counter()
+        display.show(image)
+        assert display.wait_shown(3)
+        taken.append(time.perf_counter() - started)
+    display.show(image)
+    assert display.wait_shown(3)
+    times = list(hub.stats[SEAT].frame_times)
+    assert len(times) == 3 and all(0 < took <= bound for took, bound in zip(times, taken)), (times, taken)
+
+
 def test_link_stats_keep_only_the_newest_frame_times():
     """One entry per acknowledged frame, for a whole evening: the list grew without end."""
     from golfbox.hal.serialnode import FRAME_TIMES_KEPT, LinkStats
