@@ -238,6 +238,25 @@ def test_silent_host_brings_the_waiting_screen_and_the_frame_comes_back(make_nod
     assert node.wait_oled(image_to_pages(image), timeout=3)
 
 
+def test_a_seat_whose_player_thinks_for_seconds_keeps_its_frame(make_node, make_hub):
+    """Nothing to show and no press for longer than the node's 3 s of host silence (a
+    player thinking): the host's pings keep the node from taking the table for gone,
+    so the seat keeps its cards, not the waiting screen."""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    image = move_frame(1)
+    hub.display(SEAT).show(image)
+    assert node.wait_oled(image_to_pages(image), timeout=3)
+    shown = set()
+    deadline = time.monotonic() + 4.0
+    while time.monotonic() < deadline:
+        shown.add(node.oled()[0])
+        time.sleep(0.05)
+    assert shown == {image_to_pages(image)}
+    assert events.empty()  # nor did the host take the node for gone
+
+
 def test_lossy_link_every_event_once_in_order_and_every_frame_shown(make_node, make_hub):
     node = make_node(loss=0.10, seed=6)
     hub, events = make_hub()
