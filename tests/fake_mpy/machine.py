@@ -97,11 +97,12 @@ class _FakeSSD1306:
             if len(args) != count:
                 raise OSError("fake SSD1306: command 0x%02x cut short" % code)
             index += 1 + count
+            # As the chip takes them: 7 bits of a column, 3 of a page (a page 8 is page 0)
             if code == 0x21:
-                self.col_start, self.col_end = args[0], args[1]
+                self.col_start, self.col_end = args[0] & 0x7F, args[1] & 0x7F
                 self.col = self.col_start
             elif code == 0x22:
-                self.page_start, self.page_end = args[0], args[1]
+                self.page_start, self.page_end = args[0] & 0x07, args[1] & 0x07
                 self.page = self.page_start
             elif code == 0x20 and args[0] != 0:
                 raise OSError("fake SSD1306 models horizontal addressing only")
