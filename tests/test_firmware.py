@@ -12,14 +12,13 @@ from unittest.mock import ANY
 import pytest
 from PIL import Image, ImageDraw
 
-from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, needs_micropython, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
+from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, needs_micropython, panel_text, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
 from golfbox.hal.serialnode import image_to_pages
 from test_serialnode import collect
 
 pytestmark = needs_micropython
-
 
 
 def move_frame(step):
@@ -98,6 +97,36 @@ def test_waiting_screen_at_boot_shows_the_node_id_and_version(make_node):
     assert node.wait_oled(waiting_screen(None, NODE_ID), timeout=5), node.stderr()
     ram, contrast, on = node.oled()
     assert on
+
+
+def test_the_waiting_screen_reads_as_a_builder_needs_it(make_node, make_hub):
+    """What README tells a builder to read off the panel, read back as text: the other
+    tests compare the panel with the firmware's own draw_waiting_screen(), so a line it
+    lost (or drew dark) was lost from their expectation too. The seat line says which
+    seat the host last gave, or that it gave none, or that the id is not in its config."""
+    version = run_micropython("import node; print(node.FIRMWARE_VERSION)").decode().strip()
+
+    def screen(seat_line):
+        return ["golfbox", "waiting for", "the table...", seat_line, NODE_ID, "fw " + version]
+
+    def wait_text(expected, timeout):
+        deadline = time.monotonic() + timeout
+        while panel_text(node.oled()[0]) != expected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return panel_text(node.oled()[0])
+
+    node = make_node()
+    assert wait_text(screen("no seat yet"), 5) == screen("no seat yet"), node.stderr()
+    hub, events = make_hub()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    # Told its seat, not yet drawn on: it says the seat at once
+    assert wait_text(screen(f"seat {SEAT + 1}"), 3) == screen(f"seat {SEAT + 1}"), node.stderr()
+    hub.display(SEAT).show(move_frame(0))
+    assert node.wait_oled(image_to_pages(move_frame(0)), timeout=3)
+    hub.close()  # the host goes away: 3 s later the node says it again, over the frame
+    assert wait_text(screen(f"seat {SEAT + 1}"), 6) == screen(f"seat {SEAT + 1}"), node.stderr()
+    stranger = panel_text(waiting_screen(protocol.UNASSIGNED_SEAT, NODE_ID))
+    assert stranger == screen("not in config")
 
 
 def test_frame_sent_appears_in_the_node_framebuffer_and_a_press_arrives_once(make_node, make_hub):

@@ -367,6 +367,41 @@ def waiting_screen(seat: int | None, unique_id: str) -> bytes:
     return bytes.fromhex(run_micropython(code).decode())
 
 
+_GLYPHS: dict[bytes, str] = {}
+
+
+def panel_text(ram: bytes) -> list[str]:
+    """The lines of text on a panel, read back glyph by glyph in MicroPython's 8x8 font.
+
+    Lines may start at any row (the waiting screen's are not on page boundaries) but
+    at column 0, one glyph every 8 columns; a row band that is not all glyphs is no text."""
+    if not _GLYPHS:
+        font = run_micropython(
+            "import framebuf, sys\n"
+            "buf = bytearray(8)\n"
+            "fb = framebuf.FrameBuffer(buf, 8, 8, framebuf.MONO_VLSB)\n"
+            "for c in range(32, 127):\n"
+            "    fb.fill(0)\n"
+            "    fb.text(chr(c), 0, 0, 1)\n"
+            "    sys.stdout.write(buf.hex())\n")
+        glyphs = bytes.fromhex(font.decode())
+        _GLYPHS.update((glyphs[i * 8:i * 8 + 8], chr(32 + i)) for i in range(95))
+
+    def column(x: int, top: int) -> int:  # 8 rows from ``top`` of column x, bit 0 the top one
+        return sum((ram[(row // 8) * 128 + x] >> row % 8 & 1) << bit for bit, row in enumerate(range(top, top + 8)))
+
+    lines, top = [], 0
+    while top <= 56:
+        cells = [bytes(column(x, top) for x in range(cell * 8, cell * 8 + 8)) for cell in range(16)]
+        text = "".join(_GLYPHS.get(cell, "\0") for cell in cells)
+        if "\0" not in text and text.strip():
+            lines.append(text.rstrip())
+            top += 8
+        else:
+            top += 1
+    return lines
+
+
 # -- pytest fixtures (import them into a test module to use them) --
 
 
