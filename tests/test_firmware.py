@@ -31,6 +31,23 @@ def move_frame(step):
     return image
 
 
+def step_node(script: str):
+    """Run ``script`` under MicroPython with a SeatNode ``seat`` on a HostLine ``line``
+    (tests/fake_mpy/hostline.py), its panel from ``open_panel`` and its buttons on
+    ``pins`` (none unless set), both defined before the line ``# start``; returns what
+    the script printed, read back as a Python literal."""
+    prelude = (
+        "import protocol, node\n"
+        "from buttons import Buttons\n"
+        "from hostline import HostLine\n"
+        "line = HostLine()\n"
+        "pins = []\n"
+    )
+    start = "seat = node.SeatNode(line, open_panel, Buttons(pins, 0), bytes(8), line.clock)\n"
+    before, after = script.split("# start\n")
+    return eval(run_micropython(prelude + before + start + after).decode())
+
+
 def test_protocol_module_is_byte_identical_under_micropython():
     code = (
         "import sys, protocol as p\n"
@@ -415,6 +432,27 @@ def test_a_node_whose_oled_does_not_answer_keeps_its_buttons_and_says_so(make_no
     assert node.process.poll() is None
 
 
+def test_a_panel_that_answers_again_while_no_host_is_there_shows_the_waiting_screen():
+    """A builder bringing up a node without its host pushes the panel's cable back in:
+    the panel, opened again, must say "waiting for the table" and the id to put in the
+    config, not stay dark until a host turns up."""
+    shown = step_node(
+        "answers = [False]\n"
+        "shown = []\n"
+        "class Panel:\n"
+        "    def show(self, buffer):\n"
+        "        shown.append(bytes(buffer).hex())\n"
+        "def open_panel():\n"
+        "    return (Panel(), None) if answers[0] else (None, OSError(19))\n"
+        "# start\n"
+        "line.run(seat, 1000, ping=False)\n"
+        "answers[0] = True\n"
+        "line.run(seat, 4000, ping=False)\n"
+        "print(shown)\n")
+    assert [panel_text(bytes.fromhex(screen))[1:5] for screen in shown] == [
+        ["waiting for", "the table...", "no seat yet", "0" * 16]]
+
+
 def test_a_press_made_while_the_node_handles_bytes_is_not_stamped_before_it():
     """The pins are read after the loop has handled what it read (a slow contrast write
     to the panel, here 10 ms, the press 5 ms into it): the press's tick must not be the
@@ -500,3 +538,49 @@ def test_the_relay_never_sends_ctrl_c_to_a_node_that_has_just_turned_it_off():
         toggling.wait()
         host_end.close()
         node_end.close()
+
+
+def test_a_panel_that_fails_mid_game_is_tried_every_2_s_and_gets_the_frame_back():
+    """A display write that fails (a loose cable) drops the panel: STATE says so, it is
+    opened again every 2 s (not on every 2 ms loop, which would keep the bus busy), and
+    once it answers it gets the whole frame in play, not only what changed since."""
+    seen = step_node(
+        "broken = [False]\n"
+        "opened, drawn = [], []\n"
+        "class Panel:\n"
+        "    def show(self, buffer):\n"
+        "        self.answer()\n"
+        "        drawn.append(('whole', buffer[0]))\n"
+        "    def show_region(self, buffer, page, x0, x1):\n"
+        "        self.answer()\n"
+        "        drawn.append(('part', buffer[0]))\n"
+        "    def answer(self):\n"
+        "        if broken[0]:\n"
+        "            raise OSError(5)\n"
+        "def open_panel():\n"
+        "    opened.append(line.now)\n"
+        "    return (None, OSError(19)) if broken[0] else (Panel(), None)\n"
+        "def frame(byte):\n"
+        "    line.send(protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 0, 0, 1, byte)))\n"
+        "def failing():\n"
+        "    return protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])[3]\n"
+        "# start\n"
+        "line.sync()\n"
+        "frame(0x11)\n"
+        "line.run(seat, 500)\n"
+        "frame(0x22)\n"
+        "line.run(seat, 500)\n"
+        "seen = [drawn[1:], failing()]\n"  # after the waiting screen at start
+        "broken[0] = True\n"
+        "frame(0x33)\n"
+        "line.run(seat, 4500)\n"
+        "seen += [len(drawn), failing(), opened]\n"
+        "broken[0] = False\n"
+        "line.run(seat, 1000)\n"
+        "seen += [drawn[-1], failing()]\n"
+        "print(seen)\n")
+    shown, flags, drawn_while_broken, failing, opened, last, flags_after = seen
+    assert shown == [("whole", 0x11), ("part", 0x22)] and flags == 0
+    assert drawn_while_broken == 3 and failing == protocol.STATE_PANEL_FAILING
+    assert opened == [0, 2000, 4000, 6000]  # at start, then every 2 s from the last try
+    assert last == ("whole", 0x33) and flags_after == 0

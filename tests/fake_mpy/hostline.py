@@ -1,0 +1,51 @@
+"""The host's end of the line to a SeatNode run in-process under MicroPython, on a
+clock the test moves (runs under MicroPython, from MICROPYPATH like machine.py).
+
+For tests that step the node's loop by hand: a panel that fails at a given moment,
+how often the node says something. The end-to-end tests run firmware/main.py
+behind a pty instead (harness.FakeNode).
+"""
+
+import protocol
+
+PING_EVERY_MS = 250  # as the host does (PROTOCOL.md)
+
+
+class HostLine:
+    def __init__(self):
+        self.now = 0
+        self.link = protocol.Link()
+        self.to_node = []
+        self.from_node = bytearray()
+
+    # the node's side: its serial port and its clock
+    def read(self, limit, timeout_ms):
+        return self.to_node.pop(0) if self.to_node else b""
+
+    def write(self, data):
+        self.from_node.extend(data)
+
+    def clock(self):
+        return self.now
+
+    # the host's side
+    def sync(self, token=1):
+        self.to_node.append(protocol.encode_block(0, 0, protocol.MSG_SYNC, bytes((token >> 8, token & 0xFF))))
+
+    def send(self, msg_type, payload):
+        self.link.send(msg_type, payload)
+        self.to_node.append(self.link.poll(self.now))
+
+    def run(self, node, ms, step_ms=10, ping=True):
+        """Step the node for ``ms``, pinging as the host does unless told it has gone."""
+        end = self.now + ms
+        while self.now < end:
+            if ping and self.now % PING_EVERY_MS == 0:
+                self.link.send_unreliable(protocol.MSG_PING, self.now.to_bytes(4, "big"))  # its time, as the host's
+                self.to_node.append(self.link.poll(self.now))
+            node.step()
+            self.now += step_ms
+
+    def received(self, msg_type):
+        """The payloads of ``msg_type`` the node has sent, oldest first (a resend once)."""
+        return [payload for kind, payload in protocol.Link().receive(bytes(self.from_node), 0) if kind == msg_type]
