@@ -584,3 +584,81 @@ def test_a_panel_that_fails_mid_game_is_tried_every_2_s_and_gets_the_frame_back(
     assert drawn_while_broken == 3 and failing == protocol.STATE_PANEL_FAILING
     assert opened == [0, 2000, 4000, 6000]  # at start, then every 2 s from the last try
     assert last == ("whole", 0x33) and flags_after == 0
+
+
+def test_state_goes_out_four_times_a_second_only_in_a_session_and_each_ping_comes_back():
+    """STATE is the host's sign of a live node and its clock for press times: sent on
+    every 2 ms loop it would be 500 a second (the host keeps 10 and logs the rest),
+    before a session to a host that has not asked. Each PING comes back as a PONG
+    with its token, the host's measure of the round trip for its resend timer."""
+    states, pongs = step_node(
+        "def open_panel():\n"
+        "    return None, OSError(19)\n"
+        "# start\n"
+        "line.run(seat, 2000, step_ms=2, ping=False)\n"
+        "before = len(line.received(protocol.MSG_STATE))\n"
+        "line.sync()\n"
+        "line.run(seat, 2000, step_ms=2)\n"
+        "pongs = [int.from_bytes(p, 'big') for p in line.received(protocol.MSG_PONG)]\n"
+        "print([[before, len(line.received(protocol.MSG_STATE))], pongs])\n")
+    assert states == [0, 8]
+    assert pongs == list(range(2000, 4000, 250))
+
+
+def test_a_well_framed_message_the_node_cannot_use_changes_nothing_and_is_counted():
+    """A block that passes its CRC can still be wrong (a newer host's message, a bug):
+    a FRAME reaching past the panel, an unknown type, a CONTRAST or ASSIGN of the
+    wrong length change no pixel, no contrast and no seat, and STATE counts each."""
+    same, calls, seat, errors = step_node(
+        "calls = []\n"
+        "class Panel:\n"
+        "    def __getattr__(self, name):\n"
+        "        return lambda *args: calls.append(name)\n"
+        "def open_panel():\n"
+        "    return Panel(), None\n"
+        "# start\n"
+        "line.sync()\n"
+        "line.send(protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 0, 0, 1, 0xFF)))\n"
+        "line.run(seat, 100)\n"
+        "good = bytes(seat.frame)\n"
+        "assert calls == ['show', 'show'], calls  # the waiting screen, then the frame\n"
+        "for kind, payload in ((protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 8, 0, 1, 0xFF))),\n"
+        "                      (protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 0, 0, 1, 0xAA, 1, 120, 9)) + bytes(9)),\n"
+        "                      (0x86, bytes((5,))), (protocol.MSG_CONTRAST, bytes((5, 5))),\n"
+        "                      (protocol.MSG_ASSIGN, b'')):\n"
+        "    line.send(kind, payload)\n"
+        "    line.run(seat, 100)\n"
+        "line.run(seat, 300)\n"
+        "state = protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])\n"
+        "print([bytes(seat.frame) == good, calls[2:], seat.seat, state[2]])\n")
+    assert (same, calls, seat, errors) == (True, [], None, 5)
+
+
+def test_each_press_is_numbered_one_more_than_the_last():
+    """The host tells a lost event (a gap), a resend (the same number) and a node that
+    restarted (a number behind) by BUTTON's counter: it must count 1, 2, 3 from the
+    start of power and say the last in STATE. A press before any host asked counts
+    for nothing."""
+    counters = step_node(
+        "class Pin:\n"
+        "    level = 1\n"
+        "    def value(self):\n"
+        "        return self.level\n"
+        "pin = Pin()\n"
+        "pins = [pin]\n"
+        "def open_panel():\n"
+        "    return None, OSError(19)\n"
+        "def press():\n"
+        "    pin.level = 0\n"
+        "    line.run(seat, 100)\n"
+        "    pin.level = 1\n"
+        "    line.run(seat, 100)\n"
+        "# start\n"
+        "press()\n"
+        "line.sync()\n"
+        "for _ in range(3):\n"
+        "    press()\n"
+        "line.run(seat, 300)\n"
+        "buttons = [protocol.unpack_button(p)[0] for p in line.received(protocol.MSG_BUTTON)]\n"
+        "print([buttons, protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])[0]])\n")
+    assert counters == [[1, 2, 3], 3]
