@@ -662,3 +662,38 @@ def test_each_press_is_numbered_one_more_than_the_last():
         "buttons = [protocol.unpack_button(p)[0] for p in line.received(protocol.MSG_BUTTON)]\n"
         "print([buttons, protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])[0]])\n")
     assert counters == [[1, 2, 3], 3]
+
+
+def test_the_usb_port_hands_the_node_what_came_at_once_and_no_more_than_asked():
+    """The node reads up to READ_CHUNK bytes a loop: all that is waiting in one call (a
+    byte a loop would spread a frame over hundreds of loops), never blocking for bytes
+    that have not come (its buttons and the waiting screen would wait with it), and at
+    the end of input (off the board only) it returns after the wait instead of spinning."""
+    import os
+    import select
+
+    from fake_mpy.harness import MICROPYPATH
+
+    code = (
+        "from usbserial import UsbSerial\n"
+        "port = UsbSerial()\n"
+        "print([port.read(4, 1000), port.read(512, 1000), port.read(512, 50)])\n"
+        "print([port.read(512, 100)])\n"
+    )
+    node = subprocess.Popen([str(MICROPYTHON), "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(os.environ, MICROPYPATH=MICROPYPATH))
+    try:
+        node.stdin.write(b"\x00\x03abcdefgh")  # a Ctrl-C byte among them is only a byte
+        node.stdin.flush()
+
+        def line(timeout):
+            assert select.select([node.stdout], [], [], timeout)[0], "the node's read did not return"
+            return node.stdout.readline().decode()
+
+        assert line(5) == "[bytearray(b'\\x00\\x03ab'), bytearray(b'cdefgh'), bytearray(b'')]\n"
+        node.stdin.close()
+        assert line(5) == "[bytearray(b'')]\n"
+        assert node.wait(5) == 0
+    finally:
+        node.kill()
+        node.wait()
