@@ -697,3 +697,21 @@ def test_the_usb_port_hands_the_node_what_came_at_once_and_no_more_than_asked():
     finally:
         node.kill()
         node.wait()
+
+
+def test_a_node_whose_start_fails_says_why_and_reboots_2_s_later(tmp_path):
+    """Anything that ends the node reboots it (machine.reset, here an exit of 3), after
+    its traceback and 2 s: a node failing at once is not rebooted in a tight loop, whose
+    USB port would come and go too fast for the host or mpremote to catch. Here the
+    board's unique id cannot be read."""
+    import os
+
+    from fake_mpy.harness import FIRMWARE_BUILD, MICROPYPATH
+
+    env = dict(os.environ, MICROPYPATH=MICROPYPATH, FAKE_UNIQUE_ID="not hex", FAKE_PINS=str(tmp_path / "pins"),
+               FAKE_OLED=str(tmp_path / "oled"), FAKE_OLED_ABSENT=str(tmp_path / "oled-absent"))
+    started = time.monotonic()
+    result = subprocess.run([str(MICROPYTHON), str(FIRMWARE_BUILD / "main.py")], stdin=subprocess.DEVNULL,
+                            capture_output=True, env=env, timeout=10)
+    assert result.returncode == 3 and time.monotonic() - started >= 2.0
+    assert result.stderr.decode().splitlines()[-1] == "ValueError: non-hex digit"
