@@ -135,6 +135,24 @@ def test_knock_asks_first_and_back_cancels(sim_table):
     assert table.journal.recorded[-1] == (1, "knock")
 
 
+def test_ok_ok_ok_turns_up_two_cards_side_by_side_and_two_choices_still_say_move(sim_table):
+    """6-card's start: ● turns up the card under the cursor, which rests there; ● moves to
+    the nearest card still down, in the same row before the one under it; ● turns it up.
+    Then a turn of two choices (draw, take) says ◀▶ moves between them, as three do."""
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=4)
+    svc = table.service
+    table.press(0, Button.OK)
+    assert table.journal.recorded[-1] == (0, "flip 0") and svc.inputs[0].cursor == 0
+    table.press(0, Button.OK)
+    assert svc.inputs[0].cursor == 1 and table.journal.recorded[-1] == (0, "flip 0")
+    table.press(0, Button.OK)
+    assert (0, "flip 1") in table.journal.recorded
+    assert [a.kind for a in svc.inputs[0].legal] == [ActionKind.DRAW, ActionKind.TAKE]
+    assert svc.inputs[0].prompt == "◀▶ move · ● draw"
+    table.press(0, Button.RIGHT)
+    assert svc.inputs[0].prompt == "◀▶ move · ● take it"
+
+
 def test_peek_shows_until_ready_or_timeout(sim_table):
     table = sim_table(variant="4-card", seats=2, auto_start=True, peek_timeout=10.0)
     svc = table.service
@@ -415,6 +433,28 @@ def test_a_restart_on_the_last_reveal_shows_it_and_the_result_again(clock, sim_t
     third.press(0, Button.OK, Button.BACK)  # the result, then ✕: the lobby
     assert third.service.state == "lobby"
     assert sim_table(clock=clock, **settings).service.state == "lobby"  # left: not shown again
+
+
+def test_a_restart_on_a_reveal_before_the_last_shows_it_and_ok_deals_the_next_round(
+        clock, sim_table):
+    """A power cut while round 1's reveal is shown: the match is unfinished and its round
+    over. The reveal comes back (not the lobby, nor round 2 dealt unseen), and ● deals."""
+    settings = dict(variant="4-card", rounds=2, seats=2, bots={1: "medium"}, seed=5, bot_delay=1.0)
+    first = sim_table(clock=clock, **settings)
+    table = first.service
+    first.deal(0)
+    while table.state == "playing":
+        first.press(0, Button.OK)
+        clock.now += 1.0
+        table.run_until_idle()
+    assert table.state == "round_over" and not table.match.over
+    scores, shared = table.match.history, first.shared.image.tobytes()
+    again = sim_table(clock=clock, **settings)  # the power cut: the same journal
+    svc = again.service
+    assert svc.state == "round_over" and svc.match.round_no == 1
+    assert svc.match.history == scores and again.shared.image.tobytes() == shared
+    again.press(0, Button.OK)
+    assert svc.state == "playing" and svc.match.round_no == 2
 
 
 def test_a_failing_display_alone_gets_no_stand_in(clock, sim_table):
