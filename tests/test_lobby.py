@@ -285,10 +285,13 @@ def test_a_lobby_kept_before_the_config_changed_gives_way_to_the_config(sim_tabl
     (lambda kept: kept.update(joined=[0, 7]), "joined: [0, 7]"),  # a seat the config dropped
     (lambda kept: kept["rules"]["9-card"].update(lines="diagonals"), "rules: "),
     (lambda kept: kept["rules"].update({"snap-golf": {}}), "unknown variant 'snap-golf'"),
+    (lambda kept: kept.update(rules=["lines"]), "rules: ['lines']"),
+    (lambda kept: kept["rules"].update({"6-card": "off"}), "rules: {"),
     (lambda kept: kept.pop("language"), "language: 'missing'"),
     (lambda kept: kept.clear() or kept.update(a=1), "variant: 'missing'"),
 ], ids=["unknown game", "no rounds", "unknown level", "dropped seat", "bad rule value",
-        "rules of an unknown game", "no language", "not a lobby"])
+        "rules of an unknown game", "rules not a table", "a game's rules not a table",
+        "no language", "not a lobby"])
 def test_a_lobby_kept_wrong_is_not_used_the_config_is_and_the_log_says_why(
         sim_table, caplog, spoil, why):
     table = sim_table(variant="6-card", seats=4)
