@@ -386,6 +386,7 @@ def test_a_bots_match_resumed_after_a_config_edit_deals_next_the_configs(sim_tab
         table.clock.advance(5.0)
         service.run_until_idle()
     assert service.session.match_id != resumed
+    assert service.state == "match_over" and service.match.over  # played out, not left idle
     assert service.session.match_config["variant"] == after["variant"]
     assert {p.seat: p.bot for p in service.session.players} == after["bots"]
 
