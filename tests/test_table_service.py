@@ -153,11 +153,30 @@ def test_ok_ok_ok_turns_up_two_cards_side_by_side_and_two_choices_still_say_move
     assert svc.inputs[0].prompt == "◀▶ move · ● take it"
 
 
+def test_the_arrows_step_one_card_round_the_grid_back_goes_home_and_a_rest_steps_on(sim_table):
+    """◀ from the first card is the last, ✕ the first again; after a card is turned up the
+    cursor rests on it and ▶ goes to the card after it in grid order (not the nearest)."""
+    table = sim_table(variant="6-card", seats=2, bots={1: "random"}, auto_start=True, seed=4)
+    seat = table.service.inputs[0]
+    assert seat.cursor == 0
+    table.press(0, Button.LEFT)
+    assert seat.cursor == 5
+    table.press(0, Button.BACK)
+    assert seat.cursor == 0
+    table.press(0, Button.RIGHT, Button.RIGHT, Button.OK)
+    assert table.journal.recorded[-1] == (0, "flip 2") and seat.cursor == 2
+    table.press(0, Button.RIGHT)  # the nearest card still down is 1, beside it
+    assert seat.cursor == 3
+    table.press(0, Button.OK)
+    assert (0, "flip 3") in table.journal.recorded
+
+
 def test_peek_shows_until_ready_or_timeout(sim_table):
     table = sim_table(variant="4-card", seats=2, auto_start=True, peek_timeout=10.0)
     svc = table.service
     view = svc.match.view(1)
     assert view.peeking and view.own_grid[2] is not None and view.own_grid[0] is None
+    assert svc.inputs[0].prompt == "● done looking"  # one choice: no ◀▶ to offer
     table.press(0, Button.OK)  # seat 1 is done looking
     assert svc.match.round.phase == START
     assert not svc.step()  # nothing is due yet
