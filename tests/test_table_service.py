@@ -1401,6 +1401,20 @@ def test_a_seat_node_back_and_steady_is_its_persons_again(clock, sim_table):
     assert svc.players[svc.match.round.to_move].seat == 1 and svc.actions_played == 12
 
 
+def test_a_seat_node_plugged_back_in_is_sent_its_screen_again(clock, sim_table):
+    """A node unplugged lost its picture (it powered off with its cable): back, it is sent
+    the screen its seat shows, though nothing on that screen changed meanwhile."""
+    table = sim_table(clock=clock, variant="6-card", seats=2)
+    svc, node = table.service, table.displays[1]
+    table.press(0, Button.OK)  # seat 1 joins
+    svc.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))
+    svc.run_until_idle()
+    shown, frames = node.image.tobytes(), node.frames
+    svc.post(LinkEvent(1, True, "seat 2: node back", buttons=True))
+    svc.run_until_idle()
+    assert node.frames == frames + 1 and node.image.tobytes() == shown
+
+
 def test_a_fault_standing_when_the_lobby_changes_language_is_said_in_the_new_one(clock, sim_table):
     """A fault's words were made once, when it was found: a seat's screen failing in
     English stayed English on the shared display after the lobby chose French."""
