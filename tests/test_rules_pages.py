@@ -172,6 +172,23 @@ def test_a_press_of_ok_while_reading_in_the_lobby_says_back_to_the_lobby(sim_tab
     assert table.service.state == "lobby" and table.service.messages[1] == "✕ back to the lobby"
 
 
+def test_holding_ok_while_reading_the_rules_in_the_lobby_does_not_start_the_match(sim_table):
+    """A joined seat reads the rules from the menu's last line: ● there is no start, held
+    or not; back in the menu (✕), holding ● starts as it does anywhere."""
+    table = sim_table(variant="6-card", seats=2)
+    lobby = table.service.lobby
+    table.press(1, Button.OK)  # seat 2 joins
+    table.press(0, Button.OK)  # seat 1 joins
+    while lobby.selected.key != "rules":
+        table.press(0, Button.OK)
+    table.press(0, Button.RIGHT)  # reads the rules
+    table.hold(0, Button.OK)
+    assert table.service.state == "lobby"
+    table.press(0, Button.BACK)
+    table.hold(0, Button.OK)
+    assert table.service.state == "playing"
+
+
 def _title_bar(image):
     return image.convert("1").crop((0, 0, image.width, 9))
 
