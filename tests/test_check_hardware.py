@@ -130,7 +130,9 @@ def test_bad_arguments_exit_2(tmp_path, capsys):
 
 
 def test_ctrl_c_ends_it_cleanly():
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    # PYTHONFAULTHANDLER: a run that does not end is sent SIGABRT, and the failure shows
+    # where each thread was (it hung twice under load, in others' full runs, never alone).
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen([sys.executable, "-m", "golfbox", "check-hardware"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -138,7 +140,12 @@ def test_ctrl_c_ends_it_cleanly():
             if line.startswith("press buttons (Ctrl-C to stop)"):
                 break
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
+        try:
+            out, err = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            out, err = process.communicate(timeout=20)
+            pytest.fail(f"still running 20 s after Ctrl-C; where it was:\n{err[-6000:]}")
     finally:
         process.kill()
     assert process.returncode == 0, err  # every simulated display answered
