@@ -198,6 +198,18 @@ def test_the_readmes_bring_up_line_runs_golfbox_as_installed():
         assert re.match(rf"(cd \S+ && )?sudo (-u golfbox )?{install_venv()}/bin/golfbox ", line), line
 
 
+def test_every_golfbox_the_readme_runs_with_sudo_is_the_installed_one():
+    """README's note on runs by hand gave `sudo golfbox run --config try.toml` for the
+    Pi: golfbox is in install.sh's venv, and sudo's secure_path has no venv, so sudo
+    said "golfbox: command not found". In prose or in a code block, a golfbox command
+    run with sudo names the installed program."""
+    readme = " ".join((ROOT / "README.md").read_text().split())  # a span may wrap
+    programs = re.findall(r"\bsudo (?:-u \S+ )?(\S*golfbox) (?:check-hardware|check-config|run|sim"
+                          r"|demo|score|simulate)\b", readme)
+    assert len(programs) >= 2
+    assert set(programs) == {f"{install_venv()}/bin/golfbox"}, programs
+
+
 def test_the_installed_config_is_read_as_root_or_as_the_service_user():
     """install.sh makes /etc/golfbox/config.toml root:golfbox 0640: BRINGUP step 7's
     check-config as the builder's own user said "Permission denied"."""
