@@ -106,6 +106,19 @@ def test_every_relative_link_and_image_resolves_inside_the_repository():
     assert len(markdown_files()) > 3
 
 
+def test_a_script_of_the_checkout_is_run_by_the_venvs_python():
+    """README said `python tests/goldens.py --regenerate`: after the quick start only
+    .venv has Pillow, and a shell's python said "No module named 'PIL'". A tests/ or
+    bench/ script a page runs with a Python is run with .venv/bin/python, as make
+    and the Performance section do."""
+    pages = [ROOT / "README.md", ROOT / "bench" / "results" / "NOTES.md", *BUILDER_PAGES]
+    runs = [run for page in pages for run in re.findall(
+        r"([\w./~-]*python[\d.]*) (?:-\w+ \S+ )*((?:tests|bench)/[\w/]+\.py)",
+        " ".join(page.read_text().split()))]
+    assert len(runs) >= 10
+    assert {python for python, _ in runs} == {".venv/bin/python"}, runs
+
+
 def test_the_quick_start_puts_the_golfbox_command_on_the_path():
     """README writes `golfbox sim …`, `golfbox score …` everywhere after a quick start that
     only ran make: golfbox lives in .venv/bin, and the shell said "golfbox: command not
