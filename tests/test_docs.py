@@ -858,3 +858,34 @@ def test_bringup_says_what_check_hardware_prints_for_an_spi_panel_that_cannot_op
     bringup = " ".join((HARDWARE / "BRINGUP.md").read_text().split())
     assert f"`{printed}`" in bringup, printed
     assert "exit status is 1 until every I2C display answers and the SSD1322's" in bringup
+
+
+def bench_commands() -> list[tuple[str, str, list[str]]]:
+    """(page, script, its --options) for every bench/*.py a page runs: in prose code
+    spans (they may wrap) and in code blocks (a trailing backslash continues a line)."""
+    found = []
+    for page in (ROOT / "README.md", ROOT / "bench" / "results" / "NOTES.md"):
+        text = page.read_text()
+        fenced = re.compile(r"^```\w*\n(.*?)^```", re.S | re.M)
+        indented = re.compile(r"((?:^ {4}.*\n)+)", re.M)  # no re.S: a line ends a line
+        blocks = fenced.findall(text) + indented.findall(fenced.sub("", text))
+        lines = [line.split("#")[0] for block in blocks
+                 for line in block.replace("\\\n", " ").splitlines()]
+        prose = " ".join(indented.sub("", fenced.sub("", text)).split())
+        for command in lines + re.findall(r"`([^`]+)`", prose):
+            for script, args in re.findall(r"bench/(\w+)\.py((?: +[^\s`]+)*)", command):
+                found.append((page.name, script, re.findall(r"(?<!\S)--[\w-]+", args)))
+    return found
+
+
+def test_every_bench_command_the_pages_give_takes_the_options_it_is_given():
+    """Performance and its notes give each figure's command, options and all (`bench/
+    table_latency.py --presses 300 --hard-bots 3`): each option is one its script
+    declares, or the figure could not be measured again as written."""
+    commands = bench_commands()
+    assert len({script for _, script, _ in commands}) >= 15
+    assert sum(len(options) for _, _, options in commands) >= 40
+    unknown = [f"{page}: bench/{script}.py {option}" for page, script, options in commands
+               for option in options
+               if f'"{option}"' not in (ROOT / "bench" / f"{script}.py").read_text()]
+    assert not unknown, unknown
