@@ -542,9 +542,24 @@ def code_lines(page: Path) -> list[str]:
     """Every line of a page's code blocks, fenced or indented, in order."""
     text = page.read_text()
     lines = []
-    for block in re.finditer(r"```\w*\n(.*?)```|((?:^(?: {4}).*\n)+)", text, re.S | re.M):
+    # Only the fence's body spans lines: with re.S an indented block ran to the page's end.
+    for block in re.finditer(r"```\w*\n((?s:.*?))```|((?:^(?: {4}).*\n)+)", text, re.M):
         lines += [line.strip().removeprefix("$ ") for line in (block[1] or block[2]).splitlines()]
     return lines
+
+
+def test_code_lines_are_the_code_blocks_lines_and_no_prose():
+    """code_lines read an indented block with re.S, so the block ran on to the end of
+    the page: of README's 1,459 lines it gave 1,048, its prose included, and a prose
+    line starting "+ " or "git clone" would have counted as code in the tests below."""
+    readme = code_lines(ROOT / "README.md")
+    assert "sudo systemctl stop golfbox     # it holds the pins" in readme  # indented
+    assert "make run    # sets up .venv, starts the table (the simulated one on a laptop)" in readme
+    prose = [line for line in readme if line.startswith("Only Python ≥ 3.11 is needed")]
+    assert not prose and len(readme) < 150, len(readme)
+    bringup = code_lines(HARDWARE / "BRINGUP.md")
+    assert "sudo systemd/install.sh --dry-run       # read what it will do" in bringup
+    assert not [line for line in bringup if line.startswith("From a blank SD card")]
 
 
 @pytest.mark.parametrize("page", [ROOT / "README.md", HARDWARE / "SETUP.md", HARDWARE / "BRINGUP.md"],
