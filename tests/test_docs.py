@@ -47,6 +47,29 @@ def test_every_worked_example_is_what_golfbox_score_prints(command, expected, ca
     assert capsys.readouterr().out.splitlines() == expected
 
 
+def test_the_readmes_score_examples_print_and_exit_as_shown(capsys):
+    """README's Commands section shows three `golfbox score` runs, one refused with its
+    message and "(exit status 2)"; only RULES.md's examples were run by the tests."""
+    commands = (ROOT / "README.md").read_text().split("## Commands\n", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```console\n(.*?)```", commands, re.S)
+    runs: list[tuple[list[str], list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            runs.append((shlex.split(line[2:]), []))
+        else:
+            runs[-1][1].append(line)
+    assert len(runs) == 3
+    for argv, shown in runs:
+        assert argv[:2] == ["golfbox", "score"], argv
+        status = main(argv[1:])
+        out, err = capsys.readouterr()
+        refused = re.fullmatch(r"(.*?) +\(exit status (\d+)\)", shown[-1])
+        if refused:
+            assert (err.splitlines(), status) == ([refused[1]], int(refused[2])), argv
+        else:
+            assert (out.splitlines(), status) == (shown, 0), argv
+
+
 def test_the_examples_cover_every_variant_and_every_scoring_house_rule():
     commands = [c for c, _ in EXAMPLES]
     for variant in VARIANTS:
