@@ -942,3 +942,17 @@ def test_every_bench_command_the_pages_give_takes_the_options_it_is_given():
                for option in options
                if f'"{option}"' not in (ROOT / "bench" / f"{script}.py").read_text()]
     assert not unknown, unknown
+
+
+def test_readme_prose_wraps_at_79_columns():
+    """README is read in terminals and diffs: its prose wraps at 79 characters (counted
+    as characters: '●' and '×' are one). Code blocks, tables and a line that is one
+    command in backticks (a command is not cut) may be wider."""
+    too_wide, in_fence = [], False
+    for number, line in enumerate((ROOT / "README.md").read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        elif not (in_fence or line.startswith(("|", "    ")) or re.fullmatch(r"`[^`]+`", line)):
+            if len(line) > 79:
+                too_wide.append(f"README.md:{number}: {len(line)} characters")
+    assert not too_wide, "\n".join(too_wide)
