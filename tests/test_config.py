@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from golfbox.hal.base import Button
-from golfbox.hal.config import ConfigError, load_config, parse_config, sim_config
+from golfbox.hal.config import LUMA_DRIVERS, ConfigError, load_config, parse_config, sim_config
 from golfbox.hal.config import tomllib  # the config's reader: tomli's TOML 1.0 from 3.15
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
@@ -371,6 +371,9 @@ def test_a_pin_map_key_keeps_its_file_when_copied():
      "shared_display.sped (in map.toml): unknown key (expected one of: i2c, spi)"),
     ("[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\ndisplay = 3\n",
      "seats[0].display (in map.toml): expected a table, got an integer"),
+    ("[[seat]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n",
+     "seat (in map.toml): unknown key (a pin map has seats, i2c_mux, shared_display)"),
+    ("seats = 3\n", "seats (in map.toml): expected a list of [[seats]] tables"),
 ])
 def test_a_misspelt_key_in_a_pin_map_is_named(tmp_path, pinmap, words):
     """Keys a pin map's seat or shared display does not have were passed over unseen:
@@ -723,7 +726,8 @@ def test_spi0_has_no_device_2():
         "shared_display.spi.device: SPI0 has devices 0 and 1 (CE0, CE1), not 2")
     shared["spi"]["port"] = 1  # buttons clear of SPI1's GPIO 16-21
     seat = gpio_seat({"left": 5, "right": 6, "ok": 13, "back": 26})
-    assert parse_config(config_with(seat, shared_display=shared)).shared_display.spi.device == 2
+    config = parse_config(config_with(seat, shared_display=shared))
+    assert config.shared_display.spi.device == 2
 
 
 def test_a_mux_channel_named_by_its_bus_and_by_its_channel_is_one_spot():
@@ -751,3 +755,75 @@ def test_a_symlink_loop_given_as_the_config_or_pin_map_is_one_error_naming_it(tm
     with pytest.raises(ConfigError, match="loop.toml") as caught:
         load_config(loop if name == "config" else config)
     assert "\n" not in str(caught.value)
+
+
+# ---------------------------------------------------------------- what mutation testing found unpinned
+
+
+@pytest.mark.parametrize("driver", sorted(LUMA_DRIVERS))
+def test_a_drivers_size_left_out_is_luma_own_default(driver):
+    """LUMA_DRIVERS mirrors luma.oled.device so a check needs no luma: a panel whose
+    width and height are left out is checked at the size luma will drive it at."""
+    import inspect
+
+    device = pytest.importorskip("luma.oled.device")
+    params = inspect.signature(getattr(device, driver).__init__).parameters
+    assert LUMA_DRIVERS[driver][0] == (params["width"].default, params["height"].default)
+
+
+def test_a_builders_seat_panel_needs_no_size_when_it_is_128x64():
+    for driver in ("ssd1306", "ssd1309", "ssd1315", "sh1106", "ch1115"):
+        display = parse_config(config_with(gpio_seat(SEAT0, driver=driver))).seats[0].display
+        assert (display.width, display.height) == (128, 64), driver
+
+
+def test_button_on_an_spi_displays_dc_pin_is_refused():
+    spi_shared = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
+    message = refused(config_with(gpio_seat({**SEAT0, "back": 24}), shared_display=spi_shared))
+    assert message == "seats[0].buttons.back: GPIO 24 is already used by shared_display.spi.dc"
+
+
+def test_a_mux_on_i2c1_reserves_its_pins_when_every_display_is_below_it():
+    """No display names bus 1, yet the mux's own SDA/SCL are GPIO 2 and 3."""
+    message = refused(config_with(mux_seat({**SEAT0, "left": 2}, 0, 0x3C),
+                                  i2c_mux=[{"parent": 1, "address": 0x70}]))
+    assert message.startswith("seats[0].buttons.left: GPIO 2 belongs to I2C1 (SDA/SCL)")
+
+
+def test_a_mux_address_left_out_is_0x70_and_two_muxes_at_one_spot_are_refused():
+    config = parse_config(config_with(mux_seat(SEAT0, 0, 0x3C), i2c_mux=[{"parent": 1}]))
+    assert config.i2c_muxes[0].address == 0x70 and config.seats[0].display.i2c.mux == 0x70
+    twice = config_with(gpio_seat(SEAT0), i2c_mux=[{"parent": 1}, {"parent": 1, "address": 0x70}])
+    assert refused(twice) == "i2c_mux[1].address: bus 1 address 0x70 is already i2c_mux[0]"
+
+
+def test_a_mux_lists_at_most_its_eight_channels():
+    eight = list(range(20, 28))
+    config = parse_config(config_with(gpio_seat(SEAT0), i2c_mux=[{"buses": eight}]))
+    assert config.i2c_muxes[0].buses == tuple(eight)
+    assert refused(config_with(gpio_seat(SEAT0), i2c_mux=[{"buses": [*eight, 28]}])) == (
+        "i2c_mux[0].buses: expected a list of 1 to 8 bus numbers (channel 0 first)")
+
+
+def test_spi1_has_devices_0_to_2():
+    seat = {"backend": "sim"}  # SPI1 takes GPIO 16-21, the reference seats' pins
+    shared = {"driver": "ssd1322", "spi": {"port": 1, "device": 2, "dc": 24}}
+    config = parse_config(config_with(seat, shared_display=shared))
+    assert config.shared_display.spi.device == 2
+    shared["spi"]["device"] = 3
+    assert refused(config_with(seat, shared_display=shared)) == (
+        "shared_display.spi.device: 3 is out of range (0..2)")
+
+
+def test_eight_seats_are_the_most():
+    sims = [{"backend": "sim"}] * 8
+    assert len(parse_config(config_with(*sims)).seats) == 8
+    assert refused(config_with(*sims, {"backend": "sim"})) == (
+        "seats: 9 seats, at most 8 are supported")
+
+
+def test_seat_nodes_is_checked_before_any_seat_is_serial():
+    """A builder fills in [seat_nodes] before the nodes come: its typo is named now."""
+    assert refused(config_with({"backend": "sim"}, {"backend": "sim"},
+                               seat_nodes={"usb_ids": ["pico"]})).startswith(
+        "seat_nodes.usb_ids[0]: expected \"vid:pid\" in hex")
