@@ -475,3 +475,25 @@ def test_a_sigterm_that_comes_as_a_line_is_logged_still_stops_the_table(tmp_path
         signal.signal(signal.SIGINT, before[1])
     assert not second_sent.is_set(), f"the first SIGTERM was lost: {stderr.lines}"
     assert "SIGTERM: pausing the table\n" in stderr.lines
+
+
+def test_a_game_table_left_empty_plays_by_the_documented_defaults():
+    """What table/settings.py's docstring and config.example.toml promise a café owner
+    who writes no [game] keys."""
+    settings = settings_from_config({}, 4)
+    assert (settings.variant, settings.seats, settings.bots, settings.bot_delay,
+            settings.peek_timeout, settings.takeover_after, settings.auto_start,
+            settings.hints, settings.language, settings.seed) == (
+        "6-card", 4, {}, 1.0, 10.0, 120.0, False, False, "en", None)
+
+
+def test_a_table_of_eight_seats_can_say_so(tmp_path):
+    from golfbox.commands import check_config
+
+    eight = '[[seats]]\nbackend = "sim"\n' * 8
+    config = tmp_path / "config.toml"
+    config.write_text(eight + "[game]\nseats = 8\n")
+    check_config.run(argparse.Namespace(file=str(config)))
+    config.write_text(eight + "[game]\nseats = 9\n")
+    with pytest.raises(UsageError, match=r"config.toml: game.seats: 9 is out of range \(2..8\)"):
+        check_config.run(argparse.Namespace(file=str(config)))
