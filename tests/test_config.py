@@ -815,6 +815,14 @@ def test_spi1_has_devices_0_to_2():
         "shared_display.spi.device: 3 is out of range (0..2)")
 
 
+def test_an_spi_display_names_only_its_dc_pin_and_is_on_spi0_ce0():
+    """spi = { dc = 24 }: /dev/spidev0.0, the one chip select spi0-1cs leaves."""
+    shared = {"driver": "ssd1322", "spi": {"dc": 24}}
+    spi = parse_config(config_with(gpio_seat(SEAT0), shared_display=shared,
+                                   buses={"spi0_1cs": True})).shared_display.spi
+    assert (spi.port, spi.device, spi.rst) == (0, 0, None)
+
+
 def test_eight_seats_are_the_most():
     sims = [{"backend": "sim"}] * 8
     assert len(parse_config(config_with(*sims)).seats) == 8
