@@ -5,8 +5,6 @@ backslash drawn as the '?' that stands for a character the font lacks."""
 
 from __future__ import annotations
 
-import string
-
 import pytest
 from PIL import Image, ImageDraw
 
