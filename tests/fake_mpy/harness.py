@@ -18,6 +18,13 @@ the node into SIGINT for as long as the node process catches SIGINT, which the
 Unix port does while a script runs until ``micropython.kbd_intr(-1)`` (read
 from /proc/PID/status, SigCgt). On the RP2040 a 0x03 is likewise consumed as
 Ctrl-C until kbd_intr(-1) has run.
+
+There a Ctrl-C is only noted, and raised at the VM's next jump, which main.py
+puts after its kbd_intr(-1): however many 0x03 come, one KeyboardInterrupt is
+raised, and none after it. The Unix port raises each SIGINT at once, wherever
+the script is, so the relay sends one SIGINT until the node stops catching it:
+a second one, raised in main.py's ``except KeyboardInterrupt`` or on its jump
+back to the try, ended a node the board would have kept.
 """
 
 from __future__ import annotations
@@ -78,7 +85,8 @@ class Relay:
                  ctrl_c_pid: int | None = None):
         self.node_sock = node_sock
         self.ctrl_c_pid = ctrl_c_pid  # model Ctrl-C for this node process
-        self.interrupts = 0  # 0x03 bytes that became SIGINT
+        self.interrupts = 0  # SIGINTs sent for 0x03 bytes
+        self._interrupt_sent = False  # one SIGINT while the node catches it, as noted on a board
         self.loss = loss
         self.rng = random.Random(seed)
         # drop_to_host(block) -> True drops one whole block (its bytes before the 0x00) on its
@@ -198,9 +206,12 @@ class Relay:
         os.kill(self.ctrl_c_pid, signal.SIGSTOP)
         try:
             if not (self._stopped() and self._catches_sigint()):
+                self._interrupt_sent = False  # Ctrl-C is off: a later on is a new one
                 return data
-            self.interrupts += data.count(b"\x03")
-            os.kill(self.ctrl_c_pid, signal.SIGINT)  # delivered, as caught, once it goes on
+            if not self._interrupt_sent:  # the rest are the Ctrl-C already noted
+                self._interrupt_sent = True
+                self.interrupts += 1
+                os.kill(self.ctrl_c_pid, signal.SIGINT)  # delivered, as caught, once it goes on
         finally:
             os.kill(self.ctrl_c_pid, signal.SIGCONT)
         return data.replace(b"\x03", b"")  # consumed as Ctrl-C, as on the board
