@@ -20,6 +20,7 @@ from fake_mpy.harness import NODE_ID, SEAT, make_hub, make_node, needs_micropyth
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
 from golfbox.hal.serialnode import (
+    STUCK_RESENDS,
     NodeClock,
     SerialNodeConfig,
     SerialNodeConfigError,
@@ -1323,7 +1324,10 @@ def test_a_node_powered_up_again_within_a_session_is_not_said_to_have_lost_65000
         assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
     caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
     peer.restart(off=1.5)
-    deadline = time.monotonic() + 6
+    # The host starts over after STUCK_RESENDS resends of one message, each a timeout
+    # after the last: 2 s at the 10 ms an idle machine measures, up to 50 s at the
+    # 250 ms cap when the loaded machine's round trips to this peer took 100 ms.
+    deadline = time.monotonic() + 2 + STUCK_RESENDS * protocol.Link().max_rto_ms / 1000
     while time.monotonic() < deadline and "starting a new session" not in caplog.text:
         try:
             display.show(_random_frame(rng))  # frames wait on the link: resent while it is off
