@@ -285,7 +285,8 @@ def test_hub_and_display_implement_the_hal_interfaces():
 
 def test_a_port_that_is_not_a_node_is_left_alone(caplog):
     # pyserial's loop:// echoes our own SYNC back: an answer, but not a seat node's.
-    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("loop://",), handshake_timeout=0.3, scan_interval=0.1))
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("loop://",), handshake_timeout=0.3,
+                                         scan_interval=0.1, quiet_before_sync=0.05))  # the whole probe in the 0.6 s
     events = queue.Queue()
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         hub.start(events.put)
@@ -294,6 +295,20 @@ def test_a_port_that_is_not_a_node_is_left_alone(caplog):
     assert events.empty()
     assert "no answer like a seat node's from loop://" in caplog.text
     assert caplog.text.count("no answer like") == 1  # not probed again at once
+
+
+def test_a_hub_closed_while_it_probes_a_port_does_not_blame_the_port(caplog):
+    """The table stopping (SIGTERM at shutdown, a config reload) ends a handshake
+    early: the log said "no answer like a seat node's from loop:// within 3 s" of a
+    port it had asked for 0.3 s, and a builder reading the log went looking for a
+    broken node."""
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("loop://",),
+                                         handshake_timeout=3.0, scan_interval=0.1, quiet_before_sync=0.05))
+    with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+        hub.start(queue.Queue().put)
+        time.sleep(0.4)  # into the 3 s of SYNCs
+        hub.close()
+    assert "no answer like" not in caplog.text
 
 
 def test_a_port_that_is_not_a_node_is_logged_once_not_at_every_probe(caplog):

@@ -581,6 +581,8 @@ class _NodeConnection:
             hello = self._handshake()
             if hello is None:
                 reason, retry = None, True
+                if self.hub._stop.is_set():  # the hub is closing: the port was not given its time
+                    return
                 self._say_once(f"seat nodes: no answer like a seat node's from {self.path} within "
                                f"{self.hub.config.handshake_timeout:g} s")
                 return
