@@ -239,6 +239,40 @@ def test_only_the_stuck_thought_is_blamed_not_those_asked_just_after_it(stuck_bo
         thinker.close()
 
 
+def test_a_stop_while_a_bot_is_stuck_kills_its_worker_and_does_not_wait_for_it(
+        stuck_bot_site):
+    """systemctl stop while a bot's thought never comes (its deadline not yet reached):
+    close() must not wait on the stuck worker, or the stop hangs until systemd's
+    TimeoutStopSec kills the table. It waits CLOSE_WAIT, kills the worker and returns."""
+    import queue
+    import random as random_
+    import threading
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import CLOSE_WAIT, Thinker
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 2, dealer=0, rng=random_.Random(1))
+    view = round_.view(round_.acting_seats[0])
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+    thinker = Thinker(answers.put)  # the table's own deadline: the stop comes long before it
+    thinker.think(("warm",), "medium", "seed", view)
+    assert answers.get(timeout=60).action is not None  # the worker is up
+    (worker,) = thinker._pool._processes
+    thinker.think(("stuck",), "stuck", "seed", view)
+    time.sleep(0.5)  # the worker has taken it
+    closing = threading.Thread(target=thinker.close, daemon=True, name="closing")
+    closing.start()
+    closing.join(CLOSE_WAIT + 20)  # a loaded machine's margin, well inside the deadline
+    try:
+        assert not closing.is_alive(), "the stop waited for the stuck bot"
+        assert not alive(worker)
+    finally:
+        if alive(worker):  # let a close() that waited for it end
+            os.kill(worker, signal.SIGKILL)
+        closing.join(30)
+
+
 def wakeups(pid: int) -> int:
     """How often the process's threads slept and were woken (voluntary context switches)."""
     total = 0
