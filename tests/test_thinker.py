@@ -273,6 +273,50 @@ def test_a_stop_while_a_bot_is_stuck_kills_its_worker_and_does_not_wait_for_it(
         closing.join(30)
 
 
+def workers_of(pid: int) -> list[int]:
+    """The multiprocessing workers ``pid`` started (its resource tracker is none)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                spawned = b"spawn_main" in cmdline.read()
+        except (OSError, ValueError):  # not a process, or gone meanwhile
+            continue
+        if parent == pid and spawned:
+            found.append(int(entry))
+    return found
+
+
+def test_thoughts_asked_at_once_are_thought_in_one_worker():
+    """A hint asked while two hard bots wait for their moves: one worker thinks them one
+    after the other. A worker is a Python with golfbox (about 36 MB: a Pi 3 has 1 GB),
+    and the deadline blames the oldest thought unanswered as the one the worker holds."""
+    import queue
+    import random as random_
+
+    from golfbox.engine import Round, get_variant, make_rules
+    from golfbox.table.thinker import Thinker
+
+    variant = get_variant("4-card")
+    round_ = Round(variant, make_rules(variant, {}), 3, dealer=0, rng=random_.Random(1))
+    view = round_.view(round_.acting_seats[0])
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+    others = set(workers_of(os.getpid()))  # left by tests before, if any
+    thinker = Thinker(answers.put)
+    try:
+        keys = [("hint", 1, 0), ("m", 0, 1), ("m", 0, 2)]
+        for n, key in enumerate(keys):
+            thinker.think(key, "hard", f"seed{n}", view)
+        thoughts = [answers.get(timeout=60) for _ in keys]
+        assert sorted(t.key for t in thoughts) == sorted(keys)
+        assert all(t.action is not None for t in thoughts)
+        assert len(set(workers_of(os.getpid())) - others) == 1
+    finally:
+        thinker.close()
+
+
 def wakeups(pid: int) -> int:
     """How often the process's threads slept and were woken (voluntary context switches)."""
     total = 0
