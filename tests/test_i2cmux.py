@@ -215,3 +215,49 @@ def test_a_mux_that_did_not_answer_at_boot_is_told_from_a_missing_channel(tmp_pa
     assert str(raised.value).endswith(
         "/1-0070/channel-0 (the TCA9548A did not answer when the kernel probed it at boot: "
         "its VIN, GND, SDA, SCL, A0-A2 set for 0x70, RESET not held low; then reboot)"), raised.value
+
+
+def test_a_bus_that_stays_stuck_is_reset_at_most_once_every_five_seconds():
+    """Two seats behind one stuck mux keep failing: each retry must not pulse RESET again
+    (every other channel would blink), but a bus still stuck 5 s later is pulsed again."""
+    pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    now = [0.0]
+    config = mux_config(reset=7)
+    hardware = build_hardware(config, [].append, pin_factory=factory, clock=lambda: now[0])
+    try:
+        reset = hardware.mux_resets[(1, 0x70)]
+        pin = factory.pin(7)
+        displays = [ResilientDisplay(open_oled(config.seats[seat].display, StuckBus), seat,
+                                     clock=lambda: now[0], first_retry=0.5, max_retry=0.5,
+                                     on_error=reset.on_error) for seat in (0, 1)]
+        for display in displays:
+            display.show(Image.new("1", (128, 64)))
+        assert reset.pulses == 1  # the second seat failed on the same stuck bus
+        lows = [s.state for s in pin.states].count(0)
+        while now[0] < 4.5:  # retries every 0.5 s up to 4.5 s, all still stuck
+            now[0] = round(now[0] + 0.5, 1)
+            for display in displays:
+                display.poll()
+        assert reset.pulses == 1 and [s.state for s in pin.states].count(0) == lows
+        now[0] = 5.0
+        displays[0].poll()
+        assert reset.pulses == 2 and pin.state == 1  # pulsed again, and released
+        assert not reset.pulse()  # and not a third time at once
+    finally:
+        hardware.close()
+
+
+def test_closing_the_hardware_frees_the_mux_reset_pin():
+    """check-hardware then run, or a rebuild after a config change, take the pin again."""
+    gpiozero = pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    hardware = build_hardware(mux_config(reset=7), [].append, pin_factory=factory)
+    hardware.close()  # kept referenced: gpiozero's __del__ must not be what frees the pin
+    again = gpiozero.DigitalOutputDevice(7, pin_factory=factory)  # GPIOPinInUse if still held
+    again.close()
+    assert hardware.mux_resets[(1, 0x70)].output.closed
