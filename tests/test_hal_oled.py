@@ -182,6 +182,18 @@ def test_without_persist_close_switches_the_panel_off():
     assert bus.cleaned_up
 
 
+def test_a_program_ending_without_close_leaves_the_last_picture_lit():
+    """luma registers device.cleanup() with atexit: a crash or an uncaught exit runs it
+    without our close(), and with persist unset it would blank every seat's panel."""
+    bus = PanelBus()
+    display = open_oled(seat_display_config(), lambda: bus)
+    display.show(scene(text="last words"))
+    commands = len(bus.commands)
+    display.device.cleanup()  # what luma's atexit hook calls
+    assert bus.commands[commands:] == []  # no display-off, no clear
+    assert bus.cleaned_up
+
+
 # ---------------------------------------------------------------- failures
 
 
@@ -211,6 +223,28 @@ def test_lumas_own_errors_count_as_bus_errors():
     bus.error = DeviceNotFoundError("I2C device not found on address: 0x3C")
     with pytest.raises(DisplayError, match="I2C device not found"):
         display.show(scene())
+
+
+def test_an_spi_panel_that_fails_is_named_by_its_spi_port_and_device():
+    bus = PanelBus()
+    bus.error = OSError(errno.EIO, "Input/output error")
+    config = parse_config({"seats": [{"backend": "sim"}], "shared_display": {
+        "driver": "ssd1322", "spi": {"port": 1, "device": 2, "dc": 24}}}).shared_display
+    with pytest.raises(DisplayError, match=r"^SPI1\.2: \[Errno 5\] Input/output error"):
+        open_oled(config, lambda: bus).show(Image.new("L", (256, 64)))
+
+
+def test_a_shared_display_on_a_luma_oled_driver_is_the_panel_on_its_bus():
+    """Not a luma emulator: the SSD1306 named in the config, on I2C bus 99 (absent here)."""
+    from pathlib import Path
+
+    if Path("/dev/i2c-99").exists():
+        pytest.skip("this machine has an /dev/i2c-99")
+    config = parse_config({"seats": [{"backend": "sim"}], "shared_display": {
+        "driver": "ssd1306", "i2c": {"bus": 99, "address": 0x3C}}}).shared_display
+    display = open_display(config)
+    with pytest.raises(DisplayError, match=r"^I2C bus 99 address 0x3C: .*/dev/i2c-99"):
+        display.show(Image.new("1", (128, 64)))
 
 
 def test_missing_i2c_bus_is_reported_by_number():
