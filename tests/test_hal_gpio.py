@@ -318,3 +318,19 @@ def test_build_hardware_with_gpio_seats_uses_the_environments_factory(mock_pins)
     assert [e.at for e in sink.events] == [7.0, 7.0]  # stamped on the clock it was built with
     mock_pins.pin(4).drive_high()
     hardware.close()
+
+
+def test_a_pin_in_use_is_said_so_even_after_gpiozero_fell_back_to_another_driver():
+    """A Pi without lgpio falls back to RPi.GPIO: a pin held by an overlay is still "in
+    use", not "could load no pin driver", and no driver at all says it needs a Pi."""
+    from gpiozero.exc import BadPinFactory, GPIOPinInUse
+
+    from golfbox.hal.gpio import GpioSetupError, why_gpio_failed
+
+    fell_back = ("lgpio: No module named 'lgpio'",)
+    error = GpioSetupError("seats[0].buttons.ok", 22, GPIOPinInUse("pin GPIO22 is already in use"),
+                           fell_back)
+    assert str(error) == ("seats[0].buttons.ok GPIO 22: in use (pin GPIO22 is already in use); "
+                          "`gpioinfo` names what holds it")
+    assert why_gpio_failed(BadPinFactory("Unable to load any default pin factory!")).startswith(
+        "gpiozero found no pin driver here (this needs a Raspberry Pi")
