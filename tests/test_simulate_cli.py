@@ -144,9 +144,12 @@ def simulate_in_a_terminal(*args: str, draws: int) -> tuple[int, str, str, float
     used when the bar first appeared."""
     controller, terminal = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # SIGINT's default given back: pytest started as a background job (`cmd &` in a script)
+    # inherits it ignored, and so would the run, rightly deaf to Ctrl-C (30 s, then failed).
     proc = subprocess.Popen([sys.executable, "-m", "golfbox", "simulate", *args],
                             stdout=subprocess.PIPE, stderr=terminal, stdin=subprocess.DEVNULL,
-                            env=env, text=True)
+                            env=env, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(terminal)
     shown, first_bar = b"", None
     # Until the bar is drawn, not for a fixed time: a start-up of more than 3 s on a loaded
