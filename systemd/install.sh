@@ -17,6 +17,9 @@
 # Environment: PYTHON, the interpreter for the venv (default python3, >= 3.11);
 # pip's own PIP_* variables are honoured (PIP_NO_INDEX + PIP_FIND_LINKS: offline).
 set -euo pipefail
+# sudo keeps an admin's umask (077 on a hardened machine): the venv and docs must be
+# readable to the service's own user; the config gets its own mode below.
+umask 022
 
 SERVICE_USER=golfbox
 DEVICE_GROUPS=(gpio i2c spi dialout)

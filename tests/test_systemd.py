@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -158,7 +159,7 @@ def checkout(tmp_path):
     return tmp_path
 
 
-def script(checkout: Path, name: str, *args: str) -> subprocess.CompletedProcess:
+def script(checkout: Path, name: str, *args: str, umask: int = -1) -> subprocess.CompletedProcess:
     return subprocess.run(
         ["bash", str(checkout / "src" / "systemd" / name), "--root", str(checkout / "root"), *args],
         capture_output=True,
@@ -166,6 +167,7 @@ def script(checkout: Path, name: str, *args: str) -> subprocess.CompletedProcess
         env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHON": str(checkout / "python3"),
              "PYTHONPATH": str(REPO), "TMPDIR": str(checkout)},
         timeout=60,
+        umask=umask,
     )
 
 
@@ -216,6 +218,23 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert [line.split()[0] for line in log] == ["venv", "pip", "venv", "pip", "pip"]
     assert log[1].endswith("/src[pi]") and log[3].endswith("/src[pi]")
     assert "golfbox-install." in log[2] and not list(checkout.glob("golfbox-install.*"))
+
+
+@needs_systemctl
+def test_install_by_an_admin_with_umask_077_leaves_the_program_readable_to_the_service(checkout):
+    """sudo keeps an admin's umask 077: the venv was made 0700 root's, so the service,
+    which runs as its own user, could not start its program (203/EXEC)."""
+    root = checkout / "root"
+    result = script(checkout, "install.sh", umask=0o077)
+    assert result.returncode == 0, result.stderr
+    program = root / "opt/golfbox/venv/bin/golfbox"
+    for path in [*reversed(program.relative_to(root).parents[:-1]), program.relative_to(root)]:
+        mode = (root / path).stat().st_mode
+        assert mode & 0o005 == 0o005, f"{path} is {stat.filemode(mode)}"
+    readme = root / "opt/golfbox/README.md"
+    assert readme.stat().st_mode & 0o004, stat.filemode(readme.stat().st_mode)
+    # What is meant to be private keeps its own mode.
+    assert (root / "etc/golfbox/config.toml").stat().st_mode & 0o777 == 0o640
 
 
 @needs_systemctl
