@@ -4,7 +4,10 @@ Only ``machine`` is fake (tests/fake_mpy/machine.py, at the pin and I2C level);
 the firmware, protocol.py and MicroPython's framebuf are the real ones.
 """
 
+import contextlib
 import re
+import signal
+import socket
 import subprocess
 import time
 from unittest.mock import ANY
@@ -174,7 +177,6 @@ def test_a_press_made_while_the_node_is_not_run_is_not_lost_by_the_fake(make_nod
     """A loaded machine may leave the node unrun for longer than a fixed 50 ms press, which
     it then never saw (the Ctrl-C noise test lost its press so in 2 of 30 runs under a
     load of 6-7). FakeNode.press() holds the button until the node has sent it."""
-    import signal
     import threading
 
     node = make_node()
@@ -503,6 +505,26 @@ def test_a_press_made_while_the_node_handles_bytes_is_not_stamped_before_it():
     assert ticks[0] >= pressed[0]  # was 100: the loop's time before it handled the contrast
 
 
+@contextlib.contextmanager
+def ctrl_c_relayed_to(argv: list[str]):
+    """A process started as FakeNode starts a node (SIGINT ignored at exec, so only a
+    handler of its own catches it), with a Relay that turns 0x03 into its Ctrl-C."""
+    from fake_mpy.harness import Relay
+
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    host_end, node_end = socket.socketpair()
+    relay = Relay(host_end, ctrl_c_pid=process.pid)
+    try:
+        yield process, relay
+    finally:
+        relay.close()
+        process.kill()
+        process.wait()
+        host_end.close()
+        node_end.close()
+
+
 def test_the_relay_never_sends_ctrl_c_to_a_node_that_has_just_turned_it_off():
     """The relay read that the node caught SIGINT, then sent it: a node whose
     kbd_intr(-1) ran between the two (the Unix port then puts SIGINT back to its
@@ -510,41 +532,25 @@ def test_the_relay_never_sends_ctrl_c_to_a_node_that_has_just_turned_it_off():
     load as 'the node stopped' in the test above; on the board a 0x03 after
     kbd_intr(-1) is only a byte. Here a process that turns its handler on and off
     as fast as it can stands in for a node at that moment."""
-    import signal
-    import socket
-    import subprocess
     import sys
-
-    from fake_mpy.harness import Relay
 
     # libc's own signal(), a C function as the handler (getpid: harmless with any
     # argument): Python's signal machinery, which defers its handlers, is not in it.
-    toggling = subprocess.Popen([sys.executable, "-c", (
-        "import ctypes\n"
-        "libc = ctypes.CDLL(None)\n"
-        "libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)\n"
-        "caught = ctypes.cast(libc.getpid, ctypes.c_void_p)\n"
-        "print('ready', flush=True)\n"
-        "while True:\n"
-        "    libc.signal(2, caught)\n"
-        "    libc.signal(2, None)\n")],  # SIGINT, SIG_DFL
-        stdout=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    host_end, node_end = socket.socketpair()
-    relay = Relay(host_end, ctrl_c_pid=toggling.pid)
-    try:
+    with ctrl_c_relayed_to([sys.executable, "-c", (
+            "import ctypes\n"
+            "libc = ctypes.CDLL(None)\n"
+            "libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)\n"
+            "caught = ctypes.cast(libc.getpid, ctypes.c_void_p)\n"
+            "print('ready', flush=True)\n"
+            "while True:\n"
+            "    libc.signal(2, caught)\n"
+            "    libc.signal(2, None)\n")]) as (toggling, relay):  # SIGINT, SIG_DFL
         assert toggling.stdout.readline() == "ready\n"
         deadline = time.monotonic() + 3
         while time.monotonic() < deadline and toggling.poll() is None:
             relay._ctrl_c(b"\x03")
         assert toggling.poll() is None, f"the relay's Ctrl-C ended it ({toggling.returncode})"
         assert relay.interrupts > 0  # it did send some, while the handler was on
-    finally:
-        relay.close()
-        toggling.kill()
-        toggling.wait()
-        host_end.close()
-        node_end.close()
 
 
 def test_the_relay_sends_one_ctrl_c_until_the_node_has_turned_it_off():
@@ -554,31 +560,21 @@ def test_the_relay_sends_one_ctrl_c_until_the_node_has_turned_it_off():
     in its except, or on the jump back to its try, ended the node (exit 130, seen once
     under load in the start-up test above). Here main.py's loop is stretched: a first
     SIGINT lands before kbd_intr(-1), and the except takes 0.3 s."""
-    import signal
-    import socket
-
-    from fake_mpy.harness import Relay
-
-    node = subprocess.Popen([str(MICROPYTHON), "-c", (
-        "import sys, time\n"
-        "while True:\n"
-        "    try:\n"
-        "        import micropython\n"
-        "        sys.stdout.write('ready\\n')\n"
-        "        time.sleep_ms(300)\n"  # a SIGINT lands here, Ctrl-C still on
-        "        micropython.kbd_intr(-1)\n"
-        "        if micropython:\n"
-        "            break\n"
-        "    except KeyboardInterrupt:\n"
-        "        since = time.ticks_ms()\n"
-        "        while time.ticks_diff(time.ticks_ms(), since) < 300:\n"
-        "            pass\n"
-        "sys.stdout.write('off\\n')\n")],
-        stdout=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # as FakeNode
-    host_end, node_end = socket.socketpair()
-    relay = Relay(host_end, ctrl_c_pid=node.pid)
-    try:
+    with ctrl_c_relayed_to([str(MICROPYTHON), "-c", (
+            "import sys, time\n"
+            "while True:\n"
+            "    try:\n"
+            "        import micropython\n"
+            "        sys.stdout.write('ready\\n')\n"
+            "        time.sleep_ms(300)\n"  # a SIGINT lands here, Ctrl-C still on
+            "        micropython.kbd_intr(-1)\n"
+            "        if micropython:\n"
+            "            break\n"
+            "    except KeyboardInterrupt:\n"
+            "        since = time.ticks_ms()\n"
+            "        while time.ticks_diff(time.ticks_ms(), since) < 300:\n"
+            "            pass\n"
+            "sys.stdout.write('off\\n')\n")]) as (node, relay):
         assert node.stdout.readline() == "ready\n"
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and node.poll() is None:
@@ -586,12 +582,6 @@ def test_the_relay_sends_one_ctrl_c_until_the_node_has_turned_it_off():
             time.sleep(0.005)
         assert (node.wait(5), node.stdout.read()) == (0, "ready\noff\n")
         assert relay.interrupts == 1
-    finally:
-        relay.close()
-        node.kill()
-        node.wait()
-        host_end.close()
-        node_end.close()
 
 
 def test_a_panel_that_fails_mid_game_is_tried_every_2_s_and_gets_the_frame_back():
