@@ -240,7 +240,7 @@ def end_score_words(view: SeatView, lang: str = "en", match_over: bool = False) 
     else:
         number = view.round_scores[view.seat]
         said = say(lang, "SCORE {n}", n=number)
-    return said if glyphs.text_width(said) <= SIDE_W - 2 else str(number)
+    return _first_that_fits([said], str(number))
 
 
 def penalty_words(view: SeatView, lang: str = "en") -> str:
@@ -253,7 +253,13 @@ def penalty_words(view: SeatView, lang: str = "en") -> str:
         forms = [say(lang, "KNOCK {n}", n=what)]
     else:  # the finisher's penalty (9-card): +5 for each lower score
         forms = [say(lang, "WENT OUT {n}", n=what), say(lang, "OUT {n}", n=what)]
-    return next((words for words in forms if glyphs.text_width(words) <= SIDE_W - 2), what)
+    return _first_that_fits(forms, what)
+
+
+def _first_that_fits(forms: Sequence[str], number: str) -> str:
+    """The first of ``forms`` the side column holds (a pixel each side), else the
+    number alone: no words at all beats words cut."""
+    return next((words for words in forms if glyphs.text_width(words) <= SIDE_W - 2), number)
 
 
 def standing_words(totals: Sequence[int], seat: int, lang: str = "en") -> str:

@@ -433,15 +433,16 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     rows, cols = view.variant.rows, view.variant.cols
     panel_w = image.width // max(len(seats), 4)
     left = (image.width - panel_w * len(seats)) // 2
+    room = panel_w - 3  # for a name, a score or a total: 3 blank columns between panels
     table = table_names(view.players, names, lang)
     # 'tot 1053' is 30 px, and ran into the next panel's total in a 32-px panel: where
     # one total does not fit, every total on every page shows its number alone, alike.
     totals = [say(lang, "tot {n}", n=total) for total in view.totals]
-    if any(glyphs.text_width(total) > panel_w - 3 for total in totals):
+    if any(glyphs.text_width(total) > room for total in totals):
         totals = [str(total) for total in view.totals]
     for i, seat in enumerate(seats):
         x = left + i * panel_w
-        name = fit_name(table[seat], panel_w - 3, table)
+        name = fit_name(table[seat], room, table)
         if seat == view.ender:  # from the accents' row down
             draw.rectangle((x + 1, 8, x + panel_w - 2, 15), fill=ink)
         _text_centered(draw, x + 1, panel_w - 2, 10, name, paper if seat == view.ender else ink)
@@ -454,7 +455,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
                 draw_small_face(draw, box, card, ink, paper)
         if view.round_scores is not None:
             score = score_words(view, seat)
-            if glyphs.text_width(score) > panel_w - 3:  # a resumed old match's '24+123456'
+            if glyphs.text_width(score) > room:  # a resumed old match's '24+123456'
                 score = str(view.round_scores[seat])
             _text_centered(draw, x, panel_w, 20 + rows * 8, score, ink)
         _text_centered(draw, x, panel_w, 28 + rows * 8, totals[seat], dim)
