@@ -365,6 +365,17 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
         play_out(deal("polish-poker"), knock_after=4).view(None), names=names[:4], lang=lang)
     screens["table_9card_reveal_penalty_mono"] = lambda: render_reveal(
         play_out(deal("9-card", players=3, seed=2), knock_after=4).view(None), size=(128, 64), lang=lang)
+    # Totals too wide for 'tot' in a 32-px panel (a knock penalty of 1000, the bound):
+    # every total of the reveal says 'T:', on each page, beside the round's bare score.
+    for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
+        screens[f"table_reveal_wide_totals{tag}"] = lambda size=size: render_reveal(
+            _wide_totals().view(None), size, names, lang=lang)
+    screens["table_reveal_wide_totals_mono_page2"] = lambda: render_reveal(
+        _wide_totals().view(None), (128, 64), names, page=1, lang=lang)
+    # Two seats near the rules' widest totals: six characters, and negative.
+    screens["table_reveal_widest_totals_mono"] = lambda: render_reveal(
+        play_out(deal("6-card", players=2, totals=(-99180, 102900))).view(None), (128, 64),
+        names[:2], lang=lang)
     # The same rounds on the shared display (their marks are on the seats only: README).
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"table_reveal_marks_9card{tag}"] = lambda size=size: render_reveal(
@@ -454,6 +465,13 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"saver{tag}"] = lambda size=size: table_frames.saver(size, 3, lang)[1]()
     return screens
+
+
+def _wide_totals() -> Round:
+    """Eight seats of polish-poker, the knocker not lowest: its 1000 makes a total of 1053
+    (page 2 on 128 px) among totals of two digits."""
+    return play_out(deal("polish-poker", players=8, rules={"knock_penalty": 1000},
+                         totals=(0, 0, 5, 0, 12, 0, 7, 31)), knock_after=3)
 
 
 def _eight_mid() -> Round:
@@ -628,6 +646,8 @@ DOC_PICTURES = {
     "table_9card_reveal": "reveal_9card",
     "table_6card_reveal": "reveal_6card",
     "table_polishpoker_reveal_penalty": "reveal_polish_penalty",
+    "table_reveal_wide_totals_mono_page2": "reveal_mono_wide_totals",
+    "table_reveal_wide_totals_mono": "reveal_mono_wide_totals_page1",
     "seat_reveal_9card_went_out": "seat_reveal_9card",
     "seat_reveal_9card_pair": "seat_reveal_9card_pair",
     "match_result": "match_result",

@@ -946,8 +946,8 @@ def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
     """A knock penalty of 1000 (the bound) makes a knocker's total 1000 and more in one
     round (and 99 rounds of 4-card about 1500). In a 32-px panel 'TOT 1053' is 30 px, as
     'TOT -986': each touched the next panel's total and read as one run with it ('TOT
-    1053TOT 328'); 'TOT -1012' was cut ('TOT -10…'). A total too wide for its panel less
-    the names' margins shows its number alone."""
+    1053TOT 328'); 'TOT -1012' was cut ('TOT -10…'). Where a total is too wide for its
+    panel less the names' margins, the totals say 'T:' ('T:1053'), each whole."""
     from test_wording import shows
 
     from golfbox.render.table import reveal_pages
@@ -973,7 +973,7 @@ def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
 def test_reveal_totals_on_one_page_all_keep_or_all_drop_their_word(size):
     """One knocker's 1036 beside seven small totals: had only that one dropped 'TOT', the
     row read 'TOT 19  TOT 95  1036  TOT 31', one number unlike the rest. Where one total
-    does not fit, every total of the reveal shows its number alone, on every page."""
+    does not fit, every total of the reveal says 'T:', on every page."""
     from test_wording import shows
 
     round_ = goldens.play_out(goldens.deal("polish-poker", players=8, rules={"knock_penalty": 1000},
@@ -987,8 +987,63 @@ def test_reveal_totals_on_one_page_all_keep_or_all_drop_their_word(size):
         image = render_reveal(view, size, goldens.NAMES["en"], page=page).convert("L")
         row = image.crop((0, y - 2, size[0], y + 6))
         assert not shows(row, "TOT"), page
-        for seat in range(page * per_page, (page + 1) * per_page):  # each number still there, with its word or without
-            assert shows(row, str(view.totals[seat])), seat
+        for seat in range(page * per_page, (page + 1) * per_page):
+            assert shows(row, f"T:{view.totals[seat]}"), seat
+
+
+# The widest totals the rules allow: 99 rounds (settings.MAX_ROUNDS), each the most a
+# round can score with a house rule's number at its bound (MAX_RULE_NUMBER 1000): a
+# polish-poker knocker's 60 (three columns of a Jack over a Queen) + 1000, and a 6-card
+# four_of_a_kind of -1000 with a 2 over a King beside it (-2).
+WIDEST_TOTALS = (99 * -1002, 99 * 1060)
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+@pytest.mark.parametrize("players", range(2, 9))
+def test_reveal_totals_read_as_totals_up_to_the_widest_the_rules_allow(size, players):
+    """Where 'TOT 1053' does not fit a 32-px panel (each 128-px page, 8 grids on 256 px),
+    each total showed its number alone: on the mono display, with no dim, the round
+    score over it and the total were two bare numbers alike ('21' over '33'). Every total
+    of such a reveal says 'T:' ('T:-99198', 29 px), whole in its panel; the round score
+    never does. Panels of 42 px and more (2-6 grids on 256 px) keep 'TOT -99198'."""
+    from test_wording import shows
+
+    def dealt(totals):
+        return goldens.play_out(goldens.deal("6-card", players=players, totals=totals)).view(None)
+
+    widest = [WIDEST_TOTALS[seat % 2] for seat in range(players)]
+    scores = dealt((0,) * players).round_scores
+    view = dealt(tuple(total - score for total, score in zip(widest, scores)))
+    assert list(view.totals) == widest  # the state tested
+    score_y, total_y = 20 + view.variant.rows * 8, 28 + view.variant.rows * 8
+    per_page = 8 if size == (256, 64) else 4
+    for page in range(reveal_pages(players, size)):
+        image = render_reveal(view, size, goldens.NAMES["en"], page=page).convert("L")
+        seats = range(page * per_page, min(players, (page + 1) * per_page))
+        panel_w = size[0] // max(len(seats), 4)
+        left = (size[0] - panel_w * len(seats)) // 2
+        word = "TOT " if glyphs.text_width(f"TOT {min(widest)}") <= panel_w - 3 else "T:"
+        for i, seat in enumerate(seats):
+            x = left + i * panel_w
+            assert shows(image.crop((x, total_y - 2, x + panel_w, total_y + 6)),
+                         f"{word}{view.totals[seat]}"), (page, seat)
+            assert not shows(image.crop((x, score_y - 2, x + panel_w, score_y + 6)), "T:"), (page, seat)
+
+
+def test_reveal_totals_past_the_rules_bounds_show_their_numbers_alone():
+    """A match an older golfbox dealt with a knock penalty past today's 1000 (resumed, it is
+    finished under it) can reach seven digits: 'T:1234567' does not fit a 32-px panel,
+    and 'T:12345…' would say neither. Every total of that reveal shows its number alone."""
+    from test_wording import shows
+
+    view = goldens.play_out(goldens.deal("6-card", players=4, totals=(1234000, 3, 5, 7))).view(None)
+    assert len(str(view.totals[0])) == 7  # the state tested
+    image = render_reveal(view, (128, 64), goldens.NAMES["en"]).convert("L")
+    y = 28 + view.variant.rows * 8
+    row = image.crop((0, y - 2, 128, y + 6))
+    assert not shows(row, "T:") and not shows(row, "TOT")
+    for seat in range(4):
+        assert shows(row, str(view.totals[seat])), seat
 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])

@@ -52,7 +52,7 @@ def looked_up() -> set[str]:
     """Texts said from a table of words rather than written at the call."""
     texts = set(VARIANTS) | set(BOTS) | set(VERB_OF_KIND.values())
     texts |= set(seat_render._ACTION_WORDS.values()) | {KNOCK_QUESTION, rules_render.FOOTER}
-    texts |= set(table_render.ENDED_WORDS.values())
+    texts |= set(table_render.ENDED_WORDS.values()) | set(table_render.REVEAL_TOTAL_FORMS)
     texts |= {"paused", "stopped by an error: restarting"}  # TableService.close's messages
     for variant in VARIANTS.values():
         for spec in variant.rule_specs:

@@ -408,14 +408,31 @@ def reveal_pages(players: int, size: tuple[int, int] = WIDE) -> int:
     return -(-players // _grids_per_page(size))
 
 
+# A reveal's totals: the first form in which every one of them fits its panel (a table
+# of words: tests/test_words.py reads it).
+REVEAL_TOTAL_FORMS = ("tot {n}", "T:{n}")
+
+
+def reveal_totals(totals: Sequence[int], room: int, lang: str = "en") -> list[str]:
+    """Every total of a reveal in one form, on every page alike: 'tot 12'; where one
+    total does not fit ``room`` px, 'T:1053' ('TOT 1053' is 30 px, a 32-px panel holds
+    29, and the number alone read as a second round score on the mono display); the
+    number alone only past what the rules allow (a resumed old match's '1234567')."""
+    for form in REVEAL_TOTAL_FORMS:
+        words = [say(lang, form, n=total) for total in totals]
+        if all(glyphs.text_width(total) <= room for total in words):
+            return words
+    return [str(total) for total in totals]
+
+
 def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[str] | None = None,
                   page: int = 0, lang: str = "en") -> Image.Image:
     """The round's reveal: every grid face up with its round score and match total.
 
     The seat that knocked or went out has its name inverted; a penalty shows as
-    'raw+penalty', a doubled score as 'raw×2' (the score alone where that would be cut,
-    as a total too wide for 'tot'). 256×64 holds 8 grids; 128×64 holds 4 per page
-    (see reveal_pages).
+    'raw+penalty', a doubled score as 'raw×2' (the score alone where that would be cut);
+    a total as 'tot 12', or 'T:1053' (reveal_totals). 256×64 holds 8 grids; 128×64
+    holds 4 per page (see reveal_pages).
     """
     image, draw, palette = _canvas(size)
     ink, dim, paper = palette.ink, palette.dim, palette.paper
@@ -435,11 +452,7 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
     left = (image.width - panel_w * len(seats)) // 2
     room = panel_w - 3  # for a name, a score or a total: 3 blank columns between panels
     table = table_names(view.players, names, lang)
-    # 'tot 1053' is 30 px, and ran into the next panel's total in a 32-px panel: where
-    # one total does not fit, every total on every page shows its number alone, alike.
-    totals = [say(lang, "tot {n}", n=total) for total in view.totals]
-    if any(glyphs.text_width(total) > room for total in totals):
-        totals = [str(total) for total in view.totals]
+    totals = reveal_totals(view.totals, room, lang)
     for i, seat in enumerate(seats):
         x = left + i * panel_w
         name = fit_name(table[seat], room, table)

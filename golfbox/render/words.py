@@ -78,6 +78,7 @@ FRENCH: dict[str, str] = {
     # the shared display
     "round {n}/{of}": "manche {n}/{of}", "round {n}/{of} over": "manche {n}/{of} finie",
     "R{n}/{of} stock {stock}": "M{n}/{of} pioche {stock}", "pile": "tas", "tot {n}": "tot {n}",
+    "T:{n}": "T:{n}",  # a reveal's total where "tot {n}" does not fit one (render/table.py)
     "round over": "manche finie", "get ready": "à vos cartes", "{who} to play": "à {who} de jouer",
     "{who} plays": "{who} joue",  # the turn where "à {who} de jouer" does not fit
     "waiting for {who}": "on attend {who}", "waiting for {n} players": "on attend {n} joueurs",
