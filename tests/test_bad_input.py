@@ -145,6 +145,36 @@ def test_check_config_refuses_an_empty_path(tmp_path):
     one_line_exit_2(golfbox(tmp_path, "check-config", ""), "FILE: an empty path is not a config file")
 
 
+# Two seats of the reference pin map, one value of seat 1's written as the builder might.
+PIN_MAP_SEATS = ('[[seats]]\nbuttons = {{ left = 17, right = 27, ok = {ok}, back = 4 }}\n'
+                 'display = {{ i2c = {{ bus = 1, address = {address} }} }}\n'
+                 '[[seats]]\nbuttons = {{ left = 5, right = 6, ok = 13, back = 19 }}\n'
+                 'display = {{ i2c = {{ bus = 1, address = 0x3D }} }}\n')
+
+
+@pytest.mark.parametrize("pin_map, said", [
+    (PIN_MAP_SEATS.format(ok='"22"', address="0x3C"),
+     "seats[0].buttons.ok (from map.toml): expected an integer (GPIO (BCM) number), "
+     "got a string '22'"),
+    (PIN_MAP_SEATS.format(ok="22", address='"0x3C"'),
+     "seats[0].display.i2c.address (from map.toml): expected an integer "
+     "(7-bit I2C address), got a string '0x3C'"),
+    ("seats = 2\n", "seats (in map.toml): expected a list of [[seats]] tables, got an integer"),
+    ("seats = [17, 5]\n", "seats[0] (in map.toml): expected a [[seats]] table, got an integer 17"),
+    ('seats = ["17"]\n', "seats[0] (in map.toml): expected a [[seats]] table, got a string '17'"),
+])
+def test_check_config_says_a_pin_maps_wrong_types_as_the_config_reader_does(tmp_path, pin_map, said):
+    """A pin map's seats of the wrong type said 'found int' ('found 17'), in Python's
+    words, where every other key of a config or pin map says 'got an integer': one way,
+    the builder's line whole."""
+    (tmp_path / "map.toml").write_text(pin_map)
+    (tmp_path / "config.toml").write_text('pinmap = "map.toml"\n'
+                                          + '[[seats]]\ndisplay = { driver = "ssd1306" }\n' * 2)
+    run = golfbox(tmp_path, "check-config", "config.toml")
+    assert (run.returncode, run.stdout, run.stderr) == (
+        2, "", f"golfbox check-config: config.toml: {said}\n")
+
+
 def test_run_refuses_an_empty_journal_path(tmp_path):
     """It used the default journal instead, as if --journal had not been given."""
     run = golfbox(tmp_path, "run", "--headless", "--journal", "")

@@ -110,8 +110,9 @@ def test_arbitrary_toml_as_a_pin_map(tmp_path, pinmap):
     load(config)
 
 
-@pytest.mark.parametrize("seats, words", [([0], "seats[0] (in map.toml): expected a [[seats]] table, found 0"),
-                                          ("left", "seats (in map.toml): expected a list")])
+@pytest.mark.parametrize("seats, words", [
+    ([0], "seats[0] (in map.toml): expected a [[seats]] table, got an integer 0"),
+    ("left", "seats (in map.toml): expected a list")])
 def test_a_pin_map_whose_seats_are_not_tables_is_named(tmp_path, seats, words):
     """Found by the fuzz test above: seats = [0] in a pin map crashed with a TypeError."""
     (tmp_path / "map.toml").write_text(toml_document({"seats": seats}), encoding="utf-8")

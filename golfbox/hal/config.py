@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from golfbox.configfile import ConfigError, NotedKey, Section, check_int, subkey
+from golfbox.configfile import ConfigError, NotedKey, Section, check_int, subkey, type_name
 from golfbox.hal.base import DEFAULT_HOLD_TIME, Button
 from golfbox.hal.protocol import MAX_HOLD_MS, MIN_HOLD_MS
 
@@ -677,11 +677,11 @@ class _PinmapDefaults:
         seats = pinmap.get("seats", [])
         if not isinstance(seats, list):
             raise ConfigError(own("seats"), f"expected a list of [[seats]] tables, "
-                                            f"found {type(seats).__name__}")
+                                            f"got {type_name(seats)}")
         for index, seat in enumerate(seats):
             if not isinstance(seat, dict):
                 raise ConfigError(own(f"seats[{index}]"), f"expected a [[seats]] table, "
-                                                          f"found {seat!r}")
+                                                          f"got {type_name(seat)} {seat!r}")
             # A pin map gives pins and buses only; a misspelt key would be passed over unseen.
             table = Section(seat, own(f"seats[{index}]"))
             table.check_known(("buttons", "display"))
