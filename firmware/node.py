@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.3.1"
+FIRMWARE_VERSION = "1.3.2"
 HOST_SILENT_MS = 3000  # the host pings every 250 ms (PROTOCOL.md): 3 s of silence, it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -155,6 +155,8 @@ class SeatNode:
             self.bad_messages += 1
             return
         for page, x0, data in segments:
+            if not data:
+                continue  # n = 0 draws nothing: it must not widen a page's range to x0..x0-1
             start = page * WIDTH + x0
             self.frame[start : start + len(data)] = data
             region = self.dirty[page]

@@ -767,3 +767,29 @@ def test_a_node_whose_start_fails_says_why_and_reboots_2_s_later(tmp_path):
                             capture_output=True, env=env, timeout=10)
     assert result.returncode == 3 and time.monotonic() - started >= 2.0
     assert result.stderr.decode().splitlines()[-1] == "ValueError: non-hex digit"
+
+
+def test_an_empty_frame_segment_draws_nothing_and_the_rest_of_the_frame_is_shown():
+    """A FRAME segment of n = 0 is valid (PROTOCOL.md: n(1) bytes(n)) and draws
+    nothing. The node made it a dirty range x0..x0-1; at x0 = 0 the panel driver's
+    column command was -1 ("bytes value out of range"), the loop pass failed there,
+    and the frame's later pages stayed off the panel until the next frame. Through
+    the real SSD1306 driver on the fake I2C bus, whose display RAM is read back."""
+    ram, errors = step_node(
+        "import machine, oled\n"
+        "i2c = machine.I2C(0)\n"
+        "def open_panel():\n"
+        "    return oled.SSD1306(i2c), None\n"
+        "# start\n"
+        "line.sync()\n"
+        "line.send(protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 0, 0, 1, 0x11)))\n"
+        "line.run(seat, 100)\n"
+        "for page, x0 in ((0, 0), (5, 128)):  # empty, at either end of the page\n"
+        "    line.send(protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, page, x0, 0, 3, 5, 2, 0xAA, 0xBB)))\n"
+        "    line.run(seat, 100)\n"
+        "line.run(seat, 300)\n"
+        "state = protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])\n"
+        "print([bytes(i2c.devices[0x3C].ram).hex(), state[2]])\n")
+    expected = bytearray(1024)
+    expected[0], expected[3 * 128 + 5: 3 * 128 + 7] = 0x11, b"\xaa\xbb"
+    assert (bytes.fromhex(ram), errors) == (bytes(expected), 0)
