@@ -166,7 +166,7 @@ class SeatNode:
             else:
                 region[0] = min(region[0], x0)
                 region[1] = max(region[1], x1)
-        if payload and payload[0] & protocol.FRAME_SHOW:
+        if payload[0] & protocol.FRAME_SHOW:
             self.show_due = True
             self.frame_valid = True
 

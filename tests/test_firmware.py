@@ -651,8 +651,9 @@ def test_state_goes_out_four_times_a_second_only_in_a_session_and_each_ping_come
 
 def test_a_well_framed_message_the_node_cannot_use_changes_nothing_and_is_counted():
     """A block that passes its CRC can still be wrong (a newer host's message, a bug):
-    a FRAME reaching past the panel, an unknown type, a CONTRAST or ASSIGN of the
-    wrong length change no pixel, no contrast and no seat, and STATE counts each."""
+    a FRAME reaching past the panel or without its flags byte (taken silently before
+    firmware 1.3.2), an unknown type, a CONTRAST or ASSIGN of the wrong length change
+    no pixel, no contrast and no seat, and STATE counts each."""
     same, calls, seat, errors = step_node(
         "calls = []\n"
         "class Panel:\n"
@@ -668,14 +669,15 @@ def test_a_well_framed_message_the_node_cannot_use_changes_nothing_and_is_counte
         "assert calls == ['show', 'show'], calls  # the waiting screen, then the frame\n"
         "for kind, payload in ((protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 8, 0, 1, 0xFF))),\n"
         "                      (protocol.MSG_FRAME, bytes((protocol.FRAME_SHOW, 0, 0, 1, 0xAA, 1, 120, 9)) + bytes(9)),\n"
-        "                      (0x86, bytes((5,))), (protocol.MSG_CONTRAST, bytes((5, 5))),\n"
+        "                      (protocol.MSG_FRAME, b''), (0x86, bytes((5,))),\n"
+        "                      (protocol.MSG_CONTRAST, bytes((5, 5))),\n"
         "                      (protocol.MSG_ASSIGN, b'')):\n"
         "    line.send(kind, payload)\n"
         "    line.run(seat, 100)\n"
         "line.run(seat, 300)\n"
         "state = protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])\n"
         "print([bytes(seat.frame) == good, calls[2:], seat.seat, state[2]])\n")
-    assert (same, calls, seat, errors) == (True, [], None, 5)
+    assert (same, calls, seat, errors) == (True, [], None, 6)
 
 
 def test_each_press_is_numbered_one_more_than_the_last():

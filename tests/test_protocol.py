@@ -218,6 +218,9 @@ def test_payload_helpers_round_trip_and_reject_bad_input():
         protocol.frame_segments(bytes((1, 7, 127, 2, 0xAA, 0xBB)))  # past column 127
     with pytest.raises(ValueError, match="out of range"):
         protocol.frame_segments(bytes((1, 8, 0, 1, 0xAA)))  # no page 8
+    with pytest.raises(ValueError, match="flags"):
+        protocol.frame_segments(b"")  # not even the flags byte
+    assert protocol.frame_segments(bytes((1,))) == []  # a frame with nothing new: valid
 
 
 def test_hold_carries_the_hold_time_in_ms_and_refuses_what_no_config_gives():

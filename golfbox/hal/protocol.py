@@ -466,6 +466,8 @@ def frame_segments(payload):
 
     The whole payload is checked before anything is returned, so a bad message changes no pixel.
     """
+    if not payload:
+        raise ValueError("FRAME without its flags byte")
     segments = []
     index = 1
     end = len(payload)
