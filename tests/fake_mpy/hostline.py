@@ -43,6 +43,10 @@ class HostLine:
         self.hellos = len(self.received(protocol.MSG_HELLO))
         self.before_hello = bytearray()
 
+    def write_bytes(self, data):
+        """Bytes for the node as they come off the line: blocks made by hand, noise."""
+        self._write(data)
+
     def _write(self, data):
         (self.to_node if self.before_hello is None else self.before_hello).extend(data)
 
