@@ -257,6 +257,50 @@ def test_the_lobby_shows_every_long_name_without_covering_the_menu():
     assert _players_lines(short, 122, 3, "en") == ["playing: P1, P2 (HARD), P3"]
 
 
+# ``count`` faults in the footer leave the menu ``rows``
+@pytest.mark.parametrize("lang, count, rows", [("en", 1, 2), ("en", 3, 1), ("fr", 2, 1)])
+def test_the_wide_lobby_left_column_stays_still_while_the_cursor_walks_the_house_rules(lang, count, rows):
+    """On 256x64 the game, empty seats and rounds make the left column; the cursor in
+    the house rules on the right leaves it showing its top rows, the game first. Where
+    eight long names leave the menu fewer than three rows, nothing pinned that: the left
+    column could slide to 'rounds' on the first house rule and back on the next."""
+    from golfbox.render import render_lobby
+    from golfbox.render.words import say
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.settings import TableSettings
+    from test_wording import shows
+
+    lobby = Lobby(TableSettings(variant="9-card", seats=8, language=lang,
+                                names=dict(enumerate(goldens.LONG_NAMES[lang]))))
+    for seat in range(8):
+        lobby.press(seat, goldens.Button.OK, goldens.EventKind.PRESSED)
+    lines = [str(line) for line in lobby.lines()]
+    players = ", ".join(p.name for p in lobby.players())
+    faults = [goldens.fault_words(lang, goldens.LONG_NAMES[lang][2]),
+              say(lang, "cannot save the game: see the log"),
+              goldens.fault_words(lang, goldens.LONG_NAMES[lang][4])][:count]
+    footer = " · ".join([*faults, say(lang, "hold ● on your pad to start")])
+
+    def lobby_at(cursor: int) -> Image.Image:
+        return render_lobby((256, 64), "golfbox", lines, cursor, players, footer, lang)
+
+    left = (0, 0, 128, 64)
+    at_game = lobby_at(0)
+    # the layout this test is about: the menu has fewer than three rows, 'rounds' unseen
+    assert not shows(at_game.crop(left), glyphs.fit_text(lines[2], 128 - 22))
+    two_rows = shows(at_game.crop(left), glyphs.fit_text(lines[1], 128 - 22))
+    assert two_rows == (rows == 2)
+    still = lobby_at(len(lines) - 1).crop(left).tobytes()
+    for cursor in range(3, len(lines)):
+        shown = lobby_at(cursor)
+        assert shown.crop(left).tobytes() == still, f"the left column moved at line {cursor}"
+        assert shown.crop((128, 0, 256, 64)).tobytes() != at_game.crop((128, 0, 256, 64)).tobytes()
+    # ... the game's line at its top, as with the cursor on the game
+    shown = lobby_at(3).crop(left)
+    assert shows(shown, glyphs.fit_text(lines[0], 128 - 22))
+    assert shows(at_game.crop(left), glyphs.fit_text(lines[0], 128 - 22))
+
+
 def _away_words(lang: str, who: str) -> str:
     from golfbox.render.words import say
 
