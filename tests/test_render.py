@@ -1467,3 +1467,15 @@ def test_the_seat_penalty_says_why_within_the_side_column(lang):
         assert shows(render_seat(shown, lang=lang).crop((seat_render.SIDE_X, 40, 128, 50)), words)
     assert seat_render.penalty_words(shown._replace(
         table=shown.table._replace(round_scores=tuple(scores))), "en") == "OUT +35"
+
+
+@pytest.mark.parametrize("size", [(128, 64), (256, 64)])
+def test_seats_past_the_names_given_are_shown_by_number(size):
+    """Names for the first seats only (an empty one too): the others are 'P3', 'P4' on
+    the scores, never a missing name or a crash at the first seat past the list."""
+    from test_wording import shows
+
+    view = goldens.play_turns(goldens.deal("6-card", players=4), 3).view(None)
+    shown = render_table(view, size, ("Ann", ""))
+    for words in ("ANN", "P2", "P3", "P4"):
+        assert shows(shown, words), words
