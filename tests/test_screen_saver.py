@@ -298,3 +298,25 @@ def test_a_seat_plugged_in_after_its_cable_came_and_went_wakes_the_table(sim_tab
         table.clock.advance(0.1)
     sleeps_after_the_minutes(table)
     plugged_back_in_wakes_the_table(table)
+
+
+def test_a_person_choosing_a_card_keeps_the_table_awake(sim_table):
+    """A person moving their cursor along their cards plays nothing and changes nothing in
+    the game: the presses alone keep the displays lit, however long they think."""
+    table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True,
+                      seed=5, bot_delay=1.0, screen_saver_minutes=1)
+    svc = table.service
+    for _ in range(100):  # the bot turns up its cards, then whoever starts plays
+        if svc.match.round.legal_actions(0) and not svc.match.round.legal_actions(1):
+            break
+        if svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        wait(table, 1.0, step=1.0)
+    played = svc.actions_played
+    for button in (Button.RIGHT, Button.LEFT) * 8:  # every 40 s for 10 min, never a minute idle
+        table.press(0, button)
+        wait(table, 40.0, step=1.0)
+        assert not svc.saver.asleep, "the saver came on while seat 1 was choosing"
+    assert svc.actions_played == played  # only the cursor moved
+    wait(table, 20.0, step=1.0)  # a minute with no press after the last: dark
+    assert svc.saver.asleep
