@@ -705,3 +705,52 @@ def test_the_curtain_never_shows_a_frame_drawn_after_the_state_it_judged_by(tmp_
             assert not [row for row in rows if len(row) > 20 and row in drawn]
     finally:
         table.close()
+
+
+def test_the_smallest_terminal_shows_every_display_pixel_for_pixel_from_its_edge(tmp_path):
+    """At the smallest size that draws half-blocks (256×68 with the 256×64 shared display),
+    the shared display and seat 1 are drawn whole from the terminal's first column: each
+    label where its picture begins, each picture the very image its display was sent. A
+    panel one column off lost the display's last column; a first column left undrawn cut
+    every label to 'eat 1'."""
+    table = sim_table(tmp_path)
+    try:
+        shared, seat = table.sim_display("shared"), table.sim_display("seat-0")
+        cols, rows = terminal.minimum_size(shared.size, seat.size)
+        assert (cols, rows) == (256, 68)
+        ui = terminal_ui(table, rows, cols)
+        ui.draw()
+        screen = ui.screen
+        for label, image in (("table · shared display 256×64", shared.image),
+                             ("seat 1 · you", seat.image)):
+            top = next(y for y in range(rows) if screen.line(y).startswith(label))
+            picture = terminal.halfblock_text(image)
+            shown = [screen.line(top + 1 + dy)[:len(text)] for dy, text in enumerate(picture)]
+            assert shown == picture, f"{label}: not drawn pixel for pixel"
+            assert any(text.strip() for text in picture)  # a real picture, not a blank one
+    finally:
+        table.close()
+
+
+def test_a_hidden_seats_words_sit_inside_its_panel(tmp_path):
+    """Two people at one terminal: the words on a hidden seat's panel ('hidden from the
+    others: press a key of seat 2') are inside the panel, under its label and above its
+    keys, not pushed onto the keys' line or the rows below."""
+    table = sim_table(tmp_path, humans=2)
+    try:
+        ui = terminal_ui(table, 70, 260)
+        ui.humans, ui.keys_of = [0, 1], {0: terminal.SEAT_KEYS[0], 1: terminal.SEAT_KEYS[1]}
+        ui.curtain = terminal.Curtain(ui.humans)  # nobody has pressed a key: all hidden
+        assert table.service.state == "playing"
+        ui.draw()
+        lines = [ui.screen.line(y) for y in range(70)]
+        label = next(y for y, line in enumerate(lines) if "seat 2 · you · hidden" in line)
+        left = lines[label].index("seat 2 · you · hidden")
+        height = terminal.cells_for(table.sim_display("seat-1").size)[1]
+        hint = terminal.SEAT_KEYS[1].hint
+        assert lines[label + 1 + height][left:].startswith(hint[:40])  # the keys' line
+        panel = [line[left:left + 128] for line in lines[label + 1:label + 1 + height]]
+        words = [" ".join(line.split()) for line in panel if line.strip()]
+        assert words == list(terminal.curtain_lines(1))
+    finally:
+        table.close()
