@@ -300,6 +300,24 @@ def test_a_seat_plugged_in_after_its_cable_came_and_went_wakes_the_table(sim_tab
     plugged_back_in_wakes_the_table(table)
 
 
+def test_a_seat_unplugged_and_plugged_back_in_a_moment_wakes_the_table_each_evening(sim_table):
+    """A node back and steady is counted back: unplugged again later, while the table
+    sleeps, and plugged back in a few seconds on, it is that failure's first return and
+    wakes the table, as the first time did (not only after 30 s away, as a loose
+    cable's flips would)."""
+    table = sim_table(seats=2, screen_saver_minutes=MINUTES)
+    seat_2_node(table, False, "seat 2: node unplugged")
+    table.clock.advance(1.0)
+    seat_2_node(table, True, "seat 2: node back")
+    wait(table, 5.0)  # steady: counted back
+    assert not table.service.table_message
+    wait(table, MINUTES * 60.0)
+    assert table.service.saver.asleep
+    seat_2_node(table, False, "seat 2: node unplugged")
+    table.clock.advance(5.0)
+    plugged_back_in_wakes_the_table(table)
+
+
 def test_a_person_choosing_a_card_keeps_the_table_awake(sim_table):
     """A person moving their cursor along their cards plays nothing and changes nothing in
     the game: the presses alone keep the displays lit, however long they think."""
