@@ -281,6 +281,26 @@ def test_a_full_disk_in_the_lobby_is_logged_once_and_not_tried_at_every_press(
     assert any("the lobby kept again after 4 failed tries" in line for line in lines), lines
 
 
+
+def test_a_disk_full_from_the_start_is_logged_at_its_first_refusal(tmp_path, clock, caplog):
+    """The SD card was full before the table started: the first lobby it could not keep
+    is logged (once), as one that fills up later is, and once there is room the log
+    says how many changes were lost, counting from the start."""
+    with caplog.at_level("INFO", logger="golfbox.table.service"):
+        service, pad = table(tmp_path / "journal.sqlite3", clock, full=True)
+        pad.press(0, Button.OK)  # join: a change, not kept
+        service.run_until_idle()
+        assert service.lobby.joined == {0}
+        service.journal.full = False
+        pad.press(1, Button.OK)  # seat 2 joins: kept
+        service.run_until_idle()
+    assert service.journal.saved_lobby() == service.lobby.to_json()
+    lines = [r.getMessage() for r in caplog.records if r.name == "golfbox.table.service"]
+    assert len([line for line in lines if "the lobby not kept" in line]) == 1, lines
+    # The lobby the table opened on, and the join.
+    assert [line for line in lines if "kept again" in line] == [
+        "journal: the lobby kept again after 2 failed tries"], lines
+
 @contextmanager
 def journal_cannot_grow(path):
     """A real write failure, as on a full disk: while inside, no file of this process may
