@@ -61,3 +61,16 @@ def test_past_its_patience_a_bot_only_ends_the_round(bot):
     for seed in range(20):
         action = make_bot(bot, random.Random(seed)).choose(holding)
         assert action.kind == A.PLACE and not holding.face_up[0] >> action.pos & 1, action
+
+
+def test_patience_counts_the_seats_own_turns_and_runs_out_after_the_last():
+    """Only the seat's own turns count (the others' draws and discards do not), the one
+    it is about to begin included, and the bot is hurried only once PATIENCE_TURNS of
+    them are behind it, not one turn earlier."""
+    from golfbox.bots.patience import PATIENCE_TURNS, own_turns, past_patience
+
+    mover = round_after_turns("4-card", PATIENCE_TURNS - 1).view(0)
+    assert mover.turns == 2 * (PATIENCE_TURNS - 1)  # both seats' turns, each seat's own half
+    assert own_turns(mover) == PATIENCE_TURNS and not past_patience(mover)
+    hurried = round_after_turns("4-card", PATIENCE_TURNS).view(0)
+    assert own_turns(hurried) == PATIENCE_TURNS + 1 and past_patience(hurried)
