@@ -134,3 +134,16 @@ def test_simulate_accepts_the_levels():
                                "--rounds", "1", "--seed", "3", "--bots", "easy,medium,hard", "--json")
     assert status == 0, err
     assert json.loads(out)["bots"] == ["easy", "medium", "hard"]
+
+
+def test_simulate_reports_one_round_and_the_time_it_took():
+    """The summary's means over a single round are that round's scores, and the time
+    is measured: a run of one round must not read as half its scores or 0 s."""
+    from golfbox.engine import get_variant, make_rules
+    from golfbox.bots.simulate import simulate
+
+    variant = get_variant("6-card")
+    result = simulate(variant, 2, make_rules(variant, {}), matches=1, rounds=1,
+                      bots=["greedy", "random"], seed=3).as_dict()
+    assert result["rounds"] == 1 and result["mean_round_score"] == result["totals"]
+    assert result["elapsed_s"] > 0 and result["rounds_per_s"] > 0
