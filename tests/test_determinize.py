@@ -191,3 +191,18 @@ def test_views_and_rounds_pickle_and_deepcopy():
     assert pickle.loads(pickle.dumps(view)) == view
     assert copy.deepcopy(view) == view
     assert copy.deepcopy(round_).view(1) == view
+
+
+def test_a_view_that_locates_a_card_twice_is_refused():
+    """A view that shows more copies of a card than the decks hold (its own grid says
+    it holds the discard's top too) is an error, named, not a shorter list of unseen
+    cards that card counting would go on from."""
+    round_ = new_round(("6-card", {}), 2, 3)
+    view = round_.view(0)
+    doubled = view._replace(own_grid=(view.discard_top,) + view.own_grid[1:])
+    try:
+        unseen_cards(doubled)
+    except ValueError as exc:
+        assert "more copies" in str(exc)
+    else:
+        raise AssertionError("a card located twice was accepted")
