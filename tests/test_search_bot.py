@@ -368,3 +368,32 @@ def test_9_card_spends_the_time_fewer_players_leave_on_a_longer_horizon_or_more_
     assert budget_for("9-card", 3) == 300 and horizon_for("9-card", 3) == 4
     assert [horizon_for(v, 2) for v in ("4-card", "6-card", "polish-poker")] == [4, 4, 4]
     assert [budget_for(v, 2) for v in ("4-card", "6-card", "polish-poker")] == [300, 200, 200]
+
+
+def test_the_search_ranks_actions_by_the_futures_they_lead_to():
+    """6-card, seat 0 holds an ace over a face-up pair of queens and a lone face-up
+    jack: the ace on the jack gains 9, a discard nothing (but hands the other player an
+    ace), the ace on a queen breaks the pair (+11). The search must play each action in
+    its dealt rounds and rank them by what follows: where the play-out player's own
+    choice stands, every other test passed with a search that applied no action or
+    never sorted its results."""
+    from engine_helpers import stacked_round
+    from golfbox.engine import Action
+
+    round_ = stacked_round("6-card", ["Q 5 4 / Q 3 4", "K K 9 / 8 8 6"], stock="J 9 A")
+    for seat, flips in ((0, (0, 3)), (1, (0, 1))):
+        for pos in flips:
+            round_.apply(seat, Action("flip", pos))
+    round_.apply(0, Action("draw"))  # the jack, face up over the 5
+    round_.apply(0, Action("place", 1))
+    round_.apply(1, Action("draw"))
+    round_.apply(1, Action("discard"))
+    round_.apply(0, Action("draw"))  # the ace
+    view = round_.view(0)
+    on_queen, discard, on_jack = Action("place", 0), Action("discard"), Action("place", 1)
+    face_down = Action("place", 2)  # a card of 6.5 on average: a gain, though unknown
+    for seed in range(4):
+        bot = SearchBot(random.Random(seed), playouts=40)
+        assert bot.search(view, (on_queen, discard, on_jack)) == on_jack == bot.best, seed
+        # Without the play-out player's choice among them, the search alone decides.
+        assert bot.search(view, (on_queen, face_down)) == face_down == bot.best, seed
