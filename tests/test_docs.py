@@ -956,3 +956,37 @@ def test_readme_prose_wraps_at_79_columns():
             if len(line) > 79:
                 too_wide.append(f"README.md:{number}: {len(line)} characters")
     assert not too_wide, "\n".join(too_wide)
+
+
+def readme_commands_table() -> dict[str, tuple[list[str], str]]:
+    """README's Commands table: command -> (the options its first column gives, what it does)."""
+    commands = (ROOT / "README.md").read_text().split("## Commands\n", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for usage, what in re.findall(r"^\| `golfbox ([^`]+)` \| (.+) \|$", commands, re.M):
+        name, *rest = usage.split(" ", 1)
+        rows[name] = (re.findall(r"--[\w-]+", " ".join(rest)), what)
+    return rows
+
+
+def test_the_readmes_commands_table_is_the_commands_golfbox_help_lists(capsys):
+    """Each command README's table shows is one `golfbox --help` lists, and each it lists
+    is in the table; each option the table gives is in that command's own --help."""
+    from golfbox.cli import COMMANDS
+
+    table = readme_commands_table()
+    assert sorted(table) == sorted(COMMANDS)
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    listed = " ".join(capsys.readouterr().out.split())  # argparse wraps at the terminal's width
+    for name, (_, one_line) in COMMANDS.items():
+        assert f" {name} {one_line} " in listed, name
+    for name, (options, _) in table.items():
+        with pytest.raises(SystemExit) as exited:
+            main([name, "--help"])
+        assert exited.value.code == 0
+        command_help = capsys.readouterr().out
+        assert command_help.startswith(f"usage: golfbox {name} "), command_help
+        missing = [option for option in options
+                   if not re.search(rf"(?<![\w-]){option}(?![\w-])", command_help)]
+        assert not missing, f"README's golfbox {name} gives {missing}, which --help does not"
