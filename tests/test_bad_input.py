@@ -328,6 +328,20 @@ def test_an_option_argparse_refuses_is_one_line_naming_the_command(tmp_path, arg
     one_line_exit_2(golfbox(tmp_path, *args), *words)
 
 
+def test_golfbox_with_no_command_lists_the_commands_and_exits_2(tmp_path):
+    """A bare `golfbox` (or one with only -v) runs nothing: it shows what it could run,
+    and its status is a usage error's, so a script that forgot the command stops."""
+    from golfbox.cli import COMMANDS
+
+    for args in ([], ["-v"]):
+        run = golfbox(tmp_path, *args)
+        assert run.returncode == 2, (args, run.returncode, run.stderr)
+        assert run.stdout.startswith("usage: golfbox "), run.stdout
+        listed = {line.split()[0] for line in run.stdout.splitlines() if line.startswith("    ")}
+        assert set(COMMANDS) <= listed, run.stdout
+    assert not (tmp_path / "state").exists()
+
+
 @pytest.mark.parametrize("command", [
     ["sim", "--players", "2", "--variant", "4-card"], ["demo", "--variant", "4-card"],
     ["simulate", "--variant", "4-card", "--players", "2", "--matches", "1", "--bots", "random"],
