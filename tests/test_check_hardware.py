@@ -214,3 +214,74 @@ def test_a_dangling_link_at_the_tables_config_is_an_error_as_for_run(tmp_path, m
     assert main(["check-hardware", "--config", str(link), "--seconds", "0.1"]) == 2
     captured = capsys.readouterr()
     assert "simulated" not in captured.out and "config.toml" in captured.err
+
+
+def test_a_seat_node_and_a_missing_panel_are_each_reported_once_by_name(tmp_path, capsys):
+    """A seat node is described by its id, and one not plugged in is not answering (exit 1),
+    as a panel on a missing bus is; each failure is said once, in the report, not again
+    among the presses printed after it."""
+    if Path("/dev/i2c-99").exists():
+        pytest.skip("this machine has an /dev/i2c-99")
+    config = write(tmp_path, """
+[[seats]]
+backend = "sim"
+display = { driver = "ssd1306", i2c = { bus = 99, address = 0x3D } }
+[[seats]]
+backend = "serial"
+node = "e6614103e7452d2f"
+[seat_nodes]
+ports = ["/nonexistent/tty*"]
+""")
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0.3"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:5] == [
+        "seat 1: simulated buttons, display ssd1306, /dev/i2c-99 0x3D",
+        "seat 2: seat node e6614103e7452d2f on USB",
+        "seat 1 display (ssd1306, /dev/i2c-99 0x3D): NOT ANSWERING: I2C bus 99 address 0x3D: "
+        "I2C device not found: /dev/i2c-99",
+        "seat 2 node: NOT ANSWERING: seat 2: node not connected (the frame is shown when it is)",
+        "press buttons for 0.3 s",
+    ]
+    [summary] = lines[5:]
+    assert summary.startswith("not pressed: seat 1 ◀ (left, sim seat), ")
+    assert summary.endswith(", seat 2 ✕ (back, serial seat)")
+
+
+
+def test_each_press_is_echoed_on_its_seats_display_and_all_four_are_counted(mock_pins, tmp_path,
+                                                                            monkeypatch):
+    """Bring-up checks that a seat's buttons and its display are the same seat's: each press
+    is shown on that seat's test pattern, below its label (a capture display writes each
+    frame it is sent as a PNG in the working folder); once every button was pressed the
+    summary says so, not a list of none."""
+    pytest.importorskip("pygame")
+    from PIL import Image, ImageChops
+
+    monkeypatch.chdir(tmp_path)
+    config = write(tmp_path, """
+[[seats]]
+backend = "gpio"
+buttons = { left = 17, right = 27, ok = 22, back = 4 }
+display = { driver = "capture", scale = 1 }
+""")
+    output = WatchedOutput("press buttons")
+
+    def player():
+        assert output.ready.wait(10)
+        for gpio in (17, 27, 22, 4):
+            mock_pins.pin(gpio).drive_low()
+            mock_pins.pin(gpio).drive_high()
+
+    presser = threading.Thread(target=player)
+    presser.start()
+    with contextlib.redirect_stdout(output):
+        assert main(["check-hardware", "--config", str(config), "--seconds", "2"]) == 0
+    presser.join()
+    assert output.getvalue().splitlines()[-5:] == [
+        "seat 1 ◀ pressed", "seat 1 ▶ pressed", "seat 1 ● pressed", "seat 1 ✕ pressed",
+        "every button was pressed"]
+    pattern, *echoes = (Image.open(png).convert("L") for png in sorted(tmp_path.glob("*.png")))
+    assert len(echoes) == 4, "a press was not shown"
+    for echoed in echoes:
+        changed = ImageChops.difference(pattern, echoed).getbbox()
+        assert changed is not None and changed[1] >= pattern.height // 2, changed  # label kept
