@@ -381,6 +381,17 @@ def test_a_file_given_as_the_pictures_folder_is_named_as_a_file(tmp_path, option
     assert notes.read_text() == "shopping: eggs\n"
 
 
+@pytest.mark.parametrize("option", [["demo", "--out"], ["sim", "--dump-frames"]])
+def test_a_pictures_folder_under_a_file_is_named_with_why_it_cannot_be_made(tmp_path, option):
+    """notes.txt/pictures cannot be made: the line names the folder and the system's
+    reason, as for any folder that cannot be made (one not ours, a read-only disk)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: eggs\n")
+    run = golfbox(tmp_path, *option, str(notes / "pictures"))
+    one_line_exit_2(run, f"{option[1]} {notes / 'pictures'}: Not a directory")
+    assert notes.read_text() == "shopping: eggs\n"
+
+
 def golfbox_with_closed(fd: str, tmp_path: Path, *args: str) -> subprocess.Popen:
     """golfbox started with stdin (``<&-``) or stderr (``2>&-``) closed, not redirected."""
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
