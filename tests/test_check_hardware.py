@@ -285,3 +285,25 @@ display = { driver = "capture", scale = 1 }
     for echoed in echoes:
         changed = ImageChops.difference(pattern, echoed).getbbox()
         assert changed is not None and changed[1] >= pattern.height // 2, changed  # label kept
+
+
+def test_a_greyscale_panels_pattern_shows_its_sixteen_levels(tmp_path, monkeypatch):
+    """The shared display (an SSD1322: 16 grey levels) shows a strip of each level, so a
+    panel wired or set up as black and white is seen at bring-up."""
+    pytest.importorskip("pygame")
+    from PIL import Image
+
+    monkeypatch.chdir(tmp_path)
+    config = write(tmp_path, """
+[[seats]]
+backend = "sim"
+display = { driver = "dummy" }
+[shared_display]
+driver = "capture"
+scale = 1
+""")
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 0
+    [png] = tmp_path.glob("*.png")
+    pattern = Image.open(png).convert("L")
+    strip = pattern.crop((8, pattern.height - 8, pattern.width - 8, pattern.height - 7))
+    assert sorted(set(strip.tobytes())) == [level * 17 for level in range(16)]
