@@ -6,6 +6,7 @@ import argparse
 import os
 import re
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -501,3 +502,36 @@ def test_a_table_of_eight_seats_can_say_so(tmp_path):
     config.write_text(eight + "[game]\nseats = 9\n")
     with pytest.raises(UsageError, match=r"config.toml: game.seats: 9 is out of range \(2..8\)"):
         check_config.run(argparse.Namespace(file=str(config)))
+
+
+@pytest.mark.skipif(Path(service_cli.DEFAULT_CONFIG).exists(), reason="this machine has a table's config")
+def test_run_with_no_config_says_it_runs_a_simulated_table_and_ctrl_c_pauses_it(tmp_path):
+    """`golfbox run --headless` on a laptop: the log says why no hardware is used (a
+    config where run looks for one would have been), and Ctrl-C pauses the table and
+    ends with status 0, as SIGTERM does (README: "SIGTERM and SIGINT show paused")."""
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"))
+    env.pop("STATE_DIRECTORY", None)
+    proc = subprocess.Popen(golfbox("run", "--headless"), cwd=tmp_path, env=env, text=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            # pytest may run with SIGINT ignored, which the child would inherit
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        log = []
+        for line in proc.stderr:
+            log.append(line)
+            if "table ready" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, rest = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    log += rest.splitlines(keepends=True)
+    assert proc.returncode == 0, "".join(log)
+    assert out == ""
+    text = "".join(log)
+    assert (f"no config at {service_cli.DEFAULT_CONFIG}: running a headless simulated table"
+            in text), text
+    assert "SIGINT: pausing the table" in text, text
+    assert "Traceback" not in text
+    assert (tmp_path / "state" / "golfbox" / "journal.sqlite3").is_file()  # the laptop's journal
