@@ -73,6 +73,15 @@ def test_score_bad_input_exits_2_with_one_line(args, message):
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_score_takes_as_many_grids_as_the_variant_has_players_and_not_one_more(capsys):
+    grid = "A 2 3 / 4 5 6 / 7 8 9"  # the two decks of 9-card hold 8 of each rank
+    assert main(["score", "--variant", "9-card", *[grid] * 8]) == 0
+    assert capsys.readouterr().out.splitlines() == ["45"] * 8
+    assert main(["score", "--variant", "9-card", *[grid] * 9]) == 2
+    assert capsys.readouterr() == ("", "golfbox score: 9 grids, but 9-card is for at most 8 "
+                                       "players\n")
+
+
 def test_simulate_json_is_deterministic_for_a_seed():
     args = ["simulate", "--variant", "6-card", "--players", "4", "--matches", "3", "--rounds", "2",
             "--seed", "42", "--bots", "greedy,random,greedy,random", "--json"]
