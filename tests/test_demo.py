@@ -70,6 +70,16 @@ def test_demo_refuses_more_players_than_seats(tmp_path, capsys):
     """4-card allows 10 players, the table 8 seats: one line and exit 2, not a traceback."""
     assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "10"]) == 2
     assert "--players 10: the table has at most 8 seats" in capsys.readouterr().err
+    assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "9"]) == 2
+    assert "--players 9: the table has at most 8 seats" in capsys.readouterr().err
+
+
+def test_demo_plays_a_table_of_eight_seats(tmp_path, capsys):
+    """8 seats, the most a table has, are played, not refused with the ninth."""
+    assert main(["demo", "--out", str(tmp_path), "--variant", "4-card", "--players", "8",
+                 "--rounds", "1", "--bot", "random", "--seed", "1"]) == 0
+    assert "seat 1 on autopilot and 7 bots" in capsys.readouterr().out
+    assert (tmp_path / "seat8.gif").is_file()
 
 
 def test_the_summary_counts_what_it_played_and_drew(tmp_path, capsys):
