@@ -234,6 +234,8 @@ def test_cells_takes_only_the_known_drawings(capsys):
     (["--variant", "4-card", "--players", "11"], ["4-card is for 2-10 players, not 11"]),
     (["--variant", "4-card", "--players", "9"], ["--players 9: the table has at most 8 seats"]),
     (["--bot", "genius"], ["unknown bot", "random"]),
+    (["--bot-delay", "-1"], ["--bot-delay -1.0: must be 0 or more seconds"]),
+    (["--lang", "de"], ["--lang de: one of en, fr"]),
 ])
 def test_bad_input_is_named_and_exits_2(capsys, argv, words):
     assert main(["sim", *argv]) == 2
@@ -690,7 +692,8 @@ def test_a_bot_delay_that_is_not_a_number_of_seconds_is_one_line(capsys, delay):
     from golfbox.cli import main
 
     assert main(["sim", f"--bot-delay={delay}"]) == 2
-    assert capsys.readouterr().err.startswith("golfbox sim: --bot-delay ")
+    assert capsys.readouterr().err == (f"golfbox sim: --bot-delay {float(delay)}: "
+                                       "not a number of seconds\n")
 
 
 @pytest.mark.parametrize("env, words", [
