@@ -421,6 +421,23 @@ def test_sim_with_stdin_closed_says_it_needs_a_terminal(tmp_path):
     assert errors == "golfbox sim: the simulator needs a terminal (or use --window)\n"
 
 
+def test_sim_with_its_output_in_a_file_says_it_needs_a_terminal(tmp_path):
+    """`golfbox sim > game.txt` typed at a terminal: keys could be read, but the screens
+    would be drawn into the file."""
+    keyboard, terminal = os.openpty()
+    try:
+        env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+                   PYTHONPATH=str(ROOT))
+        run = subprocess.run([sys.executable, "-m", "golfbox", "sim"], cwd=tmp_path, env=env,
+                             stdin=terminal, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == "golfbox sim: the simulator needs a terminal (or use --window)\n"
+    assert not (tmp_path / "state").exists()  # no journal was opened
+
+
 def test_run_with_stdin_closed_runs_the_headless_table(tmp_path):
     """`golfbox run <&-` on a laptop: the same traceback, where a pipe runs it headless."""
     proc = golfbox_with_closed("0", tmp_path, "run")
