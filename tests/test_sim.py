@@ -423,6 +423,7 @@ def test_keys_play_the_right_seat_and_q_restores_the_terminal(open_terminal, tmp
 
     assert term.quit() == 0
     assert restored(term.output)
+    assert pictures.read() == after  # the dumps keep the game, not the "paused" notice
 
 
 def test_too_small_a_terminal_says_which_size_is_needed(open_terminal):
