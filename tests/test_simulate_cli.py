@@ -347,3 +347,33 @@ def test_a_full_stdout_without_a_file_descriptor_is_still_one_line(monkeypatch, 
     assert main(["score", "--variant", "9-card", "K K JK / 4 J 3 / 7 7 7"]) == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
         "golfbox score: cannot write the output: No space left on device")
+
+
+
+def test_the_bar_is_drawn_only_on_a_terminal_and_not_with_no_progress():
+    """`golfbox simulate … 2> log` keeps its log free of carriage returns and escapes,
+    and --no-progress on a terminal means no bar there either."""
+    args = [sys.executable, "-m", "golfbox", "simulate", "--variant", "4-card", "--players", "2",
+            "--bots", "random", "--matches", "3", "--seed", "1"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    to_a_file = subprocess.run(args, capture_output=True, text=True, env=env, timeout=60,
+                               stdin=subprocess.DEVNULL)
+    assert (to_a_file.returncode, to_a_file.stderr) == (0, "")
+    assert to_a_file.stdout.startswith("3 matches, ")
+
+    controller, terminal = pty.openpty()
+    try:
+        on_a_terminal = subprocess.run([*args, "--no-progress"], stdout=subprocess.PIPE,
+                                       stderr=terminal, stdin=subprocess.DEVNULL, env=env,
+                                       text=True, timeout=60)
+        os.set_blocking(controller, False)
+        try:
+            shown = os.read(controller, 4096)
+        except (BlockingIOError, OSError):  # nothing was written to the terminal
+            shown = b""
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert on_a_terminal.returncode == 0
+    assert on_a_terminal.stdout.startswith("3 matches, ")
+    assert shown == b""
