@@ -359,6 +359,22 @@ def test_a_pygame_window_nobody_can_see_is_a_failing_display(monkeypatch):
     assert display.stats.sent == 0
 
 
+def test_a_pygame_window_sdl_cannot_open_is_a_failing_display(monkeypatch):
+    """SDL_VIDEODRIVER naming a driver this SDL lacks (a typo in a unit's Environment=,
+    a kmsdrm build without it): pygame's own error came out of the first frame as a
+    traceback, from check-hardware and, at every restart, from the service. It is a
+    failing display, saying what SDL said, as golfbox sim --window says it."""
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "nonexistentdrv")
+    pygame.display.quit()
+    config = parse_config({"seats": [{"backend": "sim"}],
+                           "shared_display": {"driver": "pygame"}}).shared_display
+    display = open_display(config)
+    with pytest.raises(DisplayError, match=r"cannot open a window: nonexistentdrv not available \(SDL_VIDEODRIVER=nonexistentdrv\)"):
+        display.show(Image.new("L", (256, 64), 80))
+    assert display.stats.sent == 0
+
+
 def test_open_oled_only_takes_luma_drivers():
     config = parse_config({"seats": [{"backend": "sim"}]}).seats[0].display
     with pytest.raises(ValueError, match="not a luma.oled driver"):

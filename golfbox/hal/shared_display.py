@@ -44,11 +44,16 @@ def open_display(config: DisplayConfig) -> Display:
         # "identity" is a plain nearest-pixel scale at any factor: pixels stay square.
         transform = "none" if config.scale == 1 else "identity"
         if config.driver == "pygame":
-            device = emulator.pygame(transform=transform, scale=config.scale, **options)
+            import pygame
+
+            try:
+                device = emulator.pygame(transform=transform, scale=config.scale, **options)
+            except pygame.error as exc:  # no such SDL driver, no video device: say what SDL said
+                asked = os.environ.get("SDL_VIDEODRIVER")
+                raise DisplayError(f"cannot open a window: {exc}"
+                                   + (f" (SDL_VIDEODRIVER={asked})" if asked else "")) from exc
             unseen = unseen_video_driver()
             if unseen:  # black, and frames counted as shown: a display failing, saying why
-                import pygame
-
                 pygame.display.quit()
                 raise DisplayError(f"no screen to draw on: SDL chose its {unseen} driver (no "
                                    "DISPLAY or WAYLAND_DISPLAY, and no /dev/dri it may open; "
