@@ -143,17 +143,24 @@ def test_the_saver_moves_its_text_once_a_minute_and_draws_nothing_between(sim_ta
     assert [d.frames for d in (*table.displays.values(), table.shared)] == [n + 3 for n in drawn]
 
 
+def to_seat_1s_turn(table):
+    """The bot at seat 2 turns up its cards, then whoever starts plays, seat 1 by ● presses,
+    until it is seat 1's turn with the bot waiting."""
+    svc = table.service
+    for _ in range(100):
+        if svc.match.round.legal_actions(0) and not svc.match.round.legal_actions(1):
+            return
+        if svc.match.round.legal_actions(0):
+            table.press(0, Button.OK)
+        wait(table, 1.0, step=1.0)
+    raise AssertionError("never seat 1's turn")
+
+
 def test_a_persons_turn_sleeps_and_the_waking_press_plays_nothing(sim_table):
     table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True,
                       seed=5, bot_delay=1.0, screen_saver_minutes=MINUTES, language="fr")
     svc = table.service
-    for _ in range(100):  # the bot turns up its cards, then whoever starts plays
-        if svc.match.round.legal_actions(0) and not svc.match.round.legal_actions(1):
-            break
-        if svc.match.round.legal_actions(0):
-            table.press(0, Button.OK)
-        wait(table, 1.0, step=1.0)
-    assert svc.match.round.legal_actions(0)  # the person's turn, the bot waiting
+    to_seat_1s_turn(table)
     played = svc.actions_played
     before = sleeps_after_the_minutes(table)  # (the French saver: the match speaks French)
     table.press(0, Button.OK)  # would draw from the stock, unseen
@@ -324,12 +331,7 @@ def test_a_person_choosing_a_card_keeps_the_table_awake(sim_table):
     table = sim_table(variant="6-card", seats=2, bots={1: "medium"}, auto_start=True,
                       seed=5, bot_delay=1.0, screen_saver_minutes=1)
     svc = table.service
-    for _ in range(100):  # the bot turns up its cards, then whoever starts plays
-        if svc.match.round.legal_actions(0) and not svc.match.round.legal_actions(1):
-            break
-        if svc.match.round.legal_actions(0):
-            table.press(0, Button.OK)
-        wait(table, 1.0, step=1.0)
+    to_seat_1s_turn(table)
     played = svc.actions_played
     for button in (Button.RIGHT, Button.LEFT) * 8:  # every 40 s for 10 min, never a minute idle
         table.press(0, button)
