@@ -360,8 +360,9 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
     screens["table_polishpoker_reveal_mono_page2"] = lambda: render_reveal(
         play_out(deal("polish-poker", players=6)).view(None), size=(128, 64), names=names[:6], page=1,
         lang=lang)
-    # Ten seats (4-card, the most a table has) on 256 px: eight grids a page, the
-    # ninth and tenth on a second page, in panels as wide as four to a page.
+    # Ten players (4-card's most; a table seats 8, golfbox.hal.config.MAX_SEATS) on
+    # 256 px: eight grids a page, the ninth and tenth on a second page, in panels as
+    # wide as four to a page.
     for page, tag in ((0, ""), (1, "_page2")):
         screens[f"table_4card_reveal_ten{tag}"] = lambda page=page: render_reveal(
             play_out(deal("4-card", players=10)).view(None), page=page, lang=lang)
