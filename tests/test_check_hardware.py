@@ -247,7 +247,6 @@ ports = ["/nonexistent/tty*"]
     assert summary.endswith(", seat 2 ✕ (back, serial seat)")
 
 
-
 def test_each_press_is_echoed_on_its_seats_display_and_all_four_are_counted(mock_pins, tmp_path,
                                                                             monkeypatch):
     """Bring-up checks that a seat's buttons and its display are the same seat's: each press

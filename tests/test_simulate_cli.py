@@ -349,7 +349,6 @@ def test_a_full_stdout_without_a_file_descriptor_is_still_one_line(monkeypatch, 
         "golfbox score: cannot write the output: No space left on device")
 
 
-
 def test_the_bar_is_drawn_only_on_a_terminal_and_not_with_no_progress():
     """`golfbox simulate … 2> log` keeps its log free of carriage returns and escapes,
     and --no-progress on a terminal means no bar there either."""
