@@ -370,7 +370,7 @@ def test_a_pygame_window_sdl_cannot_open_is_a_failing_display(monkeypatch):
     config = parse_config({"seats": [{"backend": "sim"}],
                            "shared_display": {"driver": "pygame"}}).shared_display
     display = open_display(config)
-    with pytest.raises(DisplayError, match=r"cannot open a window: nonexistentdrv not available \(SDL_VIDEODRIVER=nonexistentdrv\)"):
+    with pytest.raises(DisplayError, match=r"cannot open a window: .+ \(SDL_VIDEODRIVER=nonexistentdrv\)$"):
         display.show(Image.new("L", (256, 64), 80))
     assert display.stats.sent == 0
 

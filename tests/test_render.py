@@ -1014,7 +1014,7 @@ def test_reveal_totals_of_four_digits_stay_whole_and_apart(size, lang):
 
 
 @pytest.mark.parametrize("size", [(128, 64), (256, 64)])
-def test_reveal_totals_on_one_page_all_keep_or_all_drop_their_word(size):
+def test_reveal_totals_on_every_page_take_one_form(size):
     """One knocker's 1036 beside seven small totals: had only that one dropped 'TOT', the
     row read 'TOT 19  TOT 95  1036  TOT 31', one number unlike the rest. Where one total
     does not fit, every total of the reveal says 'T:', on every page."""

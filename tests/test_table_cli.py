@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -252,7 +253,6 @@ def test_a_signal_another_thread_takes_wakes_a_loop_asleep_on_its_queue():
     thread of ours) sets its handler pending and wakes nobody; the get waits out its
     timeout. With the watcher, the get returns at once and the handler runs."""
     import queue
-    import threading
 
     handled = []
     before = signal.signal(signal.SIGUSR1, lambda *_: handled.append(time.monotonic()))
@@ -445,7 +445,6 @@ def test_a_sigterm_that_comes_as_a_line_is_logged_still_stops_the_table(tmp_path
     with the rest of the handler. The stop was lost: the table ran on until systemd's
     SIGKILL 10 s later, or for ever from a terminal."""
     import logging
-    import threading
 
     stderr = StderrLikeABufferedWriter()
     monkeypatch.setattr("sys.stderr", stderr)
@@ -516,6 +515,8 @@ def test_run_with_no_config_says_it_runs_a_simulated_table_and_ctrl_c_pauses_it(
                             stderr=subprocess.PIPE,
                             # pytest may run with SIGINT ignored, which the child would inherit
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    hung = threading.Timer(60, proc.kill)  # a child stuck before "table ready" ends the read
+    hung.start()
     try:
         log = []
         for line in proc.stderr:
@@ -525,6 +526,7 @@ def test_run_with_no_config_says_it_runs_a_simulated_table_and_ctrl_c_pauses_it(
         proc.send_signal(signal.SIGINT)
         out, rest = proc.communicate(timeout=30)
     finally:
+        hung.cancel()
         proc.kill()
     log += rest.splitlines(keepends=True)
     assert proc.returncode == 0, "".join(log)
