@@ -183,7 +183,7 @@ def test_a_seat_a_bot_had_taken_over_is_played_on_by_it_after_a_power_cut(sim_ta
 
 
 def test_a_press_on_the_saver_from_a_seat_away_before_the_restart_only_wakes_the_table(
-        sim_table, clock):
+        sim_table, clock, caplog):
     """Pads that never report a link (GPIO, the simulator): after a restart a seat kept
     away is its person's again at their first press. Under the screen saver that press
     said 'plugged in' first, which woke the saver, and the press then acted on a screen
@@ -201,8 +201,12 @@ def test_a_press_on_the_saver_from_a_seat_away_before_the_restart_only_wakes_the
     clock.advance(61.0)
     svc.run_until_idle()
     assert svc.saver.asleep
-    again.press(1, Button.OK)
+    with caplog.at_level("INFO", logger="golfbox.table.session"):
+        again.press(1, Button.OK)
     assert not svc.saver.asleep and 1 not in svc.session.away  # awake, and the seat is back
+    # the log names the seat as its players do (seat 2), and why it counts as back
+    assert [r.getMessage() for r in caplog.records if "is back" in r.getMessage()] == [
+        "P2 is back: seat 2: pressed"]
     assert svc.lobby.joined == set()  # the ● on the saver only woke the table
     again.press(1, Button.OK)
     assert svc.lobby.joined == {1}
