@@ -261,3 +261,22 @@ def test_closing_the_hardware_frees_the_mux_reset_pin():
     again = gpiozero.DigitalOutputDevice(7, pin_factory=factory)  # GPIOPinInUse if still held
     again.close()
     assert hardware.mux_resets[(1, 0x70)].output.closed
+
+
+def test_gpio_pin_factory_drives_a_mux_reset_on_a_table_of_serial_or_sim_seats(monkeypatch):
+    """The seats need no GPIO (nodes, the simulator), but the mux's RESET line does:
+    `[gpio] pin_factory` still chooses its driver, not gpiozero's own guess (which,
+    on a machine with no GPIO, is an error naming every driver it tried)."""
+    gpiozero = pytest.importorskip("gpiozero")
+    from gpiozero.pins.mock import MockFactory
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(gpiozero.Device, "pin_factory", None)  # gpiozero would guess again
+    config = parse_config({"gpio": {"pin_factory": "mock"},
+                           "i2c_mux": [{"parent": 1, "address": 0x70, "reset": 7}],
+                           "seats": [{"backend": "sim"}, {"backend": "sim"}]})
+    hardware = build_hardware(config, [].append)
+    try:
+        assert isinstance(hardware.mux_resets[(1, 0x70)].output.pin_factory, MockFactory)
+    finally:
+        hardware.close()
