@@ -93,3 +93,24 @@ def test_the_summary_counts_what_it_played_and_drew(tmp_path, capsys):
     play_demo(tmp_path)  # 2 rounds
     printed = capsys.readouterr().out
     assert "2 rounds, seed 11" in printed and "(2 round ends and the match result)" in printed
+
+
+def test_each_sheet_caption_names_the_seats_as_the_players_do():
+    """rounds.png's captions: each round's scores signed, the result's totals, by
+    seat as the players number them (P1, P2), read back from the sheet's pixels."""
+    from types import SimpleNamespace
+
+    from PIL import ImageDraw, ImageFont
+
+    match = SimpleNamespace(history=[(5, -3), (0, 12)], totals=(5, 9))
+    panel = Image.new("L", (256, 64))
+    sheet = demo_cli.contact_sheet({"round 1": panel, "round 2": panel, "match over": panel},
+                                   match, scale=1)
+    font = ImageFont.load_default(size=13)
+    for (left, top), caption in (((8, 8), "round 1: P1 +5  P2 -3"),
+                                 ((8 + 256 + 8, 8), "round 2: P1 +0  P2 +12"),
+                                 ((8, 8 + 18 + 64 + 8), "match over: P1 5  P2 9")):
+        expected = Image.new("RGB", (256, 18), (40, 40, 46))
+        ImageDraw.Draw(expected).text((0, 0), caption, fill=(210, 210, 210), font=font)
+        shown = sheet.crop((left, top, left + 256, top + 18))
+        assert shown.tobytes() == expected.tobytes(), caption
