@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
@@ -377,6 +378,12 @@ def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int,
         draw.bitmap((x, y - _RISE.get(char, 0) * scale), glyph, fill=fill)
         x += glyph.width + scale
     return x
+
+
+def first_that_fits(forms: Sequence[str], width: int, fallback: str) -> str:
+    """The first of ``forms`` no wider than ``width`` pixels, else ``fallback`` (a
+    shorter form, or a number alone: fewer words beat words cut)."""
+    return next((words for words in forms if text_width(words) <= width), fallback)
 
 
 def fit_text(text: str, width: int, scale: int = 1) -> str:

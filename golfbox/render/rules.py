@@ -169,7 +169,7 @@ def _head(title: str, reader: str, room: int, lang: str, table: Sequence[str] = 
     who = fit_name(reader.upper(), room - glyphs.text_width(reads) - 1, table)
     head = say(lang, "{who} reads the rules", who=who).upper()
     with_title = f"{head} · {title.upper()}"
-    return with_title if glyphs.text_width(with_title) <= room else head
+    return glyphs.first_that_fits([with_title], room, head)
 
 
 def render_rules(size: tuple[int, int], pages: Sequence[Page], page: int,

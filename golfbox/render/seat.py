@@ -240,7 +240,7 @@ def end_score_words(view: SeatView, lang: str = "en", match_over: bool = False) 
     else:
         number = view.round_scores[view.seat]
         said = say(lang, "SCORE {n}", n=number)
-    return _first_that_fits([said], str(number))
+    return glyphs.first_that_fits([said], SIDE_W - 2, str(number))  # a pixel each side
 
 
 def penalty_words(view: SeatView, lang: str = "en") -> str:
@@ -253,13 +253,7 @@ def penalty_words(view: SeatView, lang: str = "en") -> str:
         forms = [say(lang, "KNOCK {n}", n=what)]
     else:  # the finisher's penalty (9-card): +5 for each lower score
         forms = [say(lang, "WENT OUT {n}", n=what), say(lang, "OUT {n}", n=what)]
-    return _first_that_fits(forms, what)
-
-
-def _first_that_fits(forms: Sequence[str], number: str) -> str:
-    """The first of ``forms`` the side column holds (a pixel each side), else the
-    number alone: no words at all beats words cut."""
-    return next((words for words in forms if glyphs.text_width(words) <= SIDE_W - 2), number)
+    return glyphs.first_that_fits(forms, SIDE_W - 2, what)
 
 
 def standing_words(totals: Sequence[int], seat: int, lang: str = "en") -> str:

@@ -467,9 +467,8 @@ def render_reveal(view: SeatView, size: tuple[int, int] = WIDE, names: Sequence[
             else:
                 draw_small_face(draw, box, card, ink, paper)
         if view.round_scores is not None:
-            score = score_words(view, seat)
-            if glyphs.text_width(score) > room:  # a resumed old match's '24+123456'
-                score = str(view.round_scores[seat])
+            # 'raw+penalty', else the score alone (a resumed old match's '24+123456')
+            score = glyphs.first_that_fits([score_words(view, seat)], room, str(view.round_scores[seat]))
             _text_centered(draw, x, panel_w, 20 + rows * 8, score, ink)
         _text_centered(draw, x, panel_w, 28 + rows * 8, totals[seat], dim)
     return image
@@ -530,8 +529,8 @@ def _verdict(winners: Sequence[str], width: int, lang: str, table: Sequence[str]
     if len(winners) > 1:
         words = say(lang, "{some} and {last} share the win", some=", ".join(winners[:-1]),
                     last=winners[-1])
-        return words if glyphs.text_width(words) <= width else say(lang, "{n} players share the win",
-                                                                n=len(winners))
+        return glyphs.first_that_fits([words], width, say(lang, "{n} players share the win",
+                                                          n=len(winners)))
     name = winners[0]
     room = width - glyphs.text_width(say(lang, "{who} wins", who="")) - 1  # the gap between
     return say(lang, "{who} wins", who=fit_name(name, room, table))
