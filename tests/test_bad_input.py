@@ -18,13 +18,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def golfbox(tmp_path: Path, *args: str, timeout: float = 30,
+def golfbox(tmp_path: Path, *args: str, timeout: float = 30, stdin: int = subprocess.DEVNULL,
             **more_env: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
                PYTHONPATH=str(ROOT), **more_env)
     env["STATE_DIRECTORY"] = str(tmp_path / "state-directory")  # not /var/lib/golfbox
     return subprocess.run([sys.executable, "-m", "golfbox", *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=timeout, stdin=stdin)
 
 
 def one_line_exit_2(run: subprocess.CompletedProcess, *words: str) -> None:
@@ -426,16 +426,14 @@ def test_sim_with_its_output_in_a_file_says_it_needs_a_terminal(tmp_path):
     would be drawn into the file."""
     keyboard, terminal = os.openpty()
     try:
-        env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-                   PYTHONPATH=str(ROOT))
-        run = subprocess.run([sys.executable, "-m", "golfbox", "sim"], cwd=tmp_path, env=env,
-                             stdin=terminal, capture_output=True, text=True, timeout=60)
+        run = golfbox(tmp_path, "sim", timeout=60, stdin=terminal)
     finally:
         os.close(keyboard)
         os.close(terminal)
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == "golfbox sim: the simulator needs a terminal (or use --window)\n"
-    assert not (tmp_path / "state").exists()  # no journal was opened
+    # no journal was opened
+    assert not (tmp_path / "state").exists() and not (tmp_path / "state-directory").exists()
 
 
 def test_run_with_stdin_closed_runs_the_headless_table(tmp_path):
