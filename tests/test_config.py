@@ -327,6 +327,21 @@ def test_serial_seats_name_their_node_and_seat_nodes_is_checked_by_serialnode():
     assert refused(bad_ids).startswith("seat_nodes.usb_ids[0]: expected \"vid:pid\" in hex")
 
 
+def test_a_serial_seats_display_takes_contrast_only():
+    """A wired seat's panel takes display.contrast; a node seat's display said "remove
+    it" to a contrast too, though the node's panel takes one (CONTRAST, PROTOCOL.md)."""
+    seat = {"backend": "serial", "node": "ab12", "display": {"contrast": 0xCF}}
+    config = parse_config(config_with(seat))
+    assert config.seats[0].contrast == 0xCF and config.seats[0].display is None
+    assert parse_config(config_with({"backend": "serial", "node": "ab12"})).seats[0].contrast is None
+    with_driver = {"backend": "serial", "node": "ab12", "display": {"driver": "ssd1306", "contrast": 1}}
+    assert refused(config_with(with_driver)) == (
+        "seats[0].display.driver: a serial seat's node drives its own display; "
+        "only its contrast can be set here")
+    too_bright = {"backend": "serial", "node": "ab12", "display": {"contrast": 256}}
+    assert refused(config_with(too_bright)).startswith("seats[0].display.contrast: ")
+
+
 def test_pinmap_values_are_named_as_coming_from_it(tmp_path):
     (tmp_path / "pins.toml").write_text(
         "[[seats]]\nbuttons = { left = 17, right = 27, ok = 22, back = 4 }\n"

@@ -875,6 +875,32 @@ def test_a_node_seat_waits_for_its_own_nodes_hold_time_once_it_has_answered(
         hardware.close()
 
 
+def test_a_node_seats_display_contrast_reaches_its_node_and_again_after_it_restarts(
+        make_peer, ports_dir):
+    """display.contrast on a node seat is sent as CONTRAST when its node connects, and
+    again after the node restarts (it starts each session at its panel's default)."""
+    from golfbox.hal.build import build_hardware
+    from golfbox.hal.config import parse_config
+
+    peer = make_peer()
+    config = parse_config({"seat_nodes": {"ports": [str(ports_dir / "*")]},
+                           "seats": [{"backend": "serial", "node": OTHER_ID,
+                                      "display": {"contrast": 0x40}}]})
+    events = queue.Queue()
+    hardware = build_hardware(config, events.put)
+    try:
+        assert events.get(timeout=5) == LinkEvent(0, True, "seat 1: node back", buttons=True)
+        assert peer.wait_received(protocol.MSG_CONTRAST, 1) == [b"\x40"]
+        silence = hardware.pads[0].config.silence_timeout  # [seat_nodes] does not set it
+        peer.restart(off=silence + 1)
+        assert events.get(timeout=silence + 2) == LinkEvent(0, False, "seat 1: node stopped answering",
+                                                            buttons=True)
+        assert events.get(timeout=5) == LinkEvent(0, True, "seat 1: node back", buttons=True)
+        assert peer.wait_received(protocol.MSG_CONTRAST, 2) == [b"\x40", b"\x40"]
+    finally:
+        hardware.close()
+
+
 def test_golfbox_run_gives_the_table_the_hubs_own_hold_times(make_peer, ports_dir, tmp_path,
                                                             monkeypatch):
     """`golfbox run` hands the table the hub's dict of hold times, not a copy: a node

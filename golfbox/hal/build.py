@@ -190,6 +190,9 @@ def _serial_seats(config: HardwareConfig, seats: list[SeatConfig],
     nodes = SerialNodeConfig.from_mapping(table, where="seat_nodes")
     # One long press for every seat: the hub tells each node gpio.hold_time.
     hub = SerialNodeHub(dataclasses.replace(nodes, hold_time=config.gpio.hold_time), clock)
+    for seat in seats:
+        if seat.contrast is not None:  # sent as each session with its node starts
+            hub.display(seat.index).set_contrast(seat.contrast)
     displays: dict[int, Display] = {
         seat.index: ResilientDisplay(hub.display(seat.index), seat.index, _hub_reports,
                                      clock=clock, first_retry=0.0, max_retry=0.0)

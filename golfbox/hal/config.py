@@ -166,6 +166,7 @@ class SeatConfig:
     button_keys: dict[Button, str] = field(default_factory=dict)  # for messages, pin map noted
     display: DisplayConfig | None = None  # gpio and sim seats
     node: str | None = None  # serial seats: the node's unique id in hex (found by it on USB)
+    contrast: int | None = None  # serial seats: their node's panel's (display = { contrast })
 
 
 @dataclass(frozen=True)
@@ -490,10 +491,16 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
     name = f"seat {index + 1} display"
 
     if backend == "serial":
-        for extra in ("buttons", "display"):
-            if extra in raw:
-                raise ConfigError(f"{key}.{extra}",
-                                  f"a serial seat's node drives its own {extra}; remove it")
+        if "buttons" in raw:
+            raise ConfigError(f"{key}.buttons",
+                              "a serial seat's node drives its own buttons; remove it")
+        # The node's panel takes the host's contrast (CONTRAST), and nothing else of a display.
+        display = seat.section("display", {})
+        for extra in display.raw:
+            if extra != "contrast":
+                raise ConfigError(display.key(extra), "a serial seat's node drives its own "
+                                                      "display; only its contrast can be set here")
+        contrast = display.getint("contrast", None, minval=0, maxval=255)
         if "node" not in raw:
             raise ConfigError(f"{key}.node", "missing: the seat node's id in hex, as its waiting "
                                              "screen shows it (e.g. node = \"e6614103e7452d2f\")")
@@ -502,7 +509,7 @@ def _parse_seat(raw: Any, index: int, defaults: _PinmapDefaults) -> SeatConfig:
             raise ConfigError(f"{key}.node",
                               f"expected the node id in hex, like \"e6614103e7452d2f\", "
                               f"got {node!r}")
-        return SeatConfig(index=index, backend=backend, node=node.lower())
+        return SeatConfig(index=index, backend=backend, node=node.lower(), contrast=contrast)
     if "node" in raw:
         raise ConfigError(f"{key}.node", f"only for backend = \"serial\" (this seat is {backend!r})")
 
