@@ -74,3 +74,6 @@ def test_patience_counts_the_seats_own_turns_and_runs_out_after_the_last():
     assert own_turns(mover) == PATIENCE_TURNS and not past_patience(mover)
     hurried = round_after_turns("4-card", PATIENCE_TURNS).view(0)
     assert own_turns(hurried) == PATIENCE_TURNS + 1 and past_patience(hurried)
+    # The seat waiting for the other's turn is about to begin none: it counted one more.
+    waiting = round_after_turns("4-card", PATIENCE_TURNS).view(1)
+    assert own_turns(waiting) == PATIENCE_TURNS and not past_patience(waiting)

@@ -14,9 +14,10 @@ PATIENCE_TURNS = 25  # own turns in a round, after which a bot moves the round t
 
 def own_turns(view: SeatView) -> int:
     """The turns ``view.seat`` has begun this round (drawn, taken or knocked), the one
-    it is about to begin included."""
+    it is about to begin included (none while another seat is to move)."""
+    about_to_begin = view.phase == TURN and view.to_move == view.seat
     return sum(1 for seat, action, _ in view.table.history
-               if seat == view.seat and action.kind in (A.DRAW, A.TAKE, A.KNOCK)) + (view.phase == TURN)
+               if seat == view.seat and action.kind in (A.DRAW, A.TAKE, A.KNOCK)) + about_to_begin
 
 
 def past_patience(view: SeatView) -> bool:
