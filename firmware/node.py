@@ -10,7 +10,7 @@ from oled import PAGES, WIDTH, new_buffer
 
 from time import ticks_diff, ticks_ms
 
-FIRMWARE_VERSION = "1.3.2"
+FIRMWARE_VERSION = "1.3.3"
 HOST_SILENT_MS = 3000  # the host pings every 250 ms (PROTOCOL.md): 3 s of silence, it is gone
 STATE_EVERY_MS = 250  # often enough that a lossy line still shows the host a live node
 READ_CHUNK = 512  # bytes read per loop, so buttons are sampled even during a big frame
@@ -125,7 +125,7 @@ class SeatNode:
                 # the last session's frame: its first frame repaints every page.
                 self.dirty = [[0, WIDTH - 1] for _ in range(PAGES)]
             self.link.send_unreliable(protocol.MSG_HELLO, protocol.pack_hello(token, self.unique_id, FIRMWARE_VERSION))
-        elif msg_type == protocol.MSG_PING:
+        elif msg_type == protocol.MSG_PING and len(payload) == 4:
             self.link.send_unreliable(protocol.MSG_PONG, payload)
         elif msg_type == protocol.MSG_FRAME:
             self._frame(payload)

@@ -680,6 +680,28 @@ def test_a_well_framed_message_the_node_cannot_use_changes_nothing_and_is_counte
     assert (same, calls, seat, errors) == (True, [], None, 6)
 
 
+def test_a_ping_of_the_wrong_length_is_counted_not_echoed():
+    """PING is token(4) and PONG that token echoed (PROTOCOL.md). A PING of another
+    length is malformed, like a CONTRAST or ASSIGN of the wrong length: the node
+    echoed it (before firmware 1.3.3), and the host dropped the PONG as unexpected;
+    now the node counts it in STATE's errors and sends nothing back. A good PING
+    among them still comes back."""
+    pongs, errors = step_node(
+        "def open_panel():\n"
+        "    return None, OSError(19)\n"
+        "# start\n"
+        "line.sync()\n"
+        "line.run(seat, 100, ping=False)\n"
+        "for token in (b'', bytes(3), bytes((1, 2, 3, 4)), bytes(5)):\n"
+        "    line.link.send_unreliable(protocol.MSG_PING, token)\n"
+        "    line.write_bytes(line.link.poll(line.now))\n"
+        "    line.run(seat, 100, ping=False)\n"
+        "line.run(seat, 300, ping=False)\n"
+        "state = protocol.unpack_state(line.received(protocol.MSG_STATE)[-1])\n"
+        "print([[bytes(p).hex() for p in line.received(protocol.MSG_PONG)], state[2]])\n")
+    assert (pongs, errors) == (["01020304"], 3)
+
+
 def test_each_press_is_numbered_one_more_than_the_last():
     """The host tells a lost event (a gap), a resend (the same number) and a node that
     restarted (a number behind) by BUTTON's counter: it must count 1, 2, 3 from the
