@@ -139,9 +139,10 @@ def _info_words(view: SeatView, names: Sequence[str] | None, lang: str, width: i
             ended, who = _ended_by(view), table[view.ender]
             shown = fit_who(lang, ended, who, width - glyphs.text_width(" · " + turns), table)
             joined = say(lang, ended, who=shown) + " · " + turns
-            # Only a name told apart: in a narrow room fit_name gives 'JE…' for either of
-            # Jean-Baptiste and Jean-Baptistine, which names nobody.
-            if glyphs.text_width(joined) <= width and told_apart(shown, who, table):
+            # Only a name whole or told apart: in a narrow room fit_name gives 'JE…' for
+            # either of Jean-Baptiste and Jean-Baptistine, which names nobody. A whole name
+            # is said as everywhere, even one drawn as another's (Ştefan, Ștefan).
+            if glyphs.text_width(joined) <= width and (shown == who or told_apart(shown, who, table)):
                 turns = joined
         words.append(turns)
     # The pile became the stock at the end of the last turn: its count jumped, the
