@@ -139,3 +139,20 @@ class NotifyingService:
 def golfbox(*args: str) -> list[str]:
     """The argv of `golfbox ARGS` in this interpreter."""
     return [sys.executable, "-m", "golfbox", *args]
+
+
+def stderr_until_ready(proc: subprocess.Popen, seconds: float = 60) -> list[str]:
+    """The lines ``proc`` (a `golfbox run` with stderr piped, as text) writes up to its
+    log's "table ready", or all of them if it ends first. One stuck before it is killed
+    after ``seconds``: its stderr then closes, and the read ends."""
+    hung = threading.Timer(seconds, proc.kill)
+    hung.start()
+    try:
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "table ready" in line:
+                break
+        return lines
+    finally:
+        hung.cancel()

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from fake_systemd import stderr_until_ready
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -440,10 +442,8 @@ def test_run_with_stdin_closed_runs_the_headless_table(tmp_path):
     """`golfbox run <&-` on a laptop: the same traceback, where a pipe runs it headless."""
     proc = golfbox_with_closed("0", tmp_path, "run")
     try:
-        for line in proc.stderr:
-            assert "Traceback" not in line, line + proc.stderr.read()
-            if "table ready" in line:
-                break
+        log = "".join(stderr_until_ready(proc))
+        assert "Traceback" not in log, log + proc.stderr.read()
         proc.terminate()
         assert proc.wait(timeout=30) == 0
     finally:

@@ -18,7 +18,7 @@ from golfbox.hal.config import ConfigError
 from golfbox.commands import run as service_cli
 from golfbox.table.settings import settings_from_config
 
-from fake_systemd import NotifyingService, golfbox
+from fake_systemd import NotifyingService, golfbox, stderr_until_ready
 
 SIM_TABLE = """
 [[seats]]
@@ -515,18 +515,11 @@ def test_run_with_no_config_says_it_runs_a_simulated_table_and_ctrl_c_pauses_it(
                             stderr=subprocess.PIPE,
                             # pytest may run with SIGINT ignored, which the child would inherit
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    hung = threading.Timer(60, proc.kill)  # a child stuck before "table ready" ends the read
-    hung.start()
     try:
-        log = []
-        for line in proc.stderr:
-            log.append(line)
-            if "table ready" in line:
-                break
+        log = stderr_until_ready(proc)
         proc.send_signal(signal.SIGINT)
         out, rest = proc.communicate(timeout=30)
     finally:
-        hung.cancel()
         proc.kill()
     log += rest.splitlines(keepends=True)
     assert proc.returncode == 0, "".join(log)
