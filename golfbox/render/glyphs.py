@@ -398,7 +398,7 @@ def fit_text(text: str, width: int, scale: int = 1) -> str:
 def wrap_text(text: str, width: int, lines: int, scale: int = 1, sep: str = " ",
               whole_parts: bool = False) -> list[str]:
     """Break ``text`` into at most ``lines`` lines of ``width`` pixels, only between its
-    ``sep``-separated parts: words (" "), a list's items (", ": a name such as "P2 (bot)"
+    ``sep``-separated parts: words (" "), a list's items (", ": a name such as "P2 (HARD)"
     stays whole) or a message's parts (" · ": "● next setting", "a bot plays in 120 s").
     A line broken between parts keeps the separator's mark ("," or "·"); the last part,
     which has no mark after it, is measured without one, and a part that fills a line

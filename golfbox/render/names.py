@@ -149,7 +149,7 @@ def score_words(view: SeatView, seat: int) -> str:
 
 def wait_words(view: SeatView, names: Sequence[str] | None = None, lang: str = "en",
                width: int | None = None) -> str:
-    """Why a seat cannot act now, naming the others: 'wait: P2 (bot) is playing',
+    """Why a seat cannot act now, naming the others: 'wait: P2 (HARD) is playing',
     'wait: Ann, P3 still starting'; '' when it may act or the round is over. Within
     ``width`` px if given: several who do not fit are counted ('wait: 7 players still
     starting'), one is named alone ('wait: Maximilienne'), cut short (fit_name) only if

@@ -306,7 +306,7 @@ def render_seat(view: SeatView, cursor: int | str | None = None, prompt: str = "
 
     ``cursor``: a grid position (int) or one of CURSOR_CHOICES, drawn inverted.
     ``message`` (an error, a notice) replaces ``prompt`` on an inverted bar; with
-    neither, a seat that waits is told for whom ("wait: P2 (bot) is playing").
+    neither, a seat that waits is told for whom ("wait: P2 (HARD) is playing").
     ``names``: every seat's name, as the shared display shows them (default "P1" …);
     ``label``: this seat's name on its screen (default its name in ``names``).
     ``lang``: the language of every word (golfbox.render.words).

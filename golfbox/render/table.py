@@ -187,8 +187,8 @@ def _text_centered(draw: ImageDraw.ImageDraw, box_x: int, box_w: int, y: int, te
 
 
 def score_rows(players: int, width: int) -> int:
-    """Rows of the scores (LINE apart): cells of at least 64 px, so a name such as 'P8 (bot)' and its
-    total fit side by side (128 px: two a row; 256 px: four)."""
+    """Rows of the scores (LINE apart): cells of at least 64 px, so a name such as
+    'P8 (HARD)' and its total fit side by side (128 px: two a row; 256 px: four)."""
     per_row = max(1, width // 64)
     return -(-players // per_row)
 
