@@ -5,13 +5,17 @@ Layout (pixels)::
     +---------------------------+----------------------+
     | the grid, row 0 at the    | P1             R2/9  |
     | top, the nearest row at   | YOUR TURN            |
-    | the bottom; up to 3×3     | [hand] [pile]        |
-    | cards of 24×16 with 12 px |  HAND   PILE         |
+    | the bottom; up to 3×3     | [card] HAND          |
+    | cards of 26×16 (26×20 in  | [    ] PILE          |
+    | two rows) with 12 px      | [    ] 7♥            |
     | ranks                     | [ STOCK 41 ]         |
     |                           | [ KNOCK ]            |
     +---------------------------+----------------------+
     | prompt, or a message on an inverted bar          |
     +--------------------------------------------------+
+
+One card place on the side: the card in hand, with the pile's top named beside
+it; holding none, the pile's top itself, PILE beside it.
 
 The cursor (a grid position or "stock", "discard", "knock", "pass", "ready")
 is drawn inverted. Choices that are legal now are framed boxes; the same
