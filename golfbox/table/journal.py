@@ -716,7 +716,9 @@ def _if_full(path: Path) -> str:
 
 
 def _prepare(db: sqlite3.Connection, path: Path) -> None:
-    db.execute("PRAGMA busy_timeout = 5000")  # a second reader (e.g. `golfbox score`) may hold a lock briefly
+    # Another connection may hold a lock briefly: a second Journal of this process on the
+    # file (a test's restart), the sqlite3 shell, a backup. Never a second golfbox: _own.
+    db.execute("PRAGMA busy_timeout = 5000")
     app_id = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
     has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
