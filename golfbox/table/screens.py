@@ -1,7 +1,7 @@
 """What each display shows: a frame's source and how to draw it.
 
-Each function returns ``(source, render)``: ``source`` is a tuple of what the
-frame is drawn from, ``render`` draws it (called only when the source changed
+Each frame function returns ``(source, render)``: ``source`` is a tuple of what
+the frame is drawn from, ``render`` draws it (called only when the source changed
 since that display's last frame, so an unchanged screen costs no drawing).
 The states (table/states.py) choose which of these each display shows.
 """
@@ -134,7 +134,7 @@ def reveal_pages(session: Session, shared_size: tuple[int, int] | None) -> int:
 
 
 def wait_words(session: Session) -> str:
-    """"wait: P2 to play" — what a seat that may not act now is told."""
+    """"wait: P2 is playing" — what a seat that may not act now is told."""
     return draw.wait_words(session.match.view(None), session.names(), session.language)
 
 

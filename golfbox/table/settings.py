@@ -93,7 +93,7 @@ class TableSettings:
 def settings_from_config(game: Mapping[str, Any], seats: int) -> TableSettings:
     """Validate a [game] table for a table of ``seats`` physical seats.
 
-    Raises ConfigError naming the key: ``game.bots.5: there is no seat 5 (4 seats)``.
+    Raises ConfigError naming the key: ``game.bots.5: there is no seat 5 (seats 1 to 4)``.
     """
     game = Section(dict(game), "game")
     game.check_known(GAME_KEYS)
