@@ -99,13 +99,14 @@ class SerialNodeConfig:
 
     @classmethod
     def from_section(cls, section: Section) -> "SerialNodeConfig":
-        """Build from the config's table::
+        """Build from the config's table, with ``seats`` added by seat number as the players
+        see it (1-based): the config gives each node in its own [[seats]] table (backend =
+        "serial", node = "…") and refuses [seat_nodes.seats]; build_hardware adds them::
 
             [seat_nodes]
             usb_ids = ["2e8a:0005"]
             ports = ["/dev/serial/by-id/usb-MicroPython*"]
-            [seat_nodes.seats]
-            5 = "e6614103e7452d2f"   # seat number as the players see it (1-based)
+            # + seats = { 5 = "e6614103e7452d2f" }, from the fifth [[seats]] table
         """
         section.check_known(("seats", "usb_ids", "ports"))
         seats: dict[int, str] = {}
