@@ -8,7 +8,7 @@
 * ``dummy``: luma.core's dummy device, which only keeps the last image;
 * ``sim``: our SimDisplay.
 
-A luma.oled panel (the SSD1322 by default) goes through golfbox.hal.oled.
+A luma.oled panel (the reference build's SSD1322) goes through golfbox.hal.oled.
 Every luma device here is wrapped in the same LumaDisplay, so skipping
 unchanged frames and error handling work alike.
 """
