@@ -54,7 +54,7 @@ def warnings(config: HardwareConfig) -> list[str]:
 
 
 def summary(config: HardwareConfig) -> str:
-    """'4 seats (4 gpio), shared display ssd1322 on SPI0.0 DC=GPIO24'."""
+    """'4 seats (4 gpio), shared display ssd1322, SPI0.0 DC=GPIO24'."""
     backends: dict[str, int] = {}
     for seat in config.seats:
         backends[seat.backend] = backends.get(seat.backend, 0) + 1
