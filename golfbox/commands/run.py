@@ -1,6 +1,6 @@
 """``golfbox run``: the table service, as systemd starts it at boot.
 
-    golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless]
+    golfbox run [--config /etc/golfbox/config.toml] [--journal PATH] [--headless] [--new]
 
 With no config file at the default path (a laptop), the simulated table runs
 instead: golfbox.commands.sim (the terminal simulator) when it is there and
