@@ -1,4 +1,4 @@
-"""The layers' imports, read from the source: no layer reaches one above it (DESIGN.md)."""
+"""The layers' imports, read from the source: no layer reaches one above it (README, Development)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_outside_the_engine_only_its_public_face_is_imported():
 ENGINE_MODULES = {p.stem for p in (GOLFBOX / "engine").glob("*.py")} - {"__init__"}
 
 
-# What each pure layer must not reach (DESIGN.md, "Layers"): the engine knows nothing
+# What each pure layer must not reach (README, Development: the tree): the engine knows nothing
 # of bots, pixels, hardware or the table; bots see only views; rendering is a function
 # of a view, never of the hardware it is shown on; the hardware layer knows no game.
 NOT_BELOW = {
