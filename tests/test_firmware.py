@@ -15,7 +15,7 @@ from unittest.mock import ANY
 import pytest
 from PIL import Image, ImageDraw
 
-from fake_mpy.harness import MICROPYTHON, NODE_ID, SEAT, make_hub, make_node, needs_micropython, panel_text, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
+from fake_mpy.harness import MICROPYTHON, NODE_ID, REAL_QUIET, SEAT, make_hub, make_node, needs_micropython, panel_text, ports_dir, run_micropython, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, EventKind, LinkEvent
 from golfbox.hal.serialnode import image_to_pages
@@ -198,7 +198,8 @@ def test_a_hold_begun_before_the_host_restarted_does_nothing(make_node, make_hub
     node.set_button("back", True)
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.BACK, EventKind.PRESSED, at=ANY)
     hub.close()  # the host restarts: a new hub, a new session, ✕ still down
-    hub, events = make_hub(hold_time=1.2)
+    # The product's quiet before SYNC: the node's HELD comes before the new session.
+    hub, events = make_hub(hold_time=1.2, quiet_before_sync=REAL_QUIET)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(1.5)  # its HELD came, 1.2 s after the press (0.8 s if before the HOLD)
     node.set_button("back", False)
@@ -418,7 +419,7 @@ def test_ctrl_c_raw_repl_and_reset_bytes_while_the_node_starts_do_not_stop_it(ma
     noise.join()
     os.close(port)
     assert node.process.poll() is None, f"the node stopped ({node.relay.interrupts} Ctrl-C): {node.stderr()}"
-    hub, events = make_hub()
+    hub, events = make_hub(quiet_before_sync=REAL_QUIET)  # as a Pi's hub meets a node just plugged in
     assert events.get(timeout=8) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True), node.stderr()
     node.press("ok")
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED, at=ANY)

