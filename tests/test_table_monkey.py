@@ -23,8 +23,10 @@ from golfbox.engine import Action, Round, get_variant, make_rules
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from table_monkey import hidden_dealt_otherwise, run_seed  # noqa: E402
 
-# One of each variant, both languages, both shared sizes, hints on and off (≈1 s each).
-SEEDS = [2, 4, 5, 22, 24, 29, 30, 38]
+# One of each variant, both languages, both shared sizes, hints on and off (≈1 s each;
+# not 22, 6-card with hints in French on 256×64 like 21: its lobby presses chose 18
+# rounds, and the drain played all 18 of random choices, 17 s).
+SEEDS = [2, 4, 5, 21, 24, 29, 30, 38]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
