@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from fake_mpy.harness import NODE_ID, SEAT, make_hub, make_node, needs_micropython, ports_dir, waiting_screen  # noqa: F401 (fixtures)
+from fake_mpy.harness import NODE_ID, QUICK_QUIET, SEAT, make_hub, make_node, needs_micropython, ports_dir, waiting_screen  # noqa: F401 (fixtures)
 from golfbox.hal import protocol
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, DisplayError, EventKind, LinkEvent
 from golfbox.hal.serialnode import (
@@ -477,8 +477,8 @@ def test_a_late_ok_from_a_node_does_not_play_the_turn_that_came_meanwhile(make_n
     from golfbox.table.service import TableSettings
 
     node = make_node()
-    hub = SerialNodeHub(SerialNodeConfig(seats={0: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1),
-                        time.monotonic)
+    hub = SerialNodeHub(SerialNodeConfig(seats={0: NODE_ID}, ports=(str(ports_dir / "*"),), scan_interval=0.1,
+                                         quiet_before_sync=QUICK_QUIET), time.monotonic)
     settings = TableSettings(variant="6-card", seats=2, rounds=9, bots={1: "random"}, bot_delay=0.5,
                              auto_start=True, seed=3)
     journal = RecordingJournal(tmp_path / "journal.sqlite3")
@@ -1201,7 +1201,7 @@ def test_a_second_node_with_the_same_id_takes_the_seat_when_the_first_goes(tmp_p
     first = FakeNode(tmp_path / "node-a", NODE_ID, ports_a)
     second = FakeNode(tmp_path / "node-b", NODE_ID, ports_b)
     config = SerialNodeConfig(seats={SEAT: NODE_ID}, ports=(str(ports_a / "*"), str(ports_b / "*")),
-                              scan_interval=0.1)
+                              scan_interval=0.1, quiet_before_sync=QUICK_QUIET)
     hub, events = SerialNodeHub(config), queue.Queue()
     try:
         first.plug()
