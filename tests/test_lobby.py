@@ -212,7 +212,7 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
     table.hold(0, Button.OK)
     assert table.service.state == "playing"
 
-    again = sim_table(variant="6-card", seats=3, rounds=1)  # the power cut: a new table, the same journal
+    again = sim_table(variant="6-card", seats=3)  # the power cut: a new table, the same journal
     assert again.service.state == "playing" and again.service.match_config["rounds"] == 1
     again.play_to_the_result()
     # Another restart at the result: it shows again (its last reveal, then the result).
