@@ -1469,3 +1469,49 @@ def test_a_line_noisy_all_evening_is_summed_up_a_few_lines_a_minute(monkeypatch,
     more = [line for line in lines if " more corrupt blocks not logged" in line]
     assert sum(int(line.split()[2]) for line in more) + len(lines) - len(more) == 60_000
     assert more[-1].endswith(" in 60 s (it goes on)")
+
+
+def test_a_frame_shown_as_the_nodes_port_closes_neither_raises_nor_touches_the_port(make_peer, make_hub):
+    """show() wakes the reader with pyserial's cancel_read(), from the table's thread. The
+    reader closing the port of a node gone (here: silent) was not waited for: pyserial's
+    close() closes its wake-up pipe, then says the port is closed, and a cancel_read()
+    between the two wrote to a closed (or reused) descriptor or, a step later, raised
+    TypeError out of show(), which ended the table. The close is held at that step
+    here, by a trace on pyserial's own close() in the reader's thread."""
+    import linecache
+    import threading
+
+    import serial.serialposix
+
+    closing, shown = threading.Event(), threading.Event()
+
+    def hold_close_before_it_says_closed(frame, event, _arg):
+        if event == "line" and linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip() \
+                == "self.is_open = False":
+            closing.set()
+            shown.wait(5)
+        return hold_close_before_it_says_closed
+
+    def trace(frame, event, _arg):
+        code = frame.f_code
+        if code.co_name == "close" and code.co_filename == serial.serialposix.__file__:
+            return hold_close_before_it_says_closed
+        return None
+
+    peer = make_peer()
+    threading.settrace(trace)  # the reader threads the hub starts from now on
+    try:
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+        display = hub.display(SEAT)
+        peer.restart(off=30)  # silent: the reader gives it up and closes its port
+        assert closing.wait(5)
+        try:
+            display.show(Image.new("1", (128, 64), 1))  # the frame is kept for its return
+        except DisplayError:
+            pass  # the seat is gone: as good an answer as any
+        finally:
+            shown.set()
+        assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+    finally:
+        threading.settrace(None)

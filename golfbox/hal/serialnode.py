@@ -528,7 +528,11 @@ class _NodeConnection:
         self.node_id: str | None = None
         self.firmware = ""  # as its HELLO says, on one line
         self.node_protocol = protocol.PROTOCOL_VERSION  # as its HELLO says
-        self.port: Any = None
+        self.port: Any = None  # open, until the reader takes it to close it (under _port_lock)
+        # pyserial's close() and cancel_read() are not safe together: close() shuts the
+        # wake-up pipe before it says the port is closed, and a cancel_read() between the
+        # two wrote to a closed descriptor or raised TypeError out of the table's show().
+        self._port_lock = threading.Lock()
         self.link = protocol.Link(on_error=self._corrupt_block)
         self.stats = LinkStats()
         self.thread = threading.Thread(target=self._run, name=f"seat node {path}", daemon=True)
@@ -555,9 +559,10 @@ class _NodeConnection:
         self.node_clock = NodeClock()
 
     def wake(self) -> None:
-        port = self.port
-        if port is not None and hasattr(port, "cancel_read"):
-            port.cancel_read()  # the reader sends the new frame now, not after its read timeout
+        with self._port_lock:  # a pipe write: never waits on the port itself
+            port = self.port
+            if port is not None and hasattr(port, "cancel_read"):
+                port.cancel_read()  # the reader sends the new frame now, not after its read timeout
 
     def _label(self) -> str:
         return f"seat {self.seat + 1}" if self.seat is not None else f"node on {self.path}"
@@ -617,8 +622,10 @@ class _NodeConnection:
             reason, retry = f"link failed ({err})", True
         finally:
             self._summarise_warnings(None)
+            with self._port_lock:  # wake() leaves it alone from here on
+                port, self.port = self.port, None
             try:
-                self.port.close()
+                port.close()  # outside the lock: closing a tty may wait for its output
             except (serial.SerialException, OSError):
                 pass
             self.hub._release(self, reason, retry=retry)
