@@ -334,3 +334,40 @@ def test_a_pin_in_use_is_said_so_even_after_gpiozero_fell_back_to_another_driver
                           "`gpioinfo` names what holds it")
     assert why_gpio_failed(BadPinFactory("Unable to load any default pin factory!")).startswith(
         "gpiozero found no pin driver here (this needs a Raspberry Pi")
+
+
+def test_a_hold_sent_late_still_comes_before_the_next_press(mock_pins):
+    """HELD was built and posted after the hold's timer let go of the button's lock: its
+    thread held up there (a busy Pi, the interpreter lock) let the button be let go and
+    pressed again first, and the table got PRESSED, PRESSED, HELD: a long press taken
+    for the second, short one (✕: "knock?"). The hold's thread is held up here by the
+    pad's clock, which that thread calls to stamp the HELD."""
+    now = ManualClock(1000.0)
+    stamping, go_on = threading.Event(), threading.Event()
+
+    def clock():
+        if threading.current_thread().name.startswith("hold seat"):
+            stamping.set()
+            go_on.wait(5)
+        return now()
+
+    pad, sink = make_pad(mock_pins, clock=clock, hold_time=0.05)
+    pin = mock_pins.pin(4)
+    pin.drive_low()
+    assert stamping.wait(2)  # held long enough: its HELD is being made
+
+    def let_go_and_press_again():  # gpiozero's thread, as the finger comes back
+        now.advance(0.1)
+        pin.drive_high()
+        now.advance(0.1)
+        pin.drive_low()
+
+    finger = threading.Thread(target=let_go_and_press_again)
+    finger.start()
+    finger.join(0.5)  # the second press, if nothing makes it wait for the HELD
+    go_on.set()
+    finger.join(2)
+    sink.wait_for(4)
+    pin.drive_high()
+    assert [e.kind for e in sink.events[:3]] == [EventKind.PRESSED, EventKind.HELD, EventKind.PRESSED]
+    pad.close()

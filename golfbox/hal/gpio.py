@@ -107,7 +107,10 @@ class _SeatButton:
             self._hold = None
             if not self._device.is_active:  # its release was taken for bounce
                 return
-        self._post(ButtonEvent(self.seat, self.button, EventKind.HELD, at=self._clock()))
+            # Posted under the lock (a queue's put: it never waits): posted after it, a
+            # hold's thread held up there let the next press's PRESSED go first, and the
+            # table took this long press for that short one.
+            self._post(ButtonEvent(self.seat, self.button, EventKind.HELD, at=self._clock()))
 
     def close(self) -> None:
         """Cancels a pending hold and waits for its thread: none is left behind."""
