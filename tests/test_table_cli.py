@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -530,3 +531,47 @@ def test_run_with_no_config_says_it_runs_a_simulated_table_and_ctrl_c_pauses_it(
     assert "SIGINT: pausing the table" in text, text
     assert "Traceback" not in text
     assert (tmp_path / "state" / "golfbox" / "journal.sqlite3").is_file()  # the laptop's journal
+
+
+# `golfbox run` with a second signal sent at each line of the first's handling (and of
+# what it calls): a trace in the main thread, finding the handler by signal.getsignal.
+SIGNAL_AT_EVERY_LINE = """
+import os, signal, sys
+depth = 0
+
+def handling(frame, event, _arg):
+    global depth
+    if event == "line" and depth == 1:  # the first signal's handling, not a nested one's
+        os.kill(os.getpid(), signal.SIGINT)  # handled at the next call, in the middle of it
+    elif event == "return" and frame.f_code is getattr(signal.getsignal(signal.SIGTERM), "__code__", None):
+        depth -= 1
+    return handling
+
+def calls(frame, event, _arg):
+    global depth
+    if frame.f_code is getattr(signal.getsignal(signal.SIGTERM), "__code__", None):
+        depth += 1
+        return handling
+    return handling if depth else None
+
+sys.settrace(calls)
+from golfbox.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_second_signal_in_the_middle_of_the_first_still_stops_the_table(tmp_path):
+    """A signal's handler runs between the main thread's bytecodes, and a second signal's
+    in the middle of the first's. The handler set a threading.Event, whose set() holds a
+    lock while it notifies: Ctrl-C twice, or SIGTERM as Ctrl-C, landing there, waited
+    for that lock for ever, and the table never stopped. A handler must take no lock."""
+    config = tmp_path / "config.toml"
+    config.write_text(GPIO_TABLE)
+    argv = [sys.executable, "-c", SIGNAL_AT_EVERY_LINE,
+            "run", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")]
+    with NotifyingService(argv, tmp_path / "notify.sock") as service:
+        assert service.wait_ready(60), service.output
+        assert service.stop(20) == 0, service.output
+    # SIGINT when the one sent at the handler's first line ran before it
+    assert re.search(r"SIG(TERM|INT): pausing the table", service.output), service.output
+    assert "STOPPING=1" in service.seen[-1]

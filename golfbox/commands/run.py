@@ -241,7 +241,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     settings.hold_times = hardware.hold_times
     for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
         log.warning("%s", warning)
-    stop = threading.Event()  # set only with service.wake(): the loop sleeps until woken
+    stop = SignalStop()  # set only with service.wake(): the loop sleeps until woken
     # Not mended by any button: by the next start on a config that loads. In the table's
     # language, which the journal's lobby or match decides: the service words it.
     faults = [(last_good.CONFIG_FAULT, lambda lang: refused_words(lang, config_file, refused),
@@ -254,15 +254,13 @@ def serve(config: HardwareConfig, journal_file: Path, *,
                                hardware.shared_display, journal, notifier=notifier, inbox=inbox,
                                think_off_loop=True, faults=faults)
 
-        stopped_by: list[str] = []
-
         def on_signal(signum: int, _frame) -> None:
             # Nothing logged here: Python runs this between the main thread's bytecodes,
             # maybe inside its write of a log line, and writing stderr again there raises
             # RuntimeError (reentrant call), which that line's logging swallowed with
-            # the rest of this handler: the stop was lost.
-            stopped_by.append(signal.Signals(signum).name)
-            stop.set()
+            # the rest of this handler: the stop was lost. No lock taken either (see
+            # SignalStop): a second signal runs this in the middle of the first.
+            stop.signals.append(signum)
             service.wake()
 
         if threading.current_thread() is threading.main_thread():
@@ -273,7 +271,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         if config_file is not None and keep_as is not None and refused is None:
             last_good.keep(config, config_file, keep_as)
         service.run(stop)
-        log.info("%s: pausing the table", stopped_by[0])  # the only setter of stop
+        log.info("%s: pausing the table", signal.Signals(stop.signals[0]).name)  # the only setter of stop
         service.close("paused")
     except BaseException:
         if service is not None:
@@ -287,6 +285,20 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         hardware.close()
         notifier.close()
     return 0
+
+
+class SignalStop:
+    """The loop's stop, set by a signal's handler: a list's append, which takes no lock.
+    A handler runs between the main thread's bytecodes, a second signal's in the middle
+    of the first's; a threading.Event's set() holds a lock while it notifies, and Ctrl-C
+    twice (or SIGTERM and Ctrl-C) landing there waited for that lock for ever: the table
+    never stopped."""
+
+    def __init__(self) -> None:
+        self.signals: list[int] = []  # the signals that asked, first first
+
+    def is_set(self) -> bool:
+        return bool(self.signals)
 
 
 def wake_on_signals(wake: Callable[[], None]) -> Callable[[], None]:
