@@ -399,6 +399,32 @@ def test_each_seat_keeps_its_node_by_unique_id(make_node, make_hub):
 
 
 @needs_micropython
+def test_a_nodes_port_another_program_holds_is_named_once_and_the_node_taken_when_it_lets_go(
+        make_node, make_hub, caplog):
+    """A terminal program (screen, minicom) or ModemManager probing the port holds it
+    open with a lock: the host cannot open it. It says so once, naming the port, keeps
+    trying, and takes the node, presses and all, once the port is free."""
+    import serial
+
+    node = make_node()
+    holder = serial.Serial(str(node.port_link), exclusive=True)  # as pyserial-based tools open it
+    try:
+        with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+            hub, events = make_hub()
+            time.sleep(1.0)  # ten scans
+            refusals = [r for r in caplog.records if r.getMessage().startswith(
+                f"seat nodes: cannot open {node.port_link}: ")]
+            assert len(refusals) >= 2, caplog.text  # tried again and again
+            assert [r.levelno for r in refusals].count(logging.WARNING) == 1
+            assert events.empty()
+    finally:
+        holder.close()
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+
+
+@needs_micropython
 def test_a_node_not_in_the_config_is_told_so_and_its_buttons_ignored(make_node, make_hub, caplog):
     stranger = make_node(OTHER_ID)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
