@@ -689,6 +689,39 @@ def test_a_display_names_a_mux_channel_and_two_on_one_channel_and_address_collid
     assert "collides with seats[1].display.i2c on its parent bus 1" in message
 
 
+TWO_MUXES_AT_0X70 = [{"parent": 1, "address": 0x70}, {"parent": 3, "address": 0x70}]
+
+
+@pytest.mark.parametrize("data, expected", [
+    (config_with({"backend": "sim", "buttons": SEAT0}),
+     'seats[0].buttons: a sim seat has no pins; remove it or use backend = "gpio"'),
+    (config_with({"backend": "gpio", "buttons": SEAT0}),
+     'seats[0].display: missing (e.g. display = { driver = "ssd1306" })'),
+    (config_with(gpio_seat(SEAT0) | {"display": {"i2c": {"bus": 1, "address": 0x3C}}}),
+     "seats[0].display.driver: missing (one of ssd1306, "),
+    (config_with(gpio_seat(SEAT0) | {"display": {"driver": "sim", "i2c": {"bus": 1, "address": 0x3C}}}),
+     "seats[0].display.i2c: driver 'sim' is not on a bus; remove it"),
+    (config_with(gpio_seat(SEAT0, i2c={"mux": 0x70, "address": 0x3C}), i2c_mux=MUX),
+     "seats[0].display.i2c: give bus = N, or mux = 0x70 and channel = N (a TCA9548A "
+     "channel, whose bus number the kernel picks at boot)"),
+    (config_with(mux_seat(SEAT0, 0, 0x3C), i2c_mux=TWO_MUXES_AT_0X70),
+     "seats[0].display.i2c.mux: muxes at 0x70 on buses 1, 3: name the bus by number instead"),
+    (config_with(gpio_seat(SEAT0), i2c_mux=[{"parent": 1, "address": 0x70}] * 2),
+     "i2c_mux[1].address: bus 1 address 0x70 is already i2c_mux[0]"),
+    (config_with(gpio_seat(SEAT0), i2c_mux=[{"parent": 1, "address": 0x70, "buses": [3, 3]}]),
+     "i2c_mux[0].buses: bus 3 is listed twice or is a mux's parent"),
+    (config_with(gpio_seat(SEAT0), i2c_mux=[{"parent": 1, "address": 0x70, "buses": [1]}]),
+     "i2c_mux[0].buses: bus 1 is listed twice or is a mux's parent"),
+    (config_with({"backend": "serial", "node": "ab12"}, seat_nodes={"seats": {}}),
+     'seat_nodes.seats: give each serial seat its node in its [[seats]] table instead '
+     '(backend = "serial", node = "…")'),
+])
+def test_each_seat_display_and_mux_mistake_names_its_key(data, expected):
+    """Refusals no test had reached (branch coverage): each names the key to mend."""
+    message = refused(data)
+    assert message == expected or (expected.endswith(" ") and message.startswith(expected)), message
+
+
 def test_the_mux_reset_pin_needs_spi0_with_one_chip_select():
     spi = {"driver": "ssd1322", "spi": {"port": 0, "device": 0, "dc": 24, "rst": 25}}
     data = config_with(mux_seat(SEAT0, 0, 0x3C), i2c_mux=MUX, shared_display=spi)
