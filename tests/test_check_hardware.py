@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from fake_mpy.harness import NODE_ID, make_node, ports_dir  # noqa: F401 (fixtures)
 from golfbox.cli import main
 from golfbox.commands.run import DEFAULT_CONFIG
 
@@ -306,3 +307,41 @@ scale = 1
     pattern = Image.open(png).convert("L")
     strip = pattern.crop((8, pattern.height - 8, pattern.width - 8, pattern.height - 7))
     assert sorted(set(strip.tobytes())) == [level * 17 for level in range(16)]
+
+
+
+def test_a_seat_node_plugged_in_during_the_check_is_said_back_and_its_presses_printed(
+        make_node, ports_dir, tmp_path):
+    """Bring-up plugs nodes in one by one while the tool waits for presses: the node is
+    said to be back by its seat, and its presses count like a wired seat's."""
+    node = make_node(plug=False)
+    config = write(tmp_path, f"""
+[[seats]]
+backend = "serial"
+node = "{NODE_ID}"
+[seat_nodes]
+usb_ids = []
+ports = ["{ports_dir}/*"]
+""")
+    output = WatchedOutput("press buttons")
+
+    def builder():
+        assert output.ready.wait(10)
+        node.plug()
+        deadline = time.monotonic() + 10
+        while "seat 1: node back" not in output.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        node.press("ok")
+
+    plugger = threading.Thread(target=builder)
+    plugger.start()
+    with contextlib.redirect_stdout(output):
+        status = main(["check-hardware", "--config", str(config), "--seconds", "8"])
+    plugger.join()
+    lines = output.getvalue().splitlines()
+    assert status == 0  # judged at the end: it answers now
+    assert "seat 1 node: NOT ANSWERING: seat 1: node not connected (the frame is shown when it is)" in lines
+    after = lines[lines.index("press buttons for 8 s"):]
+    assert after[1:3] == ["seat 1: node back", "seat 1 ● pressed"], after
+    assert after[-1] == ("not pressed: seat 1 ◀ (left, serial seat), seat 1 ▶ (right, serial seat), "
+                         "seat 1 ✕ (back, serial seat)")
