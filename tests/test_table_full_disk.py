@@ -346,3 +346,32 @@ def test_a_lobby_the_journal_refuses_says_so_on_the_shared_display_until_it_is_k
     assert svc.notices.faults == {} and svc.table_message == ""
     assert svc.journal.saved_lobby()["language"] == "en"
     assert "journal: the lobby kept again after 3 failed tries" in caplog.text
+
+
+def test_a_new_match_asked_for_while_the_last_ones_scores_still_cannot_be_saved_is_not_dealt(
+        tmp_path, clock):
+    """The disk is still full at "● new match": the finished match's scores come first, so
+    the new one is not dealt (the seat is told), and nothing of the old one is lost."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    service.journal.fill_before = "finish_round"
+    presses = random.Random(1)
+    for _ in range(2000):
+        if service.state == "round_over" and service.session.match.over:
+            break
+        pad.press(0, presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
+        run_for(service, clock, 0.2)
+    scores = list(service.session.match.history[0])
+    pad.press(0, Button.OK)  # the result
+    run_for(service, clock, 1)
+    pad.press(0, Button.OK)  # ● new match: the disk is still full
+    run_for(service, clock, 1)
+    assert service.state == "match_over" and service.session.match.over
+    assert service.notices.seats[0] == "not saved, not played: try again"
+    assert service.journal.history() == []
+    service.journal.full = False
+    pad.press(0, Button.OK)  # ● new match again, with room
+    run_for(service, clock, 1)
+    assert service.state == "playing"
+    [finished] = service.journal.history()
+    assert finished.round_scores == {1: scores}
