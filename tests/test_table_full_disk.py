@@ -8,6 +8,7 @@ The journal here is the real one, over a disk that can be filled at will: while
 from __future__ import annotations
 
 import os
+import logging
 import random
 import resource
 import signal
@@ -375,3 +376,35 @@ def test_a_new_match_asked_for_while_the_last_ones_scores_still_cannot_be_saved_
     assert service.state == "playing"
     [finished] = service.journal.history()
     assert finished.round_scores == {1: scores}
+
+
+class AwayRefused(FillingDisk):
+    def save_away(self, *args):
+        self._full("save_away")
+        return super().save_away(*args)
+
+
+def test_a_seat_away_the_full_disk_cannot_keep_is_logged_once_and_kept_at_the_next_change(
+        tmp_path, clock, caplog):
+    """A node unplugged on a full disk: the table pauses the seat as ever, the log says
+    once that the journal does not know it, and the next change is kept once there is room."""
+    from golfbox.hal.base import LinkEvent
+
+    service, _ = table(tmp_path / "journal.sqlite3", clock, disk=AwayRefused, bots={1: "medium"},
+                       auto_start=True, takeover_after=10.0, bot_delay=1.0)
+    run_for(service, clock, 1)
+    assert service.state == "playing"
+    service.journal.full = True
+    with caplog.at_level(logging.ERROR, logger="golfbox.table.service"):
+        service.post(LinkEvent(0, False, "seat 1: node unplugged", buttons=True))
+        run_for(service, clock, 5)
+        service.post(LinkEvent(1, False, "seat 2: node unplugged", buttons=True))  # another change
+        run_for(service, clock, 1)
+    assert "P1's seat is unplugged" in service.table_message
+    refusals = [r.getMessage() for r in caplog.records if "seats away" in r.getMessage()]
+    assert refusals == [f"journal: the seats away not kept: journal {service.journal.path}: "
+                        "database or disk is full"]
+    service.journal.full = False
+    run_for(service, clock, 5)  # seat 1 is taken over by a bot: a change, kept
+    assert service.session.stands_in(0)
+    assert service.journal.seats_away() == {0: True, 1: False}
