@@ -186,6 +186,42 @@ def test_a_hint_is_the_move_a_hard_bot_in_that_seat_would_make(sim_table, clock)
     assert svc.match.history == bot.service.match.history  # the same round, the same scores
 
 
+def test_a_hint_thought_off_the_loop_is_the_one_thought_on_it(tmp_path):
+    """On the real table (golfbox run, sim in real time) hard thinks in a worker: the
+    hint says it is thinking, the loop goes on, and the hint it shows is the one hard
+    gives inline (the seeded move of a hard bot in that seat), with nothing played."""
+    import time
+
+    from golfbox.hal.base import Button
+    from golfbox.hal.sim import SimDisplay, SimPad
+    from golfbox.table.assemble import assemble_table
+    from golfbox.table.journal import Journal
+    from golfbox.table.settings import TableSettings
+
+    settings = TableSettings(variant="polish-poker", seats=2, bots={1: "medium"}, rounds=1,
+                             auto_start=True, seed=1, hints=True, hold_time=0.8, bot_delay=0.0)
+    pad = SimPad(range(2))
+    svc = assemble_table(settings, [pad], {s: SimDisplay(f"seat {s + 1}") for s in range(2)},
+                         None, Journal(tmp_path / "j.sqlite3"), think_off_loop=True)
+    try:
+        svc.run_until_idle()
+        assert svc.state == "playing" and list(svc.match.round.acting_seats) == [0]
+        played, view = svc.actions_played, svc.match.view(0)
+        pad.hold(0, Button.OK)
+        svc.step(0.0)
+        svc.step(0.0)
+        assert svc.messages[0] == "hint: thinking…" and svc._thinker.pending
+        deadline = time.monotonic() + 60
+        while svc._thinker.pending and time.monotonic() < deadline:
+            svc.step(0.05)
+        expected = make_bot("hard", random.Random(svc.session.move_seed(0, played))).choose(view)
+        assert svc.inputs[0].choice == expected
+        assert svc.messages[0].startswith("hint: ") and svc.messages[0] != "hint: thinking…"
+        assert svc.actions_played == played
+    finally:
+        svc.close()
+
+
 def test_hints_wait_for_a_seat_nodes_own_hold_time(sim_table, clock):
     """A seat node of firmware before 1.3.0 says HELD after 0.7 s whatever gpio.hold_time
     says: with hold_time 0.2 the table played the press 0.45 s in, before the node's HELD
