@@ -36,6 +36,14 @@ def test_a_knock_penalty_said_off_is_no_penalty(capsys):
     assert make_rules("polish-poker", {"knock_penalty": "off"})["knock_penalty"] == 0
 
 
+@pytest.mark.parametrize("said, meant", [
+    ("off", False), ("false", False), ("no", False), ("0", False), (" No ", False), (False, False),
+    ("on", True), ("TRUE", True), ("yes", True), ("1", True), (True, True),
+])
+def test_an_on_off_rule_takes_each_of_its_words(said, meant):
+    assert make_rules("6-card", {"final_turn": said})["final_turn"] is meant
+
+
 def test_score_house_rules(capsys):
     assert main(["score", "--variant", "9-card", "--rule", "lines=rows+columns",
                  "K 5 7 / K 5 7 / K 5 7"]) == 0
@@ -53,6 +61,10 @@ def test_score_house_rules(capsys):
     (["--variant", "6-card", "--rule", "final_turn", "A 2 3 / 4 5 6"], "NAME=VALUE"),
     (["--variant", "9-card", "--rule", "lines=diagonals", "A 2 3 / 4 5 6 / 7 8 9"], "rows+columns"),
     (["--variant", "polish-poker", "--rule", "knock_penalty=-3", "A 2 3 / 4 5 6"], "negative"),
+    (["--variant", "polish-poker", "--rule", "knock_penalty=lots", "A 2 3 / 4 5 6"],
+     "rule knock_penalty: 'lots' is not a whole number >= 0, 'double' or 'off'"),
+    (["--variant", "6-card", "--rule", "four_of_a_kind=-1.5", "A 2 3 / 4 5 6"],
+     "rule four_of_a_kind: '-1.5' is not a whole number (the score) or 'off'"),
     # A 400-digit penalty overflowed the hard bot's float play-outs (a traceback, a table whose
     # bots failed in a loop); any number past what a round can score is refused.
     (["--variant", "4-card", "--rule", "knock_penalty=" + "9" * 400, "A 2 / 3 4"], "out of range (0..1000)"),

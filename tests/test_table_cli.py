@@ -36,6 +36,10 @@ driver = "sim"
 @pytest.mark.parametrize("game,message", [
     ({"variant": "six-card"}, "game.variant: unknown variant 'six-card' (one of: 4-card, 6-card"),
     ({"rules": {"final_turn": "maybe"}}, "game.rules: rule final_turn: 'maybe' is not on/off"),
+    ({"variant": "polish-poker", "rules": {"knock_penalty": True}},
+     "game.rules: rule knock_penalty: True is not a number"),
+    ({"variant": "polish-poker", "rules": {"knock_penalty": 1.5}},
+     "game.rules: rule knock_penalty: 1.5 is not a whole number >= 0, 'double' or 'off'"),
     ({"rules": {"assist": True}}, "game.rules: unknown rule 'assist' for 6-card"),
     ({"rounds": 0}, "game.rounds: 0 is out of range (1..99)"),
     ({"bots": {"4": "random"}}, "game.bots.4: there is no seat 4 (seats 1 to 3)"),
