@@ -1039,3 +1039,26 @@ def test_a_keep_whose_folder_cannot_be_flushed_after_the_commit_says_it_kept(tmp
     assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, "last-good.1", "last-good.2"]
     last_good.keep(load_config(config), config, copy)  # the next start: the old pair goes
     assert sorted(os.listdir(state)) == [last_good.LAST_GOOD, "last-good.2"]
+
+
+def test_a_config_read_through_a_pipe_is_not_kept_nor_a_fault(tmp_path, caplog):
+    """A shell's <(…) is a pipe that load_config read to its end: there is nothing left
+    to keep. No copy, no half-made pair folder, nothing logged; a file kept before stays."""
+    config = tmp_path / "config.toml"
+    config.write_text(TABLE)
+    copy = tmp_path / "state" / last_good.LAST_GOOD
+    copy.parent.mkdir()
+    last_good.keep(load_config(config), config, copy)
+    kept_before = os.listdir(copy.parent)
+    read_end, write_end = os.pipe()
+    os.write(write_end, EMOJI_EDIT.replace("Ann 🎲", "Dee").encode())
+    os.close(write_end)
+    try:
+        piped = Path(f"/dev/fd/{read_end}")
+        started_with = load_config(piped)
+        with caplog.at_level(logging.DEBUG):
+            last_good.keep(started_with, piped, copy)
+    finally:
+        os.close(read_end)
+    assert not caplog.records
+    assert os.listdir(copy.parent) == kept_before and copy.read_text() == TABLE
