@@ -194,6 +194,21 @@ def test_a_program_ending_without_close_leaves_the_last_picture_lit():
     assert bus.cleaned_up
 
 
+def test_a_panel_unplugged_before_the_table_stops_is_a_warning_not_a_crash(caplog):
+    """persist = false switches the panel off as the table stops: a panel pulled off
+    its bus meanwhile cannot be, and the stop goes on, the log naming the panel."""
+    import logging
+
+    bus = PanelBus()
+    display = open_oled(seat_display_config(persist=False), lambda: bus)
+    display.show(scene(text="bye"))
+    bus.error = OSError(errno.EREMOTEIO, "Remote I/O error")
+    with caplog.at_level(logging.WARNING, logger="golfbox.hal.oled"):
+        display.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "seat 1 display: closing: [Errno 121] Remote I/O error"]
+
+
 # ---------------------------------------------------------------- failures
 
 
