@@ -52,7 +52,18 @@ def foreign_files(tmp_path: Path) -> dict[str, bytes | None]:
         "binary.bin": bytes(range(256)) * 8,
         "fake.sqlite3": b"SQLite format 3\x00" + b"\x00" * 84 + b"rest of a broken file",
         "photos.db": None,
+        "map.gpkg": another_programs_database(0x47504B47),  # a GeoPackage ("GPKG")
     }
+
+
+def another_programs_database(application_id: int) -> bytes:
+    """An SQLite database marked as another program's (PRAGMA application_id)."""
+    db = sqlite3.connect(":memory:")
+    db.execute(f"PRAGMA application_id = {application_id}")
+    db.execute("CREATE TABLE features (id INTEGER PRIMARY KEY)")
+    image = db.serialize()
+    db.close()
+    return image
 
 
 @pytest.mark.parametrize("name", list(foreign_files(Path("."))))
