@@ -84,6 +84,19 @@ def test_journal_flag_refuses_a_file_that_is_not_a_golfbox_journal(tmp_path, nam
     assert listing(folder) == before  # untouched, nothing renamed, nothing created beside it
 
 
+@pytest.mark.parametrize("env, words", [
+    ({"NOTIFY_SOCKET": "golfbox.sock"},
+     "NOTIFY_SOCKET='golfbox.sock' is neither an absolute path nor an @abstract name"),
+    ({"WATCHDOG_USEC": "30s"}, "WATCHDOG_USEC='30s' is not a positive number of microseconds"),
+])
+def test_a_malformed_systemd_environment_stops_run_in_one_line_before_the_journal(tmp_path, env,
+                                                                                 words):
+    """A unit's Environment= (or a shell) that sets these by hand, wrongly."""
+    run = golfbox(tmp_path, "run", "--headless", "--journal", str(tmp_path / "j.sqlite3"), **env)
+    one_line_exit_2(run, "golfbox run: " + words)
+    assert not (tmp_path / "j.sqlite3").exists()
+
+
 def test_journal_flag_refuses_a_folder_and_a_device(tmp_path):
     run = golfbox(tmp_path, "run", "--headless", "--journal", str(tmp_path))
     one_line_exit_2(run, str(tmp_path))
