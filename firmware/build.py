@@ -47,6 +47,7 @@ def build(out: Path) -> list[Path]:
         subprocess.run([compiler, "-s", source.name, "-o", str(target), str(source)], check=True)
         header = target.read_bytes()[:3]
         if header[:1] != b"M" or header[1] != MPY_VERSION or header[2] >> 2:
+            target.unlink()  # not left where `mpremote cp firmware/build/*.mpy` would flash it
             sys.exit(f"firmware/build.py: {target} is not bytecode-only .mpy version {MPY_VERSION} "
                      f"(header {header.hex()}): use mpy-cross 1.19 or later, without -march")
         built.append(target)

