@@ -150,6 +150,28 @@ def test_no_text_is_drawn_over(monkeypatch, size, players):
     assert bad == []
 
 
+def test_the_spy_flags_a_text_a_bar_covers_and_no_other(monkeypatch):
+    """test_no_text_is_drawn_over means something only if Spy.unreadable flags a text
+    with a bar over part of it (here its tails), in either colour, and not one left
+    whole: its check is PIL's, on a crop, and a wrong box or mode would pass them all."""
+    spy = Spy(monkeypatch)
+    whole = Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(whole)
+    glyphs.draw_text(draw, 2, 4, "ЩУКИН", 1)
+    draw.rectangle((0, 20, 127, 40), fill=1)  # a bar, and a name on it in black
+    glyphs.draw_text(draw, 2, 28, "ÇAĞRI", 0)
+    assert spy.unreadable(whole) == []
+
+    covered = Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(covered)
+    glyphs.draw_text(draw, 2, 4, "ŞÜKRÜ", 1)
+    draw.rectangle((0, 4 + glyphs.SMALL_HEIGHT, 127, 12), fill=1)  # a bar over its tails
+    draw.rectangle((0, 20, 127, 40), fill=1)
+    glyphs.draw_text(draw, 2, 28, "ÇAĞRI", 0)
+    draw.rectangle((0, 28 + glyphs.SMALL_HEIGHT, 127, 40), fill=0)  # the bar cut over its tails
+    assert spy.unreadable(covered) == ["'ŞÜKRÜ' at y 4: drawn over", "'ÇAĞRI' at y 28: drawn over"]
+
+
 def test_a_short_tailed_letter_reads_as_no_other():
     """On a line with no row under it a tailed letter takes a short form, which is
     neither its tail-less look-alike (Ђ/Ћ, Щ/Ш, Ц/U, Д/A, Џ/U, Ç/C) nor any other glyph."""
