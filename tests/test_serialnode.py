@@ -675,7 +675,7 @@ def test_a_node_of_firmware_1_1_1_still_plays_its_presses_stamped_at_their_read(
     and stamps its presses as it did, when it reads them."""
     peer = make_peer(protocol_version=1, ticks=False, firmware="1.1.1")
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        hub, events = make_hub(seats={SEAT: OTHER_ID})
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.6)  # its STATEs are taken too
         peer.press()
@@ -690,7 +690,7 @@ def test_the_hold_time_reaches_the_node_in_every_session(make_peer, make_hub):
     """HOLD (protocol 3) tells the node gpio.hold_time, in ms, at each session's start:
     a node sent HELD after its own 700 ms, a wired seat after gpio.hold_time."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE,
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE,
                            hold_time=1.2)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     assert peer.wait_received(protocol.MSG_HOLD, 1) == [protocol.pack_hold(1200)]
@@ -719,7 +719,7 @@ def test_a_node_is_sent_its_own_seats_frames_and_no_others(make_peer, make_hub):
     ever one of its own seat's pictures (a node of seat 2 never gets seat 1's cards)."""
     ids = {5: "a1a1a1a1a1a1a1a1", 6: "b2b2b2b2b2b2b2b2"}
     peers = {seat: make_peer(unique_id=node_id) for seat, node_id in ids.items()}
-    hub, events = make_hub(seats=ids, quiet_before_sync=0.1)
+    hub, events = make_hub(seats=ids)
     assert hub.wait_connected(set(ids), 5)
     rng = random.Random(3)
     shown: dict[int, list[bytes]] = {seat: [] for seat in ids}
@@ -745,7 +745,7 @@ def test_a_node_of_firmware_1_2_1_keeps_its_700_ms_and_the_log_says_so_once(make
     not at each of its connections."""
     peer = make_peer(protocol_version=2, firmware="1.2.1")
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE,
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE,
                                hold_time=1.2)
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)
@@ -769,7 +769,7 @@ def test_an_old_node_already_holding_for_gpio_hold_time_is_not_told_to_reflash(m
     seat plays as the table expects, and the log asks the builder to reflash nothing."""
     make_peer(protocol_version=2, firmware="1.2.1")
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, hold_time=0.7)
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, hold_time=0.7)
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)  # a session's start, where the warning would be said
     assert hub.hold_times[SEAT] == 0.7
@@ -784,7 +784,7 @@ def test_a_held_of_a_press_the_host_never_saw_begin_is_ignored(make_peer, make_h
     asked "knock?". The host takes a HELD only after its PRESSED, one HELD a press."""
     peer = make_peer(protocol_version=version, ticks=version > 1, firmware=firmware)
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        hub, events = make_hub(seats={SEAT: OTHER_ID})
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         time.sleep(0.3)
         peer.press(3, kind=1)  # ✕ pressed before the session: its HELD only
@@ -803,7 +803,7 @@ def test_a_held_whose_press_was_lost_on_the_connection_still_acts(make_peer, mak
     on this connection, its PRESSED lost so, and held: the HELD is the hold the person
     made (the knock they asked for), not one of a press made before the connection."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     peer.press(0)  # ◀: the host has a counter to go on from
@@ -825,7 +825,7 @@ def test_a_held_whose_press_the_rate_limit_dropped_is_dropped_too_and_logged_so(
     which it was not; and after an earlier short ✕ (its HELD never came) the HELD
     acted, a long press whose press the table never got: "knock?"."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, press_rate=1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, press_rate=1)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     if pressed_before:
@@ -859,7 +859,7 @@ def test_a_held_of_a_node_back_from_a_restart_is_ignored_whatever_its_counter(
 
     caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.3)
     for _ in range(3):
@@ -984,7 +984,7 @@ def test_a_node_of_a_protocol_the_host_does_not_take_is_refused_by_name_once(mak
     one never gets one. It was tried again at every scan, silently, for ever."""
     make_peer(protocol_version=protocol.PROTOCOL_VERSION + 1)
     with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        hub, events = make_hub(seats={SEAT: OTHER_ID})
         time.sleep(1.5)  # refused, then tried again later
     refusal = (f"node {OTHER_ID} speaks protocol {protocol.PROTOCOL_VERSION + 1}, the host speaks 1 to "
                f"{protocol.PROTOCOL_VERSION}: reflash it with the host's firmware")
@@ -998,7 +998,7 @@ def test_a_node_that_restarted_is_timed_by_its_new_ticks(make_peer, make_hub):
     placed seconds off (here 5 s early, dropped as made before the screen). It comes back
     on a new connection, whose clock knows only the new ticks."""
     peer = make_peer(boot_tick=5000)
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)
     pressed = peer.press()
@@ -1030,7 +1030,7 @@ def test_a_node_back_with_its_oled_mended_while_unplugged_mends_its_display_faul
     display for ever. What the node last said of its panel is kept across connections."""
     peer = make_peer()
     peer.flags = protocol.STATE_PANEL_FAILING
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE)
     assert collect(events, 2, timeout=5) == [
         LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True),
         LinkEvent(SEAT, False, "seat 5 display: the node's OLED does not answer")]
@@ -1061,7 +1061,7 @@ def test_a_node_sending_nonsense_fills_the_log_with_a_few_lines_a_second(make_pe
     logged: 77 350 warnings in 2 s from one node, the SD card's journald written for each.
     Like corrupt blocks, ten a second are logged, the rest counted once the second is over."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     with caplog.at_level(logging.WARNING, logger="golfbox.hal.serialnode"):
         _flood(peer, lambda: [(0x7E, b"x"), (protocol.MSG_BUTTON, b"\x00\x01\x09\x00")] * 20, 1.0)
@@ -1080,7 +1080,7 @@ def test_a_node_flooding_presses_gets_no_more_through_than_fingers_make(make_pee
     other seat's press waited behind them. A burst a stalled line delivers at once still
     passes whole (the node queues 32, the link window holds 16 more)."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(0.6)
     for _ in range(48):  # a stalled line's backlog: every press arrives
@@ -1115,7 +1115,7 @@ def test_a_node_flooding_states_neither_floods_the_table_nor_slows_its_clock(mak
     node's clock (10 s of them: 360 000, a press's stamp then reading them all). A node
     sends 4 a second; past 10 a second they are dropped."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     flag = iter(range(10**9))
 
@@ -1146,7 +1146,7 @@ def test_a_burst_of_held_up_states_places_a_press_by_the_newest_of_them(make_pee
     press after them: it was taken for one 65.5 s older and placed 50 s before it was
     made. Each STATE's tick is kept (the newest, as many as 10 s of them at 10 a second)."""
     peer = make_peer(boot_tick=40_000)
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     time.sleep(1.5)  # the allowance fills again
     with peer.lock:
@@ -1166,7 +1166,7 @@ def test_a_nodes_firmware_version_is_logged_on_one_line(make_peer, make_hub, cap
     made-up line into the table's log ("seat 2: ..." from nobody)."""
     make_peer(firmware="1.2.0\nseat 2: the node's OLED does not answer\x1b[2J")
     with caplog.at_level(logging.INFO, logger="golfbox.hal.serialnode"):
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+        hub, events = make_hub(seats={SEAT: OTHER_ID})
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     (line,) = [r.getMessage() for r in caplog.records if "firmware" in r.getMessage()]
     assert line.startswith(f"seat nodes: node {OTHER_ID} (firmware 1.2.0\\nseat 2: ")
@@ -1316,7 +1316,7 @@ def test_each_frame_the_node_acknowledged_is_timed_once_for_the_benchmark(make_p
     """bench/serial_link.py reads hub.stats' frame_times: one a frame, from its show() to
     the node's ack (the same picture again sends nothing, and is not timed)."""
     make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert hub.wait_connected({SEAT}, 5)
     display, taken = hub.display(SEAT), []
     for step in range(3):
@@ -1385,7 +1385,7 @@ def test_a_node_powered_up_again_within_a_session_is_not_said_to_have_lost_65000
     up again, counts its button events from 1. The log said "65528 button events lost in
     the node (counter 1, expected 9)", a warning and a false figure, at every such cut."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=8.0)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=8.0)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     display, rng = hub.display(SEAT), random.Random(1)
     for _ in range(3):
@@ -1417,7 +1417,7 @@ def test_a_node_whose_panel_flickers_posts_each_change_and_logs_none_of_them(mak
     "working again") besides the LinkEvent the table logs, a few a minute and naming
     whose seat: without bound, and twice. The hub posts each change; the table logs."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1)
+    hub, events = make_hub(seats={SEAT: OTHER_ID})
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
     for flip in range(12):
@@ -1435,7 +1435,7 @@ def test_a_node_whose_cable_comes_and_goes_is_said_gone_by_the_table_not_here_to
     WARNING and posted the same words, which the table logs (a few a minute for a cable
     that comes and goes): every cut was two warnings, without bound. Posted only."""
     peer = make_peer()
-    hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE)
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
     caplog.set_level(logging.WARNING, logger="golfbox.hal.serialnode")
     for _ in range(2):
@@ -1527,7 +1527,7 @@ def test_a_frame_shown_as_the_nodes_port_closes_neither_raises_nor_touches_the_p
     peer = make_peer()
     threading.settrace(trace)  # the reader threads the hub starts from now on
     try:
-        hub, events = make_hub(seats={SEAT: OTHER_ID}, quiet_before_sync=0.1, silence_timeout=PEER_SILENCE)
+        hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE)
         assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
         display = hub.display(SEAT)
         peer.restart(off=30)  # silent: the reader gives it up and closes its port
