@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections import deque
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from golfbox.hal.base import Button, ButtonEvent, ButtonPad, Display, EventKind, LinkEvent
 from golfbox.render.words import say
@@ -44,6 +44,13 @@ FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's on
 # went before it fell out (a loose cable's flips are seconds apart at most).
 PLUGGED_BACK_SECONDS = 30.0
 _WAKE = object()  # posted to make a blocked loop look at its stop event
+
+
+class Stop(Protocol):
+    """What run() stops on: a threading.Event, or golfbox run's SignalStop (a signal's
+    handler may take no lock)."""
+
+    def is_set(self) -> bool: ...
 
 
 class KeptRow:
@@ -213,8 +220,8 @@ class TableService:
         while self.step(0.0):
             pass
 
-    def run(self, stop: threading.Event | None = None) -> None:
-        """Serve the table until ``stop`` is set; call wake() after setting it. Between
+    def run(self, stop: Stop | None = None) -> None:
+        """Serve the table until ``stop.is_set()``; call wake() after setting it. Between
         events and timers it sleeps: it looked at ``stop`` once a second, which woke an
         idle table every second all night."""
         stop = stop or threading.Event()
