@@ -207,11 +207,9 @@ def test_a_new_match_from_the_result_is_one_write(tmp_path, clock):
     assert again.state == "round_over" and again.session.match.over  # its result, again
 
 
-def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dealt(tmp_path, clock):
-    """The disk filled as the last round was scored and had room again before "● new
-    match": the new match was dealt and the old one stayed "in play" in the journal for
-    good, missing from the history."""
-    path = tmp_path / "journal.sqlite3"
+def last_round_scored_on_a_full_disk(path, clock):
+    """A one-round match against a bot, played by seat 0's random presses until its
+    result, the disk filling as the round is scored: the result is not saved."""
     service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
     service.journal.fill_before = "finish_round"
     presses = random.Random(1)
@@ -220,6 +218,14 @@ def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dea
             break
         pad.press(0, presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
         run_for(service, clock, 0.2)
+    return service, pad
+
+
+def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dealt(tmp_path, clock):
+    """The disk filled as the last round was scored and had room again before "● new
+    match": the new match was dealt and the old one stayed "in play" in the journal for
+    good, missing from the history."""
+    service, pad = last_round_scored_on_a_full_disk(tmp_path / "journal.sqlite3", clock)
     assert service.journal.full and "cannot save" in service.notices.shared_line()
     service.journal.full = False
     pad.press(0, Button.OK)  # the result
@@ -353,15 +359,7 @@ def test_a_new_match_asked_for_while_the_last_ones_scores_still_cannot_be_saved_
         tmp_path, clock):
     """The disk is still full at "● new match": the finished match's scores come first, so
     the new one is not dealt (the seat is told), and nothing of the old one is lost."""
-    path = tmp_path / "journal.sqlite3"
-    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
-    service.journal.fill_before = "finish_round"
-    presses = random.Random(1)
-    for _ in range(2000):
-        if service.state == "round_over" and service.session.match.over:
-            break
-        pad.press(0, presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
-        run_for(service, clock, 0.2)
+    service, pad = last_round_scored_on_a_full_disk(tmp_path / "journal.sqlite3", clock)
     scores = list(service.session.match.history[0])
     pad.press(0, Button.OK)  # the result
     run_for(service, clock, 1)
