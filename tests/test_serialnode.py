@@ -574,6 +574,7 @@ class PeerNode:
         self._power_up(boot_tick)
         self.presses = []  # (button code, kind code, tick) to send
         self.flags = 0  # its STATEs' (protocol.STATE_PANEL_FAILING: its OLED does not answer)
+        self.garble_hello = False  # True: its HELLO's firmware version is not UTF-8
         self.received = []  # (type, payload) of the host's numbered messages, every session's
         self.stop = False
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -618,6 +619,8 @@ class PeerNode:
                             self.session = token
                         hello = bytearray(protocol.pack_hello(token, bytes.fromhex(self.unique_id), self.firmware))
                         hello[2] = self.protocol_version
+                        if self.garble_hello:
+                            hello[4 + len(self.unique_id) // 2:] = b"\xff1.3"
                         self.link.send_unreliable(protocol.MSG_HELLO, bytes(hello))
                     elif msg_type == protocol.MSG_PING:
                         self.link.send_unreliable(protocol.MSG_PONG, payload)
@@ -1549,3 +1552,28 @@ def test_a_frame_shown_as_the_nodes_port_closes_neither_raises_nor_touches_the_p
         assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
     finally:
         threading.settrace(None)
+
+
+def test_a_garbled_hello_is_named_once_and_the_seat_waits_paused_till_a_good_one(make_peer, make_hub, caplog):
+    """A node whose HELLO cannot be read (its firmware version not UTF-8) is answered by
+    a SYNC every 30 ms, each HELLO garbled the same way; and probed again every few
+    scans. Said once, naming the port; its seat stays paused until a HELLO is good."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=PEER_SILENCE, handshake_timeout=0.4)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    caplog.set_level(logging.DEBUG, logger="golfbox.hal.serialnode")
+    with peer.lock:
+        peer.garble_hello = True
+    peer.restart(off=2 * PEER_SILENCE)
+    assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
+    time.sleep(2 * PEER_SILENCE + 1.5)  # back on, garbling: several handshakes of many HELLOs
+    assert events.empty()  # still paused
+    bad = [r for r in caplog.records if "bad HELLO" in r.getMessage()]
+    assert len(bad) > 10  # heard at each SYNC of each probe
+    warned = [r.getMessage() for r in bad if r.levelno >= logging.WARNING]
+    assert len(warned) == 1, warned
+    assert re.fullmatch(r"seat nodes: bad HELLO from \S+peer-0011223344556677: 'utf-8' codec can't "
+                        r"decode byte 0xff .*", warned[0])
+    with peer.lock:
+        peer.garble_hello = False
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)

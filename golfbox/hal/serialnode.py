@@ -680,7 +680,8 @@ class _NodeConnection:
                 try:
                     their_token, version, unique_id, firmware = protocol.unpack_hello(payload)
                 except (ValueError, UnicodeError) as err:
-                    log.warning("seat nodes: bad HELLO from %s: %s", self.path, err)
+                    # answered at each SYNC (every 30 ms) of each probe: said once
+                    self._say_once(f"seat nodes: bad HELLO from {self.path}: {err}")
                     continue
                 if their_token != token:
                     continue  # an answer to an earlier attempt
