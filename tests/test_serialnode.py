@@ -1577,3 +1577,46 @@ def test_a_garbled_hello_is_named_once_and_the_seat_waits_paused_till_a_good_one
     with peer.lock:
         peer.garble_hello = False
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+
+
+def test_a_port_that_chatters_but_is_no_node_is_named_once_however_often_it_is_probed(tmp_path, caplog):
+    """A gadget on a configured port that talks all the time (a GPS sending its
+    sentences, a board printing): the quiet before the SYNCs never comes, the bytes
+    are no blocks. Probed again and again (a node may still be starting), named once."""
+    import os
+    import select
+    import threading
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    (tmp_path / "gps").symlink_to(os.ttyname(slave))
+    stop = threading.Event()
+
+    def chatter():
+        rng = random.Random(7)
+        while not stop.wait(0.005):
+            os.write(master, b"$GPGGA,123519,4807.038,N\r\n" + rng.randbytes(20) + b"\x00")
+            if select.select([master], [], [], 0)[0]:
+                os.read(master, 4096)  # the SYNCs: not answered
+
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=(str(tmp_path / "gps"),),
+                                         handshake_timeout=0.2, quiet_before_sync=0.05, scan_interval=0.1))
+    talker = threading.Thread(target=chatter, daemon=True)
+    events = queue.Queue()
+    try:
+        talker.start()
+        with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
+            hub.start(events.put)
+            time.sleep(3.0)
+            hub.close()
+    finally:
+        stop.set()
+        talker.join()
+        os.close(master)
+        os.close(slave)
+    probes = [r for r in caplog.records if "no answer like a seat node's from" in r.getMessage()]
+    assert len(probes) >= 3, caplog.text  # probed again and again
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [f"seat nodes: no answer like a seat node's from {tmp_path / 'gps'} within 0.2 s"], warnings
+    assert events.empty()

@@ -900,6 +900,10 @@ class _NodeConnection:
 
     def _corrupt_block(self, offset: int, reason: str) -> None:
         self.stats.corrupt_blocks += 1
+        if self.node_id is None:  # no HELLO yet: maybe a chatty port that is no node, probed all
+            # evening; its "no answer like a seat node's" is said once
+            log.debug("%s: corrupt block at byte %d (%s)", self._label(), offset, reason)
+            return
         self._corrupt.warn(self._label(), "dropped corrupt block at byte %d (%s)", offset, reason)
 
     def _summarise_warnings(self, second: int | None) -> None:
