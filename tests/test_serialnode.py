@@ -575,6 +575,7 @@ class PeerNode:
         self.presses = []  # (button code, kind code, tick) to send
         self.flags = 0  # its STATEs' (protocol.STATE_PANEL_FAILING: its OLED does not answer)
         self.garble_hello = False  # True: its HELLO's firmware version is not UTF-8
+        self.deaf = False  # True: it hears nothing the host sends, and says its STATEs on
         self.received = []  # (type, payload) of the host's numbered messages, every session's
         self.stop = False
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -606,6 +607,8 @@ class PeerNode:
             readable, _, _ = select.select([self.master], [], [], 0.002)
             data = os.read(self.master, 4096) if readable else b""
             with self.lock:
+                if self.deaf:
+                    data = b""
                 if self.off_until:  # powered off: hears and says nothing
                     if time.monotonic() < self.off_until:
                         continue
@@ -1620,3 +1623,29 @@ def test_a_port_that_chatters_but_is_no_node_is_named_once_however_often_it_is_p
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert warnings == [f"seat nodes: no answer like a seat node's from {tmp_path / 'gps'} within 0.2 s"], warnings
     assert events.empty()
+
+
+def test_a_node_gone_deaf_is_resynced_then_paused_by_name_and_taken_back_when_it_hears(make_peer, make_hub, caplog):
+    """A node whose receive side dies (its STATEs still come, so it is not silent): the
+    host resends a frame until it starts a new session, whose SYNCs go unanswered. The
+    seat is paused as a node gone, and comes back when the node hears again."""
+    peer = make_peer()
+    hub, events = make_hub(seats={SEAT: OTHER_ID}, silence_timeout=8.0, handshake_timeout=0.5)
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    caplog.set_level(logging.INFO, logger="golfbox.hal.serialnode")
+    with peer.lock:
+        peer.deaf = True
+    hub.display(SEAT).show(_random_frame(random.Random(2)))  # resent, never acknowledged
+    deadline = 2 + STUCK_RESENDS * protocol.Link().max_rto_ms / 1000  # as in the test above
+    assert events.get(timeout=deadline) == LinkEvent(SEAT, False, "seat 5: node stopped answering",
+                                                     buttons=True)
+    time.sleep(1.0)  # probed again: its STATEs, no HELLO
+    assert events.empty()  # paused still
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2 and re.fullmatch(r"seat 5: message resent \d+ times, starting a new session",
+                                               warnings[0]), warnings
+    assert re.fullmatch(r"seat nodes: no answer like a seat node's from \S+/peer-0011223344556677 within 0.5 s",
+                        warnings[1]), warnings
+    with peer.lock:
+        peer.deaf = False
+    assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
