@@ -406,3 +406,38 @@ def test_a_seat_away_the_full_disk_cannot_keep_is_logged_once_and_kept_at_the_ne
     run_for(service, clock, 5)  # seat 1 is taken over by a bot: a change, kept
     assert service.session.stands_in(0)
     assert service.journal.seats_away() == {0: True, 1: False}
+
+
+def test_leaving_a_result_on_a_full_disk_opens_the_lobby_says_so_once_and_loses_no_match(
+        tmp_path, clock, caplog):
+    """✕ on the result as the disk is full (a real write failure): the result cannot be
+    closed nor the lobby kept in the same transaction. The lobby opens all the same, the
+    log and the shared display say so, and the finished match stays in the history."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    presses = random.Random(1)
+    for _ in range(2000):
+        if service.state == "match_over":
+            break
+        pad.press(0, Button.OK if service.state == "round_over" else
+                  presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
+        run_for(service, clock, 0.2)
+    assert service.state == "match_over"
+    finished = service.journal.history()
+    with caplog.at_level("INFO", logger="golfbox.table"), journal_cannot_grow(path):
+        pad.press(0, Button.BACK)  # ✕: to the lobby
+        run_for(service, clock, 5)
+        assert service.state == "lobby" and service.lobby.joined == {0}
+        shown = service.notices.shared_line()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    # what was not saved, and what that means, as the lobby's line says of its own
+    assert errors == [
+        f"journal: match {finished[0].id}'s result not closed (a restart shows it again): journal "
+        f"{path}: disk I/O error (OperationalError)",
+        f"journal: the lobby not kept: journal {path}: disk I/O error (OperationalError) (said "
+        f"once, tried at each change)"], errors
+    assert "cannot save" in shown, shown
+    assert service.journal.history() == finished
+    service.close("power cut")
+    again, _ = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
+    assert again.state == "round_over" and again.session.match.over  # its result, again

@@ -204,7 +204,8 @@ class Session:
         try:
             self.journal.close_result(self.match_id, lobby)
         except (JournalError, ValueError) as exc:  # at worst a restart shows it once more
-            log.error("journal: %s", exc)
+            log.error("journal: match %d's result not closed (a restart shows it again): %s",
+                      self.match_id, exc)
             return False
         return True
 
