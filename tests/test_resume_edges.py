@@ -467,3 +467,30 @@ def test_a_seat_a_bot_had_taken_over_says_no_bot_plays_once_takeover_is_off(tmp_
     session.restore_away({1: True})
     assert 1 in session.away
     assert "unplugged" in session.notices.table and "a bot plays" not in session.notices.table
+
+
+def test_a_seat_away_row_of_no_seat_is_named_at_the_start_and_shows_nobody_away(
+        sim_table, caplog):
+    """A journal edited by hand (or written by a golfbox that numbers seats otherwise)
+    keeps a seat -1 away, taken over by a bot. The restart said "seat 0 was away", and
+    the shared display "P0 is away: a bot plays for it until it is back" all evening:
+    no node of a seat 0 can come back. The row is named, and nobody is away."""
+    import logging
+    import sqlite3
+
+    settings = dict(variant="6-card", seats=2, takeover_after=10.0)
+    table = sim_table(**settings)
+    table.service.close("power cut")
+    with sqlite3.connect(table.journal.path) as db:
+        db.execute("INSERT INTO seat_away (seat, taken_over) VALUES (-1, 1)")
+    db.close()
+    with caplog.at_level(logging.WARNING, logger="golfbox.table"):
+        again = sim_table(**settings)
+        again.service.run_until_idle()
+    assert again.service.session.away == {}
+    assert "away" not in again.service.notices.shared_line()
+    assert [r.getMessage() for r in caplog.records] == [
+        "journal: the seats away before the restart are not known (seat_away has a row of "
+        "seat -1, which is no seat)"]
+    again.press(0, Button.OK)  # the lobby works on
+    assert again.service.lobby.joined == {0}

@@ -334,10 +334,15 @@ class Journal:
     # -- reading ----------------------------------------------------------
 
     def seats_away(self) -> dict[int, bool]:
-        """What save_away kept last: seat -> a bot had taken it over."""
+        """What save_away kept last: seat -> a bot had taken it over. ValueError if a row
+        has a seat below 0 (save_away writes none: the journal was edited)."""
         with self._reading() as db:
-            return {seat: bool(taken_over) for seat, taken_over in
+            away = {seat: bool(taken_over) for seat, taken_over in
                     db.execute("SELECT seat, taken_over FROM seat_away ORDER BY seat")}
+        for seat in away:
+            if seat < 0:  # (an INTEGER PRIMARY KEY: an integer, whatever the edit)
+                raise ValueError(f"seat_away has a row of seat {seat}, which is no seat")
+        return away
 
     def saved_lobby(self) -> Any:
         """What save_lobby kept last, or None; ValueError if it is not JSON."""

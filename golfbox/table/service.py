@@ -399,7 +399,7 @@ class TableService:
     def _seats_away(self) -> dict[int, bool]:
         try:
             return self.journal.seats_away() if self.journal is not None else {}
-        except JournalError as exc:  # unreadable: as if none, written over at the next change
+        except (JournalError, ValueError) as exc:  # unreadable: as if none, written over at the next change
             log.warning("journal: the seats away before the restart are not known (%s)", exc)
             return {}
 
