@@ -805,3 +805,25 @@ def test_window_without_a_screen_plays_nothing_first(monkeypatch, tmp_path, caps
         assert journal.unfinished().actions == []
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize("argv, says, not_said", [
+    (["--humans", "0"], ["no human seats: the bots play on their own"], ["seat 1:"]),
+    (["--humans", "2"], ["seat 1:", "seat 2:", "until another person's: the others do not see it"],
+     ["no human seats"]),
+    # every screen on show: nobody's is hidden, whatever the keys
+    (["--humans", "2", "--all-screens"], ["seat 1:", "seat 2:"], ["do not see it", "no human seats"]),
+])
+def test_the_help_says_what_the_seats_at_this_keyboard_see(open_terminal, argv, says, not_said):
+    term = open_terminal(["sim", "--players", "2", "--seed", "5", *argv])
+    term.wait_for_text("golfbox sim")
+    term.read(0.5)
+    term.output = b""
+    term.send(b"?")
+    term.wait_for_text("any key closes this help")
+    help_text = term.text()
+    for words in says:
+        assert words in help_text, help_text
+    for words in not_said:
+        assert words not in help_text, help_text
+    assert term.quit() == 0

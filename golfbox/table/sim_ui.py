@@ -242,7 +242,7 @@ class TerminalUI:
                 self._panel(panel, layout.cell)
             self.curtain.drawn()
         if self.show_help:
-            self._box(terminal.help_lines(self.humans), rows, cols)
+            self._box(terminal.help_lines(self.humans, bool(self.curtain.people)), rows, cols)
         screen.refresh()
 
     def _put(self, y: int, x: int, text: str, attr: int = 0) -> None:
@@ -461,7 +461,7 @@ class WindowUI:
         if key in terminal.QUIT_KEYS or event.key == pygame.K_ESCAPE:
             return False
         if key in terminal.HELP_KEYS:
-            print("\n".join(terminal.help_lines(sorted(self.keys_of))))
+            print("\n".join(terminal.help_lines(sorted(self.keys_of), bool(self.curtain.people))))
         if press_key(self.table, self.keys_of, self.curtain, key) is not None:
             self.changed.set()  # the curtain moves even if no display does
         return True

@@ -241,14 +241,15 @@ HELP_KEYS = ("?",)
 NEXT_VIEW_KEYS = ("\t",)
 
 
-def help_lines(humans: list[int]) -> list[str]:
-    """The help overlay: every human seat's keys and the table keys."""
+def help_lines(humans: list[int], curtained: bool) -> list[str]:
+    """The help overlay: every human seat's keys and the table keys. ``curtained``: each
+    person's screen is hidden from the others (a Curtain with people: not --all-screens)."""
     lines = ["golfbox sim: keys", ""]
     for index, seat in enumerate(humans):
         lines.append(f"seat {seat + 1}:  {SEAT_KEYS[index].hint}")
     if not humans:
         lines.append("no human seats: the bots play on their own")
-    if len(humans) > 1:
+    if curtained:
         lines += ["A person's screen shows after one of their keys (it plays nothing),",
                   "until another person's: the others do not see it (--all-screens",
                   "shows them all)."]
