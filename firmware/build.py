@@ -59,6 +59,7 @@ def build(out: Path) -> list[Path]:
         if compiled.returncode != 0:
             target.unlink(missing_ok=True)  # half-written, or an earlier build's: not to be flashed
             sys.exit(f"firmware/build.py: mpy-cross failed on {source}: {failure(compiled)}")
+        sys.stderr.write(compiled.stderr)  # its warnings, if any: read only to word a failure
         header = target.read_bytes()[:3]
         if header[:1] != b"M" or header[1] != MPY_VERSION or header[2] >> 2:
             target.unlink()  # not left where `mpremote cp firmware/build/*.mpy` would flash it

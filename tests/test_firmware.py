@@ -903,3 +903,13 @@ def test_make_firmware_whose_mpy_cross_crashes_says_so_and_leaves_no_half_writte
     assert failed, built.stderr
     assert failed[1].endswith(".py")
     assert list((tmp_path / "out").glob("*.mpy")) == []
+
+
+def test_make_firmware_passes_on_what_mpy_cross_says_of_a_module_it_compiles(tmp_path):
+    """mpy-cross's own words on a module it compiles (a warning) reach the builder, as
+    they did before the build read its messages to word its failures."""
+    warning = ('#!/bin/sh\nprintf "M\\006\\000\\037" > "$4"\n'
+               'echo "mpy-cross: warning: something to know about $2" >&2\n')
+    built = run_build(tmp_path, warning)
+    assert built.returncode == 0, built.stderr
+    assert "mpy-cross: warning: something to know about node.py\n" in built.stderr
