@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import linecache
 import os
 import random
 import re
@@ -827,3 +828,54 @@ def test_the_help_says_what_the_seats_at_this_keyboard_see(open_terminal, argv, 
     for words in not_said:
         assert words not in help_text, help_text
     assert term.quit() == 0
+
+
+def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
+    """The front end's thread draws the top line (SimTable.status()) while the table's
+    thread handles the key that was just pressed. The status was worked out in the front
+    end's thread from the lobby itself, whose menu reads the chosen game twice: a game
+    changed between the two reads (6-card's house rules looked up for polish-poker's)
+    raised KeyError and ended `golfbox sim`. The change is made here at that moment, by
+    a trace in the front end's thread that lets the table handle ▶ there."""
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.settings import TableSettings
+    from golfbox.table.sim import SimTable
+
+    table = SimTable(TableSettings(variant="6-card", seats=2, screen_saver_minutes=0))
+    lobby = table.service.lobby
+    changed = threading.Event()
+
+    def after_the_first_read(frame, event, _arg):
+        if event == "line" and not changed.is_set() and "get_variant(self.variant).rule_specs" in \
+                linecache.getline(frame.f_code.co_filename, frame.f_lineno):
+            table.press(0, Button.RIGHT, EventKind.PRESSED)  # game: 6-card → polish-poker
+            deadline = time.monotonic() + 5
+            while lobby.variant == "6-card" and time.monotonic() < deadline:
+                time.sleep(0.01)
+            changed.set()
+        return after_the_first_read
+
+    def trace(frame, event, _arg):
+        return after_the_first_read if frame.f_code is Lobby.lines.__code__ else None
+
+    table.start()
+    try:
+        table.press(0, Button.OK, EventKind.PRESSED)  # join: ▶ then changes the game
+        deadline = time.monotonic() + 5
+        while lobby.joined != {0} and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert lobby.joined == {0}
+        sys.settrace(trace)
+        try:
+            first = table.status()
+        finally:
+            sys.settrace(None)
+        assert first.startswith("lobby: 1 joined · ")
+        if not changed.is_set():  # the status was not worked out here: change the game now
+            table.press(0, Button.RIGHT, EventKind.PRESSED)
+        deadline = time.monotonic() + 5
+        while "polish-poker" not in table.status() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.status().startswith("lobby: 1 joined · polish-poker")
+    finally:
+        table.close()

@@ -108,7 +108,11 @@ class TableService:
         self.session.shown_name = lambda seat: self.current.seat_name(seat)
         self.session.in_match = lambda: isinstance(self.current, states.InMatch)
         self.painter = screens.Painter(self.seat_displays, shared_display)
-        self._status = ""
+        self._status = ""  # the last STATUS= told systemd
+        # status_words() as of the last change, worked out in the loop's thread: the
+        # simulator's front end reads it from its own (SimTable.status), where working it
+        # out from the lobby could meet a game changed half-way and raise.
+        self.status_line = ""
         self._watchdog = None
         self._fault_turn = None  # the timer that shows the next of several faults
         self._countdown = None  # the timer that redraws a takeover's countdown
@@ -502,9 +506,9 @@ class TableService:
         return f"{words} · screen saver" if self.saver.asleep else words
 
     def _report_status(self) -> None:
+        self.status_line = status = self.status_words()
         if self.notifier is None:
             return
-        status = self.status_words()
         if self.notices.status:  # a failed display, a journal problem: `systemctl status` shows it too
             status += f" · {self.notices.status}"
         if status != self._status:

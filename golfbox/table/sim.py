@@ -139,8 +139,9 @@ class SimTable:
             self.hardware.close()
 
     def status(self) -> str:
-        """'polish-poker · round 2/9 · playing': the game being played or chosen, in words."""
-        return self.service.status_words()
+        """'polish-poker · round 2/9 · playing': the game being played or chosen, in words,
+        as the table's thread last worked them out (the front end's thread calls this)."""
+        return self.service.status_line
 
 
 class FrameDump:
