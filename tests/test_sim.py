@@ -879,3 +879,51 @@ def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
         assert table.status().startswith("lobby: 1 joined · polish-poker")
     finally:
         table.close()
+
+
+def test_a_table_still_in_a_step_at_quit_is_not_paused_under_it(tmp_path):
+    """q while the table's thread was still in a step (a journal write waiting on a slow
+    disk, or on another connection's lock for SQLite's busy timeout): close() waited 5 s
+    for the thread, then paused the service from the front end's thread anyway, closing
+    the journal under the step, whose write was lost ('the lobby not kept: journal is
+    closed'). The step is held in its write here by a trace in the table's thread."""
+    from golfbox.table.journal import Journal
+    from golfbox.table.settings import TableSettings
+    from golfbox.table.sim import SimTable
+
+    path = tmp_path / "journal.db"
+    table = SimTable(TableSettings(variant="6-card", seats=2, screen_saver_minutes=0),
+                     journal=Journal(path))
+    table.stop_wait = 0.5
+    armed, writing, let_go = threading.Event(), threading.Event(), threading.Event()
+
+    def hold_the_write(frame, event, _arg):
+        if armed.is_set() and not writing.is_set() and frame.f_code.co_name == "_writing" \
+                and frame.f_code is Journal._writing.__wrapped__.__code__:
+            writing.set()
+            let_go.wait(20)
+        return None
+
+    threading.settrace(hold_the_write)  # the table's thread, started now
+    try:
+        table.start()
+    finally:
+        threading.settrace(None)
+    time.sleep(0.3)  # drawn and kept the lobby: nothing more to write
+    armed.set()
+    table.press(0, Button.OK, EventKind.PRESSED)  # join: the lobby is kept
+    try:
+        assert writing.wait(5)
+        table.close()  # the front end's quit
+    finally:
+        let_go.set()
+    deadline = time.monotonic() + 5
+    while table.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not table.running and table.error is None
+    assert table.service.state == "paused"  # paused by the table's own thread, after its step
+    journal = Journal(path)
+    try:
+        assert journal.saved_lobby()["joined"] == [0]
+    finally:
+        journal.close()

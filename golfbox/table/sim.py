@@ -57,6 +57,8 @@ class SimTable:
         self.quit_requested: int | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self.stop_wait = 5.0  # close() waits this long for the table's thread to stop
+        self._paused = False
         # Pads and failing displays post into the service, which exists a line later.
         self.hardware = build_hardware(sim_config(settings.seats), self._post, clock=clock)
         self.keys: dict[int, str] = {}  # id(SimDisplay) -> "shared" / "seat-N"
@@ -112,6 +114,7 @@ class SimTable:
         def serve() -> None:
             try:
                 self.service.run(self._stop)
+                self._pause()  # in the loop's own thread: see close()
             except BaseException as exc:  # shown to the user by the front end
                 self.error = exc
                 log.exception("table service stopped")
@@ -129,10 +132,25 @@ class SimTable:
         return self.quit_requested is not None or self.error is not None or not self.running
 
     def close(self) -> None:
+        """Pause the table and close its hardware. A started table's thread does it when
+        its loop stops: closed from here while the loop was still in a step (a journal
+        write waiting on a slow disk or another connection's lock), the journal was
+        closed under it and that step's write lost. A loop that does not stop within
+        ``stop_wait`` seconds is left running, unpaused: what it journaled is kept."""
         self._stop.set()
         self.service.wake()  # the loop sleeps until its next timer: it must look now
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=self.stop_wait)
+            if self._thread.is_alive():
+                log.error("the table did not stop within %g s: left without pausing it",
+                          self.stop_wait)
+                return
+        self._pause()  # not started, or stopped by an error: nobody else is in the service
+
+    def _pause(self) -> None:
+        if self._paused:
+            return
+        self._paused = True
         try:
             self.service.close("paused")
         finally:
