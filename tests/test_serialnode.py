@@ -1607,19 +1607,24 @@ def test_a_port_that_chatters_but_is_no_node_is_named_once_however_often_it_is_p
                                          handshake_timeout=0.2, quiet_before_sync=0.05, scan_interval=0.1))
     talker = threading.Thread(target=chatter, daemon=True)
     events = queue.Queue()
+
+    def probes():
+        return [r for r in caplog.records if "no answer like a seat node's from" in r.getMessage()]
+
     try:
         talker.start()
         with caplog.at_level(logging.DEBUG, logger="golfbox.hal.serialnode"):
             hub.start(events.put)
-            time.sleep(3.0)
+            deadline = time.monotonic() + 10  # a probe takes ~0.7 s: ~2 s, slower when loaded
+            while len(probes()) < 3 and time.monotonic() < deadline:
+                time.sleep(0.05)
             hub.close()
     finally:
         stop.set()
         talker.join()
         os.close(master)
         os.close(slave)
-    probes = [r for r in caplog.records if "no answer like a seat node's from" in r.getMessage()]
-    assert len(probes) >= 3, caplog.text  # probed again and again
+    assert len(probes()) >= 3, caplog.text  # probed again and again
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert warnings == [f"seat nodes: no answer like a seat node's from {tmp_path / 'gps'} within 0.2 s"], warnings
     assert events.empty()
