@@ -1569,7 +1569,16 @@ def test_a_garbled_hello_is_named_once_and_the_seat_waits_paused_till_a_good_one
         peer.garble_hello = True
     peer.restart(off=2 * PEER_SILENCE)
     assert events.get(timeout=3) == LinkEvent(SEAT, False, "seat 5: node stopped answering", buttons=True)
-    time.sleep(2 * PEER_SILENCE + 1.5)  # back on, garbling: several handshakes of many HELLOs
+
+    def garbled_probes():  # the handshakes that ended with no good HELLO since the first bad one
+        said = [r.getMessage() for r in caplog.records]
+        first = next((i for i, m in enumerate(said) if "bad HELLO" in m), len(said))
+        return sum("no answer like a seat node's" in m for m in said[first:])
+
+    deadline = time.monotonic() + 10  # back on, garbling: several handshakes of many HELLOs
+    while garbled_probes() < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert garbled_probes() >= 2, caplog.text
     assert events.empty()  # still paused
     bad = [r for r in caplog.records if "bad HELLO" in r.getMessage()]
     assert len(bad) > 10  # heard at each SYNC of each probe
