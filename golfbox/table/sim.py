@@ -136,7 +136,8 @@ class SimTable:
         its loop stops: closed from here while the loop was still in a step (a journal
         write waiting on a slow disk or another connection's lock), the journal was
         closed under it and that step's write lost. A loop that does not stop within
-        ``stop_wait`` seconds is left running, unpaused: what it journaled is kept."""
+        ``stop_wait`` seconds is left to end its step and pause the table itself (unless
+        the program has ended by then): what it journals is kept."""
         self._stop.set()
         self.service.wake()  # the loop sleeps until its next timer: it must look now
         if self._thread is not None:
