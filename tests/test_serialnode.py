@@ -1635,7 +1635,8 @@ def test_a_port_that_chatters_but_is_no_node_is_named_once_however_often_it_is_p
         os.close(slave)
     assert len(probes()) >= 3, caplog.text  # probed again and again
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert warnings == [f"seat nodes: no answer like a seat node's from {tmp_path / 'gps'} within 0.2 s"], warnings
+    assert warnings == [f"seat nodes: no answer like a seat node's from {tmp_path / 'gps'} within 0.2 s: "
+                        "what it sent was no protocol blocks (another device, or a noisy cable)"], warnings
     assert events.empty()
 
 

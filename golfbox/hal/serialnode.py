@@ -589,8 +589,12 @@ class _NodeConnection:
                 reason, retry = None, True
                 if self.hub._stop.is_set():  # the hub is closing: the port was not given its time
                     return
+                # Its corrupt blocks went to DEBUG: say here, in words the same at every
+                # probe (said once), that bytes came, for a builder to look at the cable.
+                garbled = (": what it sent was no protocol blocks (another device, or a noisy "
+                           "cable)") if self.stats.corrupt_blocks else ""
                 self._say_once(f"seat nodes: no answer like a seat node's from {self.path} within "
-                               f"{self.hub.config.handshake_timeout:g} s")
+                               f"{self.hub.config.handshake_timeout:g} s{garbled}")
                 return
             self.node_id, self.firmware = hello
             with self.hub._lock:
