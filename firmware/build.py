@@ -42,7 +42,12 @@ def failure(compiled: subprocess.CompletedProcess) -> str:
     message = ": ".join(line.strip() for line in compiled.stderr.splitlines()
                         if line.strip() and line.strip() != "Traceback (most recent call last):")
     if compiled.returncode < 0:  # crashed: say so, the message may be cut short
-        return f"{message} (killed by {signal.Signals(-compiled.returncode).name})".lstrip()
+        number = -compiled.returncode
+        try:
+            killer = signal.Signals(number).name
+        except ValueError:  # a real-time signal (SIGRTMIN+n) has no name of its own
+            killer = f"signal {number}"
+        return f"{message} (killed by {killer})".lstrip()
     return message or f"exit status {compiled.returncode}, no message"
 
 

@@ -913,3 +913,13 @@ def test_make_firmware_passes_on_what_mpy_cross_says_of_a_module_it_compiles(tmp
     built = run_build(tmp_path, warning)
     assert built.returncode == 0, built.stderr
     assert "mpy-cross: warning: something to know about node.py\n" in built.stderr
+
+
+def test_make_firmware_whose_mpy_cross_dies_of_a_signal_with_no_name_says_its_number(tmp_path):
+    """A real-time signal (SIGRTMIN+3) has no name of its own in Python's signal.Signals:
+    the one line says its number, not a traceback of ValueError."""
+    dying = '#!/bin/sh\nkill -37 $$\n'
+    built = run_build(tmp_path, dying)
+    assert built.returncode == 1 and built.stdout == ""
+    assert re.fullmatch(r"firmware/build.py: mpy-cross failed on \S+\.py: \(killed by signal 37\)\n",
+                        built.stderr), built.stderr
