@@ -228,7 +228,8 @@ class TableService:
         """Serve the table until ``stop.is_set()``; call wake() after setting it. Between
         events and timers it sleeps: it looked at ``stop`` once a second, which woke an
         idle table every second all night."""
-        stop = stop or threading.Event()
+        if stop is None:
+            stop = threading.Event()
         if self.notifier is not None:
             if self.notifier.watchdog_interval:
                 self._ping_watchdog(self.clock())
