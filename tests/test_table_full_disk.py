@@ -184,20 +184,27 @@ def test_a_full_disk_when_a_match_is_dealt_keeps_the_lobby(tmp_path, clock):
     assert service.state == "playing" and service.session.match.rounds == rounds
 
 
-def test_a_new_match_from_the_result_is_one_write(tmp_path, clock):
-    """"● new match" left the result and dealt the new match in two transactions: a
-    power cut between them (or a full disk at the second) left neither, and the next
-    start showed an empty lobby. Now it is one: the result stays until the deal is saved."""
-    path = tmp_path / "journal.sqlite3"
+def played_to_the_result(path, clock):
+    """A one-round match against a bot, seat 0 (a person) pressing about until the
+    match is over: the table at its result, everything saved."""
     service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
     presses = random.Random(1)
-    for _ in range(2000):  # seat 0 (a person) presses about until the match is over
+    for _ in range(2000):
         if service.state == "match_over":
             break
         pad.press(0, Button.OK if service.state == "round_over" else
                   presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
         run_for(service, clock, 0.2)
     assert service.state == "match_over"
+    return service, pad
+
+
+def test_a_new_match_from_the_result_is_one_write(tmp_path, clock):
+    """"● new match" left the result and dealt the new match in two transactions: a
+    power cut between them (or a full disk at the second) left neither, and the next
+    start showed an empty lobby. Now it is one: the result stays until the deal is saved."""
+    path = tmp_path / "journal.sqlite3"
+    service, pad = played_to_the_result(path, clock)
     service.journal.fill_before = "start_match"
     pad.press(0, Button.OK)  # ● new match: the disk is full
     service.run_until_idle()
@@ -414,15 +421,7 @@ def test_leaving_a_result_on_a_full_disk_opens_the_lobby_says_so_once_and_loses_
     closed nor the lobby kept in the same transaction. The lobby opens all the same, the
     log and the shared display say so, and the finished match stays in the history."""
     path = tmp_path / "journal.sqlite3"
-    service, pad = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
-    presses = random.Random(1)
-    for _ in range(2000):
-        if service.state == "match_over":
-            break
-        pad.press(0, Button.OK if service.state == "round_over" else
-                  presses.choice([Button.LEFT, Button.RIGHT, Button.OK, Button.OK]))
-        run_for(service, clock, 0.2)
-    assert service.state == "match_over"
+    service, pad = played_to_the_result(path, clock)
     finished = service.journal.history()
     with caplog.at_level("INFO", logger="golfbox.table"), journal_cannot_grow(path):
         pad.press(0, Button.BACK)  # ✕: to the lobby
