@@ -44,23 +44,25 @@ def listing(folder: Path) -> dict[str, bytes]:
 # -- item 2: --journal never takes over a file that is not a golfbox journal
 
 
-def foreign_files(tmp_path: Path) -> dict[str, bytes | None]:
-    """name -> bytes to write (None: an SQLite database of another program)."""
+def foreign_files(tmp_path: Path) -> dict[str, bytes]:
+    """name -> bytes to write."""
     return {
         "README.md": (ROOT / "README.md").read_bytes(),
         "notes.txt": b"shopping: eggs, milk\n",
         "binary.bin": bytes(range(256)) * 8,
         "fake.sqlite3": b"SQLite format 3\x00" + b"\x00" * 84 + b"rest of a broken file",
-        "photos.db": None,
-        "map.gpkg": another_programs_database(0x47504B47),  # a GeoPackage ("GPKG")
+        "photos.db": another_programs_database("photos (name TEXT)"),
+        "map.gpkg": another_programs_database("features (id INTEGER PRIMARY KEY)",
+                                              application_id=0x47504B47),  # a GeoPackage ("GPKG")
     }
 
 
-def another_programs_database(application_id: int) -> bytes:
-    """An SQLite database marked as another program's (PRAGMA application_id)."""
+def another_programs_database(table: str, application_id: int = 0) -> bytes:
+    """An SQLite database of another program: one table, and its PRAGMA application_id
+    (0 for most programs, which set none)."""
     db = sqlite3.connect(":memory:")
     db.execute(f"PRAGMA application_id = {application_id}")
-    db.execute("CREATE TABLE features (id INTEGER PRIMARY KEY)")
+    db.execute(f"CREATE TABLE {table}")
     image = db.serialize()
     db.close()
     return image
@@ -70,14 +72,8 @@ def another_programs_database(application_id: int) -> bytes:
 def test_journal_flag_refuses_a_file_that_is_not_a_golfbox_journal(tmp_path, name):
     folder = tmp_path / "files"
     folder.mkdir()
-    content = foreign_files(tmp_path)[name]
     target = folder / name
-    if content is None:
-        with sqlite3.connect(target) as db:
-            db.execute("CREATE TABLE photos (name TEXT)")
-        db.close()
-    else:
-        target.write_bytes(content)
+    target.write_bytes(foreign_files(tmp_path)[name])
     before = listing(folder)
     run = golfbox(tmp_path, "run", "--headless", "--journal", str(target))
     one_line_exit_2(run, str(target), "not a golfbox journal")
