@@ -830,6 +830,14 @@ def test_the_help_says_what_the_seats_at_this_keyboard_see(open_terminal, argv, 
     assert term.quit() == 0
 
 
+def until(condition, seconds: float = 5) -> None:
+    """Wait for another thread to make ``condition()`` true, at most ``seconds``; the
+    caller asserts what it needs."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
     """The front end's thread draws the top line (SimTable.status()) while the table's
     thread handles the key that was just pressed. The status was worked out in the front
@@ -849,9 +857,7 @@ def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
         if event == "line" and not changed.is_set() and "get_variant(self.variant).rule_specs" in \
                 linecache.getline(frame.f_code.co_filename, frame.f_lineno):
             table.press(0, Button.RIGHT, EventKind.PRESSED)  # game: 6-card → polish-poker
-            deadline = time.monotonic() + 5
-            while lobby.variant == "6-card" and time.monotonic() < deadline:
-                time.sleep(0.01)
+            until(lambda: lobby.variant != "6-card")
             changed.set()
         return after_the_first_read
 
@@ -861,9 +867,7 @@ def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
     table.start()
     try:
         table.press(0, Button.OK, EventKind.PRESSED)  # join: ▶ then changes the game
-        deadline = time.monotonic() + 5
-        while lobby.joined != {0} and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(lambda: lobby.joined == {0})
         assert lobby.joined == {0}
         sys.settrace(trace)
         try:
@@ -873,9 +877,7 @@ def test_the_top_line_read_while_the_table_changes_the_game_never_raises():
         assert first.startswith("lobby: 1 joined · ")
         if not changed.is_set():  # the status was not worked out here: change the game now
             table.press(0, Button.RIGHT, EventKind.PRESSED)
-        deadline = time.monotonic() + 5
-        while "polish-poker" not in table.status() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(lambda: "polish-poker" in table.status())
         assert table.status().startswith("lobby: 1 joined · polish-poker")
     finally:
         table.close()
@@ -917,9 +919,7 @@ def test_a_table_still_in_a_step_at_quit_is_not_paused_under_it(tmp_path):
         table.close()  # the front end's quit
     finally:
         let_go.set()
-    deadline = time.monotonic() + 5
-    while table.running and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until(lambda: not table.running)
     assert not table.running and table.error is None
     assert table.service.state == "paused"  # paused by the table's own thread, after its step
     journal = Journal(path)
