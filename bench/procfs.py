@@ -80,3 +80,14 @@ def status(pid: int | str = "self") -> dict[str, int]:
     fields["children"] = len(kids)
     fields["kids_rss"] = sum(_status(child).get("VmRSS", 0) for child in kids)
     return fields
+
+
+def io_counters(pid: int | str = "self") -> dict[str, int]:
+    """/proc/PID/io: wchar (bytes handed to write calls) and write_bytes (bytes the
+    process sent, or caused to be sent, to the disk: the pages it dirtied, an mmap's
+    such as SQLite's -shm too), among others."""
+    counters = {}
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        key, _, value = line.partition(":")
+        counters[key] = int(value)
+    return counters
