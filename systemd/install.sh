@@ -120,6 +120,8 @@ for folder in docs hardware; do
     [ -d "$SOURCE/$folder" ] || continue
     run rm -rf "$ROOT$DOCS/$folder"
     run cp -R "$SOURCE/$folder" "$ROOT$DOCS/$folder"
+    # cp keeps the checkout's modes: a clone made under umask 077 is 0600 throughout.
+    run chmod -R u=rwX,go=rX "$ROOT$DOCS/$folder"
 done
 
 # --- configuration: never overwritten ------------------------------------

@@ -238,6 +238,24 @@ def test_install_by_an_admin_with_umask_077_leaves_the_program_readable_to_the_s
 
 
 @needs_systemctl
+def test_install_from_a_checkout_cloned_with_umask_077_leaves_the_docs_readable(checkout):
+    """git clone under umask 077 makes every file 0600: cp -R kept that mode, so the pages
+    README.md links (docs/RULES.md, hardware/BRINGUP.md) were root's alone."""
+    for folder in ("docs", "hardware"):
+        for path in (checkout / "src" / folder).rglob("*"):
+            path.chmod(0o700 if path.is_dir() else 0o600)
+        (checkout / "src" / folder).chmod(0o700)
+    result = script(checkout, "install.sh")
+    assert result.returncode == 0, result.stderr
+    installed = checkout / "root/opt/golfbox"
+    for path in [installed / "docs", *(installed / "docs").rglob("*"),
+                 installed / "hardware", *(installed / "hardware").rglob("*")]:
+        mode = path.stat().st_mode
+        wanted = 0o755 if path.is_dir() else 0o644
+        assert mode & 0o777 == wanted, f"{path.relative_to(installed)} is {stat.filemode(mode)}"
+
+
+@needs_systemctl
 def test_an_update_that_would_not_start_with_the_kept_config_replaces_nothing(checkout):
     """install.sh replaced the program the table runs, then checked the kept config with
     it: a config the new version refuses left a table that would start no more at its next
