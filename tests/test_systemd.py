@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -121,31 +122,27 @@ FAKE_PYTHON = """#!/bin/bash
 # Stands in for python3 -m venv: a venv whose pip only logs, and "installs" a golfbox
 # script that runs this checkout's golfbox with the test's interpreter.
 log={log}
+python={python}
 if [ "$1" = -m ] && [ "$2" = venv ]; then
     echo "venv ${{@: -1}}" >> "$log"
     bin="${{@: -1}}/bin"
     mkdir -p "$bin"
-    ln -s {python} "$bin/python"
-    cat > "$bin/golfbox.real" <<'SCRIPT'
-#!/bin/bash
-exec {python} -m golfbox "$@"
-SCRIPT
-    cat > "$bin/pip" <<SCRIPT
-#!/bin/bash
-echo "pip \\$*" >> $log
-cp $bin/golfbox.real $bin/golfbox && chmod +x $bin/golfbox
-SCRIPT
+    ln -s "$python" "$bin/python"
+    printf '#!/bin/bash\\nexec %q -m golfbox "$@"\\n' "$python" > "$bin/golfbox.real"
+    printf '#!/bin/bash\\necho "pip $*" >> %q\\ncp %q %q && chmod +x %q\\n' \\
+        "$log" "$bin/golfbox.real" "$bin/golfbox" "$bin/golfbox" > "$bin/pip"
     chmod +x "$bin/pip"
     exit 0
 fi
-exec {python} "$@"
+exec "$python" "$@"
 """
 
 
 @pytest.fixture
 def checkout(tmp_path):
     """A copy of the parts of the checkout the scripts use, with its own config template,
-    a fake python3 and an empty target root."""
+    a fake python3 and an empty target root; in a folder whose name needs quoting."""
+    tmp_path = tmp_path / "the golf table's checkout"
     source = tmp_path / "src"
     shutil.copytree(REPO / "systemd", source / "systemd")
     shutil.copy(REPO / "pyproject.toml", source)
@@ -153,7 +150,8 @@ def checkout(tmp_path):
     shutil.copytree(REPO / "docs", source / "docs")
     shutil.copytree(REPO / "hardware", source / "hardware")
     fake = tmp_path / "python3"
-    fake.write_text(FAKE_PYTHON.format(log=tmp_path / "log", python=sys.executable))
+    fake.write_text(FAKE_PYTHON.format(log=shlex.quote(str(tmp_path / "log")),
+                                       python=shlex.quote(sys.executable)))
     fake.chmod(0o755)
     (tmp_path / "root").mkdir()
     return tmp_path
@@ -360,11 +358,12 @@ def test_uninstall_keeps_the_journal_unless_purged(checkout):
 
 FAKE_SYSTEMCTL = """#!/bin/bash
 # Stands in for a running systemd's systemctl: each call logged; the units named in
-# {state}/failed are failed ones, which reset-failed forgets; any other is not loaded.
-echo "systemctl $*" >> {state}/log
+# $state/failed are failed ones, which reset-failed forgets; any other is not loaded.
+state={state}
+echo "systemctl $*" >> "$state/log"
 case $1 in
     reset-failed)
-        if grep -qx "$2" {state}/failed; then sed -i "/^$2\\$/d" {state}/failed; exit 0; fi
+        if grep -qx "$2" "$state/failed"; then sed -i "/^$2\\$/d" "$state/failed"; exit 0; fi
         echo "Failed to reset failed state of unit $2: Unit $2 not loaded." >&2; exit 1 ;;
 esac
 """
@@ -385,7 +384,7 @@ def test_uninstall_leaves_no_failed_unit_behind(tmp_path, failed):
     a --root (whose systemd is not running); systemctl and id are fakes."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "systemctl").write_text(FAKE_SYSTEMCTL.format(state=tmp_path))
+    (bin_dir / "systemctl").write_text(FAKE_SYSTEMCTL.format(state=shlex.quote(str(tmp_path))))
     (bin_dir / "id").write_text(FAKE_ID)
     for fake in bin_dir.iterdir():
         fake.chmod(0o755)
