@@ -860,7 +860,7 @@ def test_make_firmware_refuses_an_mpy_the_board_may_not_read_and_leaves_none_to_
     native = '#!/bin/sh\nprintf "M\\006\\014\\037" > "$4"\n'  # mpy-cross -s NAME -o TARGET SOURCE
     built = run_build(tmp_path, native)
     assert built.returncode == 1 and built.stdout == ""
-    refused = re.fullmatch(r"firmware/build.py: (\S+) is not bytecode-only .mpy version 6 "
+    refused = re.fullmatch(r"firmware/build.py: (.+) is not bytecode-only .mpy version 6 "
                            r"\(header 4d060c\): use mpy-cross 1.19 or later, without -march\n",
                            built.stderr)
     assert refused, built.stderr
@@ -898,7 +898,7 @@ def test_make_firmware_whose_mpy_cross_crashes_says_so_and_leaves_no_half_writte
     crashing = '#!/bin/sh\nprintf "M\\006" > "$4"\necho "mpy-cross: out of memory" >&2\nkill -SEGV $$\n'
     built = run_build(tmp_path, crashing)
     assert built.returncode == 1 and built.stdout == ""
-    failed = re.fullmatch(r"firmware/build.py: mpy-cross failed on (\S+): "
+    failed = re.fullmatch(r"firmware/build.py: mpy-cross failed on (.+): "
                           r"mpy-cross: out of memory \(killed by SIGSEGV\)\n", built.stderr)
     assert failed, built.stderr
     assert failed[1].endswith(".py")
@@ -921,5 +921,5 @@ def test_make_firmware_whose_mpy_cross_dies_of_a_signal_with_no_name_says_its_nu
     dying = '#!/bin/sh\nkill -37 $$\n'
     built = run_build(tmp_path, dying)
     assert built.returncode == 1 and built.stdout == ""
-    assert re.fullmatch(r"firmware/build.py: mpy-cross failed on \S+\.py: \(killed by signal 37\)\n",
+    assert re.fullmatch(r"firmware/build.py: mpy-cross failed on .+\.py: \(killed by signal 37\)\n",
                         built.stderr), built.stderr
