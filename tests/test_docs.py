@@ -336,8 +336,9 @@ def test_bringups_uart_check_passes_on_a_fresh_image_and_catches_the_uart(tmp_pa
     (boot / "config.txt").write_text(STOCK_CONFIG_TXT + (HARDWARE / "SETUP.md").read_text()
                                      .split("```ini\n", 1)[1].split("```", 1)[0] + extra)
     (boot / "cmdline.txt").write_text(STOCK_CMDLINE_TXT)
-    command = bringup_uart_check().replace("/boot/firmware/", f"{boot}/")
+    command = bringup_uart_check().replace("/boot/firmware/", shlex.quote(f"{boot}/"))
     found = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=10)
+    assert found.returncode == (0 if caught else 1), (command, found)  # 2: grep failed
     assert bool(found.stdout.strip()) == caught, (command, found)
 
 
