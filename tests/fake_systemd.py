@@ -9,16 +9,38 @@ output, each thread's kernel wait and (faulthandler) its Python stacks."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
+
+# A socket's address holds 107 bytes of path (sun_path): in a deep tmp_path (a long
+# TMPDIR, as macOS's /var/folders/…/T/) bind() fails with "AF_UNIX path too long".
+SUN_PATH_MAX = 107
+
+
+@contextlib.contextmanager
+def bindable(path: Path | str) -> Iterator[Path]:
+    """``path``, or if it is too long to bind a socket at, the same name in a short
+    folder of its own under /tmp, removed afterwards."""
+    path = Path(path)
+    if len(os.fsencode(path)) <= SUN_PATH_MAX:
+        yield path
+        return
+    folder = tempfile.mkdtemp(prefix="golfbox-sock-", dir="/tmp")
+    try:
+        yield Path(folder) / path.name
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class NotifyingService:
@@ -28,6 +50,8 @@ class NotifyingService:
                  cwd: Path | None = None):
         self.seen: list[str] = []  # the datagrams received, oldest first
         self._chunks: list[bytes] = []
+        self._cleanup = contextlib.ExitStack()
+        sock_path = self._cleanup.enter_context(bindable(sock_path))
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         try:
             self._sock.bind(str(sock_path))
@@ -38,6 +62,7 @@ class NotifyingService:
                 stderr=subprocess.STDOUT)
         except BaseException:
             self._sock.close()
+            self._cleanup.close()
             raise
         self._reader = threading.Thread(target=self._read, daemon=True, name="service-output")
         self._reader.start()
@@ -102,6 +127,7 @@ class NotifyingService:
         if not self._reader.is_alive():  # else a process it started holds the pipe still
             self.process.stdout.close()
         self._sock.close()
+        self._cleanup.close()
 
     def __enter__(self) -> NotifyingService:
         return self

@@ -15,6 +15,8 @@ from golfbox.hal.base import Button
 from golfbox.hal.config import LUMA_DRIVERS, ConfigError, load_config, parse_config, sim_config
 from golfbox.hal.config import tomllib  # the config's reader: tomli's TOML 1.0 from 3.15
 
+from fake_systemd import bindable
+
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware"
 SIM_SEATS = '[[seats]]\nbackend = "sim"\n[[seats]]\nbackend = "sim"\n'
 
@@ -490,12 +492,13 @@ def test_a_named_pipe_socket_or_device_given_as_the_config_or_pin_map_is_refused
     """A named pipe nobody writes to was read as an empty config ('seats: missing'), as was
     /dev/null; a socket was 'cannot read the config file: No such device or address'.
     Each is refused by what it is, without waiting for a writer."""
-    target = make(tmp_path / "thing")
-    config = tmp_path / "config.toml"
-    config.write_text(f'pinmap = "{target}"\n{SIM_SEATS}')
-    out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT,
-                          target if name == "config" else str(config)],
-                         capture_output=True, text=True, timeout=10)
+    with bindable(tmp_path / "thing") as thing:  # a socket needs a short path
+        target = make(thing)
+        config = tmp_path / "config.toml"
+        config.write_text(f'pinmap = "{target}"\n{SIM_SEATS}')
+        out = subprocess.run([sys.executable, "-c", READ_UNDER_A_MEMORY_LIMIT,
+                              target if name == "config" else str(config)],
+                             capture_output=True, text=True, timeout=10)
     assert out.stderr == ""
     assert out.stdout.strip().endswith(f"{target}: is {kind}, not a {name} file")
 

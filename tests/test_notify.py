@@ -10,12 +10,13 @@ import pytest
 
 from golfbox.table.notify import Notifier, NotifyError
 
+from fake_systemd import bindable
+
 
 @pytest.fixture
 def manager(tmp_path):
     """A bound datagram socket playing systemd; yields (its NOTIFY_SOCKET value, the socket)."""
-    path = tmp_path / "notify"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+    with bindable(tmp_path / "notify") as path, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(path))
         sock.settimeout(2)
         yield str(path), sock
@@ -111,16 +112,16 @@ def test_a_manager_gone_for_the_evening_is_logged_once_and_its_return_once(tmp_p
     import logging
 
     caplog.set_level(logging.INFO, logger="golfbox.table.notify")
-    path = tmp_path / "notify"
-    notifier = Notifier.from_environment({"NOTIFY_SOCKET": str(path)})
-    for _ in range(500):
-        assert notifier.watchdog() is False
-    assert [r.levelname for r in caplog.records] == ["WARNING"]
-    assert "cannot notify systemd at " + str(path) in caplog.text
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.bind(str(path))  # it is back
-        assert notifier.watchdog() and notifier.status("playing")
-        assert received(sock) == "WATCHDOG=1"
-    assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
-    assert "after 500 failed sends" in caplog.records[-1].getMessage()
-    notifier.close()
+    with bindable(tmp_path / "notify") as path:
+        notifier = Notifier.from_environment({"NOTIFY_SOCKET": str(path)})
+        for _ in range(500):
+            assert notifier.watchdog() is False
+        assert [r.levelname for r in caplog.records] == ["WARNING"]
+        assert "cannot notify systemd at " + str(path) in caplog.text
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.bind(str(path))  # it is back
+            assert notifier.watchdog() and notifier.status("playing")
+            assert received(sock) == "WATCHDOG=1"
+        assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
+        assert "after 500 failed sends" in caplog.records[-1].getMessage()
+        notifier.close()
