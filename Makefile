@@ -19,8 +19,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/golfbox run
 
+# The tests read and write the project's UTF-8 files (README.md, docs/RULES.md) in the
+# locale's encoding, as Python does before 3.15: UTF-8 mode (PEP 686) makes that UTF-8
+# in a Latin-1 or other non-UTF-8 locale too.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	PYTHONUTF8=1 $(BIN)/python -m pytest
 
 # A Debian VM under QEMU installs and runs the service on a real systemd (tests/system/run.py; root).
 system-test: $(STAMP)

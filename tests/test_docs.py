@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -991,3 +992,22 @@ def test_the_readmes_commands_table_is_the_commands_golfbox_help_lists(capsys):
         missing = [option for option in options
                    if not re.search(rf"(?<![\w-]){option}(?![\w-])", command_help)]
         assert not missing, f"README's golfbox {name} gives {missing}, which --help does not"
+
+
+def test_make_test_reads_the_projects_utf8_pages_right_in_a_latin1_locale():
+    """In a Latin-1 locale `make test` failed the tests that read README.md and the pages it
+    links (ten in test_docs.py and test_words.py alone): in the locale's encoding. Its
+    command runs the suite in UTF-8 mode; here it runs one of those tests so."""
+    latin1 = "en_US.ISO-8859-1"
+    if shutil.which("make") is None:
+        pytest.skip("no make here")
+    if latin1.lower().replace("-", "") not in subprocess.run(["locale", "-a"], capture_output=True,
+                                                             text=True).stdout.lower():
+        pytest.skip(f"no {latin1} locale here (localedef -i en_US -f ISO-8859-1 {latin1})")
+    recipe = subprocess.run(["make", "-s", "-n", "test", "STAMP=Makefile"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.strip()
+    one = f"{recipe} tests/test_docs.py -k test_the_bom_adds_up_for_the_reference_table"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUTF8"}  # make test's own, if so run
+    ran = subprocess.run(["sh", "-c", one], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env=dict(env, LC_ALL=latin1))
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, (one, ran.stdout[-2000:])
