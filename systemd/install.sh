@@ -209,5 +209,9 @@ else
         # Run the code just installed; the match in play resumes from the journal.
         run systemctl restart golfbox.service
     fi
+fi
+if [ "$DRY_RUN" = 1 ]; then
+    say "a dry run: nothing was changed"
+elif [ -z "$ROOT" ]; then
     say "done: systemctl status golfbox; journalctl -u golfbox -f"
 fi

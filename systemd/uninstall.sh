@@ -82,3 +82,6 @@ if [ "$PURGE" = 1 ]; then
 else
     say "kept $STATE (the journal) and $CONFIG_DIR (the config); --purge removes them"
 fi
+if [ "$DRY_RUN" = 1 ]; then
+    say "a dry run: nothing was changed"
+fi

@@ -183,6 +183,8 @@ def test_install_dry_run_shows_every_step_and_changes_nothing(checkout):
         assert step in result.stdout
     assert tree(root) == []
     assert not (checkout / "log").exists()
+    # Its last line said "done: systemctl status golfbox" on a real system, as if installed.
+    assert result.stdout.splitlines()[-1] == "install.sh: a dry run: nothing was changed"
 
 
 @needs_systemctl
@@ -340,6 +342,7 @@ def test_uninstall_keeps_the_journal_unless_purged(checkout):
 
     dry = script(checkout, "uninstall.sh", "--dry-run", "--purge")
     assert dry.returncode == 0 and "would run: rm -rf" in dry.stdout
+    assert dry.stdout.splitlines()[-1] == "uninstall.sh: a dry run: nothing was changed"
     assert journal.exists() and (root / "opt/golfbox/venv").exists()
 
     kept = script(checkout, "uninstall.sh")
