@@ -1,12 +1,13 @@
 """Run one table headless, as a subprocess, for the crash tests.
 
     python tests/table_driver.py --journal J --seed S [--variant V --rule NAME=VALUE]
-                                 [--kill-at N --kill-when before|after]
+                                 [--bots LEVEL,…] [--kill-at N --kill-when before|after]
 
 Seat 0 is a person whose presses come from a script; the other seats are
-bots with no thinking time. The script decides from what the table shows
-(the match's state) and a seed, never from the wall clock, so a table
-killed and restarted is pressed exactly as an uninterrupted one would be.
+bots with no thinking time (random, or --bots: a level a seat from seat 2).
+The script decides from what the table shows (the match's state) and a seed,
+never from the wall clock, so a table killed and restarted is pressed exactly
+as an uninterrupted one would be.
 
 ``--kill-at N`` sends this process SIGKILL at its Nth journal write, just
 before or just after the commit: the two moments a power cut can fall on.
@@ -93,15 +94,18 @@ def main() -> int:
     parser.add_argument("--kill-at", type=int)
     parser.add_argument("--kill-when", choices=("before", "after"), default="after")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--bots", help="the bots of seats 2, 3 …, comma separated (default random)")
     args = parser.parse_args()
+    bots = args.bots.split(",") if args.bots else ["random"] * (args.seats - 1)
     rules = {name: value == "true" if value in ("true", "false") else int(value)
              for name, value in (rule.split("=", 1) for rule in args.rule)}
 
-    settings = TableSettings(variant=args.variant, rules=rules, rounds=args.rounds, seats=args.seats,
-                             bots={seat: "random" for seat in range(1, args.seats)},
+    seats = len(bots) + 1
+    settings = TableSettings(variant=args.variant, rules=rules, rounds=args.rounds, seats=seats,
+                             bots=dict(enumerate(bots, start=1)),
                              bot_delay=0.0, auto_start=True, seed=args.seed)
-    pad = SimPad(range(args.seats))
-    displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(args.seats)}
+    pad = SimPad(range(seats))
+    displays = {seat: SimDisplay(f"seat {seat + 1}") for seat in range(seats)}
     shared = SimDisplay("shared", (256, 64), "L")
     journal = DyingJournal(args.journal, args.kill_at, args.kill_when)
     service = assemble_table(settings, [pad], displays, shared, journal)

@@ -8,12 +8,14 @@ run's with the same seed, in the same journal match (resumed, not restarted):
 the same totals and the very same journal entries, in the same order.
 
 tests/test_resume_exact.py kills (in-process) after every entry of every start
-phase; here real SIGKILLs do the same for the first entries of each start mode.
+phase; here real SIGKILLs do the same for the first entries of each start mode,
+and restarts with hash seeds (PYTHONHASHSEED) other than the uninterrupted run's.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -26,14 +28,18 @@ DRIVER = Path(__file__).with_name("table_driver.py")
 
 
 def drive(journal: Path, seed: int, variant: str, kill_at: int | None = None,
-          when: str = "after", rules: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+          when: str = "after", rules: tuple[str, ...] = (), more: tuple[str, ...] = (),
+          hash_seed: int | None = None) -> subprocess.CompletedProcess:
+    """One run of the driver (``more``: its other options); ``hash_seed``: the process's
+    PYTHONHASHSEED (None: as this one's environment says, random if it says nothing)."""
     command = [sys.executable, str(DRIVER), "--journal", str(journal), "--seed", str(seed),
-               "--variant", variant]
+               "--variant", variant, *more]
     for rule in rules:
         command += ["--rule", rule]
     if kill_at is not None:
         command += ["--kill-at", str(kill_at), "--kill-when", when]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+    env = None if hash_seed is None else {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
 
 
 # (variant, seed, largest kill point): 4-card has peeks and knocks, polish-poker the
@@ -87,3 +93,26 @@ def test_sigkill_after_each_start_entry_gives_the_same_journal(tmp_path, variant
     result = json.loads(run.stdout)
     assert result["entries"] == expected["entries"]
     assert result == expected
+
+
+def test_a_restart_with_another_hash_seed_plays_on_as_if_never_stopped(tmp_path):
+    """A power cut's restart is a new process: str hashes, set order and object addresses
+    are its own (PYTHONHASHSEED). Easy, medium and hard bots choose after each restart
+    what they would have chosen with none: a choice depends on the seed, the seat, the
+    actions played and the view only. Killed in the start phase and then every 10 journal
+    writes, each run with a hash seed of its own, none the uninterrupted run's."""
+    more = ("--bots", "easy,hard,medium", "--rounds", "1")
+    clean = drive(tmp_path / "clean.sqlite3", 11, "6-card", more=more, hash_seed=0)
+    assert clean.returncode == 0, clean.stderr
+    expected = json.loads(clean.stdout)
+    journal = tmp_path / "restarted.sqlite3"
+    kills = [2] + [10] * (len(expected["entries"]) // 10)  # journal writes in each run
+    for hash_seed, kill_at in enumerate(kills, start=1):
+        run = drive(journal, 11, "6-card", kill_at, more=more, hash_seed=hash_seed)
+        if run.returncode == 0:
+            break
+        assert run.returncode == -signal.SIGKILL, run.stderr
+    else:
+        run = drive(journal, 11, "6-card", more=more, hash_seed=len(kills) + 1)
+        assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == expected
