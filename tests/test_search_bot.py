@@ -397,3 +397,39 @@ def test_the_search_ranks_actions_by_the_futures_they_lead_to():
         assert bot.search(view, (on_queen, discard, on_jack)) == on_jack == bot.best, seed
         # Without the play-out player's choice among them, the search alone decides.
         assert bot.search(view, (on_queen, face_down)) == face_down == bot.best, seed
+
+
+def test_the_search_adds_exactly_whatever_python_adds_floats_like(monkeypatch):
+    """Python 3.12's sum() rounds a sum of floats better than 3.11's, which adds in order:
+    Pi OS bookworm has 3.11, trixie 3.13, so a seeded match (or a journal resumed) could
+    play differently. The same seeded 4-card game gave hard evidence -0.9863236561908039
+    on 3.11 and -0.9863236561908035 on 3.13 (x86_64 and arm64 alike). Searched with
+    either way of adding, every decision and its evidence must be the same."""
+    import math
+
+    import golfbox.bots.search as search
+
+    def in_order(values, start=0):  # Python 3.11's sum() of floats
+        for value in values:
+            start += value
+        return start
+
+    def correctly_rounded(values, start=0):  # what 3.12's compensated sum() comes near to
+        values = list(values)
+        if any(isinstance(v, float) for v in values):
+            return math.fsum([start, *values])
+        return in_order(values, start)
+
+    results = {}
+    for adder in (in_order, correctly_rounded):
+        monkeypatch.setattr(search, "sum", adder, raising=False)
+        results[adder] = seen = []
+        for seed in range(12):
+            round_ = round_at("4-card", {}, 4, seed, 6 + seed)
+            if round_.over or len(round_.view(round_.acting_seats[0]).legal) < 2:
+                continue
+            view = round_.view(round_.acting_seats[0])
+            bot = SearchBot(random.Random(seed), playouts=60)
+            seen.append((bot.search(view, view.legal), bot.best, bot.evidence))
+    assert len(results[in_order]) >= 8
+    assert results[in_order] == results[correctly_rounded]

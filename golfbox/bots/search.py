@@ -31,7 +31,9 @@ on exactly as an uninterrupted one.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+from fractions import Fraction
 
 from golfbox.bots.greedy import GreedyBot
 from golfbox.bots.levels import mean_value
@@ -196,7 +198,10 @@ class SearchBot:
                     r.apply(seat, action)
                     playout(r, policy, limit, memory and memory.after(seat, action))
                     scores = final_scores(r)
-                    out.append(scores[seat] - (sum(scores) - scores[seat]) / others)
+                    # Own score minus the others' mean, times the others: an integer, so the
+                    # sums below are exact. Floats summed differently from Python 3.12 on
+                    # (Pi OS bookworm has 3.11, trixie 3.13), so a seed played differently.
+                    out.append(scores[seat] * others - (sum(scores) - scores[seat]))
             tried += batch
             alive.sort(key=lambda a: (sum(outcomes[a]), legal.index(a)))
             if lap < laps - 1:
@@ -211,9 +216,14 @@ class SearchBot:
             return best
         # Paired over the same dealt rounds (the same unseen cards for both actions).
         diffs = [b - d for b, d in zip(outcomes[best], outcomes[default])]
-        mean = sum(diffs) / len(diffs)
-        spread = (sum((x - mean) ** 2 for x in diffs) / max(1, len(diffs) - 1)) ** 0.5
+        n, total = len(diffs), sum(diffs)
+        # n(n-1) times the diffs' variance: the mean over its standard error, the evidence,
+        # is total * sqrt(n-1) / sqrt(scatter); its comparison is made in integers.
+        scatter = n * sum(x * x for x in diffs) - total * total
+        if not scatter:
+            self.evidence = float("-inf") if total < 0 else float("inf")
+            return best if total < 0 else default
         # How many standard errors the best beats the default by (negative: better).
-        self.evidence = mean / (spread / len(diffs) ** 0.5) if spread else (
-            float("-inf") if mean < 0 else float("inf"))
-        return best if self.evidence < -CONFIDENCE else default
+        self.evidence = total * math.sqrt(n - 1) / math.sqrt(scatter)
+        clearly = total < 0 and total * total * (n - 1) > Fraction(CONFIDENCE) ** 2 * scatter
+        return best if clearly else default
