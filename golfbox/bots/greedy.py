@@ -10,7 +10,8 @@ of high cards, take the discard only when it helps, discard a useless draw
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import add
 
 from golfbox.bots.patience import past_patience
 from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER,
@@ -19,6 +20,14 @@ from golfbox.engine import (Action, ActionKind as A, FLIP_OPTION, HOLDING, JOKER
 
 TAKE_MARGIN = 2.5  # the discard is taken only if placing it lowers the estimate this much
 LINE_HOPE = 0.3  # lines: two of a kind with the third card unknown, rated this share lower
+
+
+def added_in_order(numbers) -> float:
+    """What sum() gave on Python 3.11: from 3.12 on, sum() rounds a sum of floats
+    otherwise (compensated), a last bit apart, enough to break a tie between two cards
+    differently. The bots add their estimates in order on every Python, so a seed plays
+    the same on Pi OS bookworm (3.11) and trixie (3.13), and a journal resumes so."""
+    return reduce(add, numbers, 0)
 
 
 @lru_cache(maxsize=None)
@@ -41,7 +50,8 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
                     continue  # a pair cancels
                 total += values[rank_of(top)] + values[rank_of(bottom)]
             else:
-                total += sum(values[rank_of(c)] if c is not None else unknown for c in (top, bottom))
+                total += added_in_order(values[rank_of(c)] if c is not None else unknown
+                                        for c in (top, bottom))
         return total
     if variant.scoring == SCORE_LINES:
         cols, total = variant.cols, 0.0
@@ -56,7 +66,7 @@ def estimate(variant: Variant, rules, grid, unknown: float) -> float:
             if len(ranks) == cols - 1 and len(set(ranks)) == 1:
                 total -= LINE_HOPE * sum(values[r_] for r_ in ranks)  # one card from a line
         return total
-    return sum(values[rank_of(c)] if c is not None else unknown for c in grid)
+    return added_in_order(values[rank_of(c)] if c is not None else unknown for c in grid)
 
 
 class GreedyBot:

@@ -12,7 +12,7 @@ cards it peeked at and now and then makes a loose move, as a learner does.
 
 from __future__ import annotations
 
-from golfbox.bots.greedy import TAKE_MARGIN, GreedyBot, estimate
+from golfbox.bots.greedy import TAKE_MARGIN, GreedyBot, added_in_order, estimate
 from golfbox.bots.patience import past_patience
 from golfbox.engine import (Action, ActionKind as A, FINISHER_PENALTY_PER_LOWER, HOLDING,
                             SCORE_LINES, START, SeatView, grid_score, public_memory, rank_of,
@@ -86,8 +86,8 @@ class MediumBot(GreedyBot):
                 total_known[pos] = card
             est = estimate(view.variant, view.rules, total_known, unknown)
             # A card its owner has seen and kept is likely low: rate it so.
-            adjust = sum(unknown - kept for p, c in enumerate(total_known)
-                         if c is None and seen >> p & 1)
+            adjust = added_in_order(unknown - kept for p, c in enumerate(total_known)
+                                    if c is None and seen >> p & 1)
             out.append(est - adjust if values else est)
         return out
 

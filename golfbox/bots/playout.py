@@ -16,7 +16,7 @@ from functools import lru_cache
 
 # The same thresholds as medium's, so that the futures played out have the others
 # take, knock and keep cards as the real players at the table do.
-from golfbox.bots.greedy import LINE_HOPE, TAKE_MARGIN
+from golfbox.bots.greedy import LINE_HOPE, TAKE_MARGIN, added_in_order
 from golfbox.bots.levels import KEPT_BELOW_MEAN, KNOCK_MARGIN
 from golfbox.engine import (Action, ActionKind as A, HOLDING, JOKER, NINE_CARD_LINE_SCORES,
                             Round, Rules, SCORE_COLUMN_PAIRS, SCORE_LINES, TURN, Variant,
@@ -126,12 +126,12 @@ class PlayoutPolicy:
     def estimate(self, cells) -> float:
         if self.pairs:
             cols = self.cols
-            return sum(self.column(cells[c], cells[c + cols]) for c in range(cols))
+            return added_in_order(self.column(cells[c], cells[c + cols]) for c in range(cols))
         if self.lines:
             cols = self.cols
-            return sum(self.line(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
+            return added_in_order(self.line(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
         values, mean = self.values, self.mean
-        return sum(values[c] if c is not None else mean for c in cells)
+        return added_in_order(values[c] if c is not None else mean for c in cells)
 
     def public_estimate(self, r: Round, seat: int, shown: int = 0) -> float:
         """``seat``'s grid from its face-up cards and the face-down ones everybody saw
