@@ -119,7 +119,10 @@ run install -D -m 0644 "$SOURCE/README.md" "$ROOT$DOCS/README.md"
 for folder in docs hardware; do
     [ -d "$SOURCE/$folder" ] || continue
     run rm -rf "$ROOT$DOCS/$folder"
-    run cp -R "$SOURCE/$folder" "$ROOT$DOCS/$folder"
+    # Its contents ("/."): a folder that is a symbolic link is copied, not the link, so
+    # the chmod below (which follows a link it is given) changes nothing outside $DOCS.
+    run install -d -m 0755 "$ROOT$DOCS/$folder"
+    run cp -R "$SOURCE/$folder/." "$ROOT$DOCS/$folder"
     # cp keeps the checkout's modes: a clone made under umask 077 is 0600 throughout.
     run chmod -R u=rwX,go=rX "$ROOT$DOCS/$folder"
 done

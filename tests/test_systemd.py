@@ -256,6 +256,23 @@ def test_install_from_a_checkout_cloned_with_umask_077_leaves_the_docs_readable(
 
 
 @needs_systemctl
+def test_install_from_a_checkout_whose_docs_folder_is_a_symlink_chmods_only_its_copy(checkout):
+    """cp -R copied a docs/ that is a symbolic link as the link, and chmod -R follows a
+    link it is given: it made the folder the link points at, outside /opt, readable to
+    all (and the installed docs/ pointed back into the checkout)."""
+    elsewhere = checkout / "private"
+    (checkout / "src" / "docs").rename(elsewhere)
+    (checkout / "src" / "docs").symlink_to(elsewhere)
+    elsewhere.chmod(0o700)
+    result = script(checkout, "install.sh")
+    assert result.returncode == 0, result.stderr
+    assert elsewhere.stat().st_mode & 0o777 == 0o700
+    installed = checkout / "root/opt/golfbox/docs"
+    assert not installed.is_symlink() and (installed / "RULES.md").is_file()
+    assert installed.stat().st_mode & 0o777 == 0o755
+
+
+@needs_systemctl
 def test_an_update_that_would_not_start_with_the_kept_config_replaces_nothing(checkout):
     """install.sh replaced the program the table runs, then checked the kept config with
     it: a config the new version refuses left a table that would start no more at its next
