@@ -57,6 +57,7 @@ WHOLE = re.compile(r"^(\d+)\s+([\d.]+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+)")
 UNFINISHED = re.compile(r"^(\d+)\s+([\d.]+)\s+(\w+)\((.*) <unfinished \.\.\.>$")
 RESUMED = re.compile(r"^(\d+)\s+([\d.]+)\s+<\.\.\. (\w+) resumed>.*\)\s+=\s+(-?\d+)")
 FD_PATH = re.compile(r"^-?\d+<(.*?)>")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a path argument, as strace quotes it
 
 
 def what_for(path: str) -> str:
@@ -98,7 +99,10 @@ def read_strace(path: Path, since: float = 0.0,
         if not since <= float(at) < until or int(result) < 0:
             continue
         if call in ("rename", "renameat", "renameat2", "unlink", "unlinkat"):
-            syncs[f"{call}: {what_for(args.split(', ')[-1].strip(chr(34)))}"] += 1
+            # The last path named: rename's new one. Not the last argument: unlinkat's
+            # flags come after its path (a Pi's arm64 has no unlink, only unlinkat).
+            paths = QUOTED.findall(args)
+            syncs[f"{call}: {what_for(paths[-1] if paths else '')}"] += 1
             continue
         fd = FD_PATH.match(args)
         if fd and fd[1].endswith(COUNTS):

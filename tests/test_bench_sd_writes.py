@@ -1,0 +1,32 @@
+"""bench/sd_writes.py reads strace's trace: each call is put to the file it wrote,
+synced, renamed or removed, as strace prints it on the machine it runs on."""
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from sd_writes import read_strace, traced  # noqa: E402
+
+# The *at calls are what a Pi's 64-bit Raspberry Pi OS makes of unlink() and rename()
+# (arm64 has neither): the path is not their last argument, unlinkat's flags are.
+REMOVE_AND_RENAME = """
+import os
+folder = os.open(".", os.O_RDONLY)
+for name in ("journal.sqlite3-wal", "journal.sqlite3-shm", "last-good.new"):
+    open(name, "w").close()
+os.unlink("journal.sqlite3-wal", dir_fd=folder)
+os.unlink("journal.sqlite3-shm")
+os.rename("last-good.new", "last-good.toml", src_dir_fd=folder, dst_dir_fd=folder)
+"""
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="no strace here")
+def test_a_file_removed_or_renamed_by_an_at_call_is_named_by_its_path(tmp_path):
+    trace = tmp_path / "strace.txt"
+    assert traced([sys.executable, "-c", REMOVE_AND_RENAME], trace, cwd=tmp_path).wait() == 0
+    _, _, syncs = read_strace(trace)
+    named = {kind.split(": ", 1)[1] for kind in syncs if kind.startswith(("unlink", "rename"))}
+    assert named == {"journal -wal", "journal -shm", "the kept config (last-good)"}, syncs
