@@ -400,28 +400,38 @@ def test_the_search_ranks_actions_by_the_futures_they_lead_to():
         assert bot.search(view, (on_queen, face_down)) == face_down == bot.best, seed
 
 
+def added_in_order(values, start=0):  # Python 3.11's sum() of floats
+    for value in values:
+        start += value
+    return start
+
+
+def added_correctly_rounded(values, start=0):  # what 3.12's compensated sum() comes near to
+    values = list(values)
+    if any(isinstance(v, float) for v in values):
+        return math.fsum([start, *values])
+    return added_in_order(values, start)
+
+
+def bots_sum_as(monkeypatch, adder) -> None:
+    """Every bot module's sum() adds floats as ``adder`` does: as 3.11 or as 3.12 on."""
+    import golfbox.bots.greedy as greedy
+    import golfbox.bots.levels as levels
+    import golfbox.bots.playout as playout
+    import golfbox.bots.search as search
+    for module in (greedy, levels, playout, search):
+        monkeypatch.setattr(module, "sum", adder, raising=False)
+
+
 def test_the_search_adds_exactly_whatever_python_adds_floats_like(monkeypatch):
     """Python 3.12's sum() rounds a sum of floats better than 3.11's, which adds in order:
     Pi OS bookworm has 3.11, trixie 3.13, so a seeded match (or a journal resumed) could
     play differently. The same seeded 4-card game gave hard evidence -0.9863236561908039
     on 3.11 and -0.9863236561908035 on 3.13 (x86_64 and arm64 alike). Searched with
     either way of adding, every decision and its evidence must be the same."""
-    import golfbox.bots.search as search
-
-    def in_order(values, start=0):  # Python 3.11's sum() of floats
-        for value in values:
-            start += value
-        return start
-
-    def correctly_rounded(values, start=0):  # what 3.12's compensated sum() comes near to
-        values = list(values)
-        if any(isinstance(v, float) for v in values):
-            return math.fsum([start, *values])
-        return in_order(values, start)
-
     results = {}
-    for adder in (in_order, correctly_rounded):
-        monkeypatch.setattr(search, "sum", adder, raising=False)
+    for adder in (added_in_order, added_correctly_rounded):
+        bots_sum_as(monkeypatch, adder)
         results[adder] = seen = []
         for seed in range(12):
             round_ = round_at("4-card", {}, 4, seed, 6 + seed)
@@ -430,8 +440,8 @@ def test_the_search_adds_exactly_whatever_python_adds_floats_like(monkeypatch):
             view = round_.view(round_.acting_seats[0])
             bot = SearchBot(random.Random(seed), playouts=60)
             seen.append((bot.search(view, view.legal), bot.best, bot.evidence))
-    assert len(results[in_order]) >= 8
-    assert results[in_order] == results[correctly_rounded]
+    assert len(results[added_in_order]) >= 8
+    assert results[added_in_order] == results[added_correctly_rounded]
 
 
 def test_every_bot_estimate_is_the_same_whatever_python_adds_floats_like(monkeypatch):
@@ -439,26 +449,12 @@ def test_every_bot_estimate_is_the_same_whatever_python_adds_floats_like(monkeyp
     estimated grids with sum() over cards and float means: 4-card, 6-card, polish-poker and
     9-card grids rated a last bit apart on 3.11 and 3.13, enough to break a tie between two
     places differently. Estimated with either way of adding, every figure is the same."""
-    import golfbox.bots.greedy as greedy
-    import golfbox.bots.levels as levels
-    import golfbox.bots.playout as playout
+    from golfbox.bots.greedy import estimate
     from golfbox.bots.playout import PlayoutPolicy
 
-    def in_order(values, start=0):  # Python 3.11's sum() of floats
-        for value in values:
-            start += value
-        return start
-
-    def correctly_rounded(values, start=0):  # what 3.12's compensated sum() comes near to
-        values = list(values)
-        if any(isinstance(v, float) for v in values):
-            return math.fsum([start, *values])
-        return in_order(values, start)
-
     figures = {}
-    for adder in (in_order, correctly_rounded):
-        for module in (greedy, levels, playout):
-            monkeypatch.setattr(module, "sum", adder, raising=False)
+    for adder in (added_in_order, added_correctly_rounded):
+        bots_sum_as(monkeypatch, adder)
         rng = random.Random(7)
         figures[adder] = seen = []
         for name in ("4-card", "6-card", "polish-poker", "9-card"):
@@ -467,11 +463,11 @@ def test_every_bot_estimate_is_the_same_whatever_python_adds_floats_like(monkeyp
             policy = PlayoutPolicy(variant, rules).seated(0, rng.uniform(3, 7), 0.0)
             for _ in range(300):
                 grid = [rng.randrange(52) if rng.random() < 0.4 else None for _ in range(variant.size)]
-                seen.append(greedy.estimate(variant, rules, grid, rng.uniform(3, 7)))
+                seen.append(estimate(variant, rules, grid, rng.uniform(3, 7)))
                 seen.append(policy.estimate(grid))
             for seed in range(6):  # medium's read of the others, from positions it reaches
                 round_ = round_at(name, {}, 3, seed, 4 + 3 * seed)
                 seat = round_.acting_seats[0] if not round_.over else 0
                 bot = make_bot("medium", random.Random(seed))
                 seen.append(bot._opponent_estimates(round_.view(seat), rng.uniform(3, 7)))
-    assert figures[in_order] == figures[correctly_rounded]
+    assert figures[added_in_order] == figures[added_correctly_rounded]
