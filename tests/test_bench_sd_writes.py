@@ -30,3 +30,17 @@ def test_a_file_removed_or_renamed_by_an_at_call_is_named_by_its_path(tmp_path):
     _, _, syncs = read_strace(trace)
     named = {kind.split(": ", 1)[1] for kind in syncs if kind.startswith(("unlink", "rename"))}
     assert named == {"journal -wal", "journal -shm", "the kept config (last-good)"}, syncs
+
+
+def test_a_pi_s_unlinkat_and_renameat_lines_are_named_by_their_path(tmp_path):
+    """The same calls as strace prints them (on a machine with no strace, as a fresh CI's,
+    the test above skips): unlinkat's last argument is its flags, "0"."""
+    trace = tmp_path / "strace.txt"
+    trace.write_text(
+        '20797 1795827907.523052 unlinkat(3</srv/golfbox>, "journal.sqlite3-wal", 0) = 0\n'
+        '20797 1795827907.523403 unlinkat(AT_FDCWD</srv/golfbox>, "journal.sqlite3-shm", 0) = 0\n'
+        '20797 1795827907.523540 renameat(3</srv/golfbox>, "last-good.new", 3</srv/golfbox>, '
+        '"last-good.toml") = 0\n')
+    _, _, syncs = read_strace(trace)
+    assert syncs == {"unlinkat: journal -wal": 1, "unlinkat: journal -shm": 1,
+                     "renameat: the kept config (last-good)": 1}, syncs
