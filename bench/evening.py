@@ -60,6 +60,7 @@ from golfbox.table.assemble import assemble_table  # noqa: E402
 from golfbox.table.journal import KEEP_MATCHES, Journal  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
 from golfbox.table.timers import ManualClock  # noqa: E402
+from procfs import io_counters  # noqa: E402  (beside this script)
 from procfs import status  # noqa: E402  (beside this script)
 
 PRESS_BUTTONS = (Button.LEFT, Button.RIGHT, Button.OK, Button.OK, Button.OK, Button.BACK)
@@ -87,9 +88,8 @@ class LineCounter(logging.Handler):
 
 
 def written_kib() -> float:
-    """Bytes this process handed to write calls (the journal's pages, the WAL's frames)."""
-    with open("/proc/self/io") as io:
-        return next(int(line.split()[1]) for line in io if line.startswith("wchar")) / 1024
+    """KiB this process handed to write calls (the journal's pages, the WAL's frames)."""
+    return io_counters()["wchar"] / 1024
 
 
 def journal_bytes(path: Path) -> tuple[int, int, int]:

@@ -237,16 +237,8 @@ screen_saver_minutes = {saver}
 """
 
 
-def drain(notify: socket.socket) -> None:
-    while True:
-        try:
-            notify.recv(4096)
-        except BlockingIOError:
-            return
-
-
 def idle(args) -> None:
-    from soak import wait_ready  # beside this script
+    from soak import drain, wait_ready  # beside this script
 
     folder = Path(tempfile.mkdtemp(prefix="sd-writes-", dir=args.dir))
     config, state = folder / "config.toml", folder / "state"

@@ -96,6 +96,16 @@ def wait_ready(notify: socket.socket, timeout: float = 30.0) -> float | None:
         notify.setblocking(False)
 
 
+def drain(notify: socket.socket) -> None:
+    """Read what the service has sent, as systemd does: a full socket holds its sends up
+    (and what a killed service said is not the next one's READY)."""
+    while True:
+        try:
+            notify.recv(4096)
+        except BlockingIOError:
+            return
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("idle", "bots"), default="idle")
@@ -149,11 +159,7 @@ def main() -> None:
                 service.kill()  # SIGKILL: a power cut
                 service.wait()
                 taken = journal_entries(journal)  # what the cut left (a commit may end it)
-                while True:  # what the killed one said is not this one's READY
-                    try:
-                        notify.recv(4096)
-                    except BlockingIOError:
-                        break
+                drain(notify)  # what the killed one said is not this one's READY
                 service = start()
                 pid = service.pid
                 ready = wait_ready(notify)
