@@ -544,6 +544,8 @@ def main() -> None:
         return table_process(args)
     if args.cafe:
         return cafe(args)
+    if args.matches < 2:  # what grows is measured from the end of the first match on
+        parser.error(f"--matches {args.matches}: at least 2 (growth is measured from the second on)")
     lines = LineCounter()
     logging.getLogger().addHandler(lines)
     logging.getLogger().setLevel(logging.INFO)
