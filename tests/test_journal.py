@@ -518,12 +518,37 @@ def test_a_journal_in_use_by_another_golfbox_is_refused(path):
         assert first.stdout.readline() == "open\n"
         with pytest.raises(JournalError) as refused:
             Journal(path)
-        assert str(refused.value) == (f"journal {path}: is in use by another golfbox "
-                                      "(stop it first: is the golfbox service running?)")
+        said = str(refused.value)
+        assert said.startswith(f"journal {path}: is in use by another golfbox, PID {first.pid} (")
+        assert said.endswith(": stop it first (is it the golfbox service? "
+                             "sudo systemctl stop golfbox)")
     finally:
         first.communicate("")
     with Journal(path) as again:  # the first has exited: its lock went with it
         assert again.unfinished() is None
+
+
+def test_a_second_golfbox_run_names_the_process_that_holds_the_journal(path):
+    """'in use by another golfbox' left the builder guessing which to stop: the
+    service, a `golfbox run` in another terminal, a check-hardware left running."""
+    first = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--headless",
+                              "--journal", str(path)], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in first.stderr:
+            if "table ready" in line:
+                break
+        second = subprocess.run([sys.executable, "-m", "golfbox", "run", "--headless",
+                                 "--journal", str(path)], stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=30)
+    assert second.returncode == 2
+    assert second.stderr == (
+        f"golfbox run: journal {path}: is in use by another golfbox, PID {first.pid} "
+        f"(golfbox run --headless --journal {path}): stop it first "
+        "(is it the golfbox service? sudo systemctl stop golfbox)\n")
 
 
 def test_two_journals_set_aside_in_one_second_are_both_kept(tmp_path):

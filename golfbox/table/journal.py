@@ -60,6 +60,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from golfbox.lockholder import flock_holder
+
 log = logging.getLogger(__name__)
 
 # "GOLF" in ASCII: tells a golfbox journal from any other SQLite file.
@@ -580,7 +582,15 @@ def check_file(path: os.PathLike | str) -> None:
             raise
 
 
-IN_USE = "is in use by another golfbox (stop it first: is the golfbox service running?)"
+IN_USE = "is in use by another golfbox"
+STOP_IT = "stop it first (is it the golfbox service? sudo systemctl stop golfbox)"
+
+
+def in_use(path: Path) -> str:
+    """Why a journal another process holds is refused, naming that process when
+    /proc/locks can (see golfbox.lockholder)."""
+    holder = flock_holder(path)
+    return f"{IN_USE}, {holder}: {STOP_IT}" if holder else f"{IN_USE}: {STOP_IT}"
 
 # Journal files this process holds: (device, inode) -> [the locked descriptor, Journals open].
 _HELD: dict[tuple[int, int], list[int]] = {}
@@ -606,7 +616,7 @@ def _own(path: Path) -> tuple[int, int]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise JournalError(path, IN_USE) from None
+            raise JournalError(path, in_use(path)) from None
         except BaseException:
             os.close(fd)
             raise
