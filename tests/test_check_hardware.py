@@ -17,6 +17,7 @@ import pytest
 from fake_mpy.harness import NODE_ID, make_node, ports_dir  # noqa: F401 (fixtures)
 from golfbox.cli import main
 from golfbox.commands.run import DEFAULT_CONFIG
+from golfbox.table.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -345,3 +346,105 @@ ports = ["{ports_dir}/*"]
     assert after[1:3] == ["seat 1: node back", "seat 1 ● pressed"], after
     assert after[-1] == ("not pressed: seat 1 ◀ (left, serial seat), seat 1 ▶ (right, serial seat), "
                          "seat 1 ✕ (back, serial seat)")
+
+
+SIM_TABLE = """
+[[seats]]
+backend = "sim"
+display = {{ driver = "dummy" }}
+[[seats]]
+backend = "sim"
+display = {{ driver = "dummy" }}
+[journal]
+path = "{journal}"
+"""
+
+
+def test_while_the_table_runs_it_is_refused_naming_the_table_and_touches_no_display(tmp_path):
+    """README's bring-up says to stop the service first, as it holds the pins; a builder
+    who did not was shown test patterns over the table's frames on its I2C panels
+    (nothing locks a bus), blanked at exit, and a seat node's port refused in a warning.
+    The table is found by its journal, as a second `golfbox run` finds it."""
+    journal = tmp_path / "journal.sqlite3"
+    config = write(tmp_path, SIM_TABLE.format(journal=journal))
+    table = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--headless",
+                              "--config", str(config)], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in table.stderr:
+            if "table ready" in line:
+                break
+        check = subprocess.run([sys.executable, "-m", "golfbox", "check-hardware", "--config",
+                                str(config), "--seconds", "0"], capture_output=True, text=True,
+                               timeout=60)
+    finally:
+        table.send_signal(signal.SIGTERM)
+        table.communicate(timeout=30)
+    assert (check.returncode, check.stdout) == (2, "")  # nothing described, nothing shown
+    assert check.stderr == (
+        f"golfbox check-hardware: the table is running: journal {journal}: is in use by "
+        f"another golfbox, PID {table.pid} (golfbox run --headless --config {config}): "
+        "stop it first (is it the golfbox service? sudo systemctl stop golfbox)\n")
+
+
+def test_while_it_checks_the_table_cannot_start_on_the_same_hardware(tmp_path):
+    """The service started (a restart, systemctl start) during a bring-up would drive the
+    panels and ports under test: it is refused, naming check-hardware."""
+    journal = tmp_path / "journal.sqlite3"
+    config = write(tmp_path, SIM_TABLE.format(journal=journal))
+    with Journal(journal):  # a table ran here before: the journal is there
+        pass
+    check = subprocess.Popen([sys.executable, "-m", "golfbox", "check-hardware", "--config",
+                              str(config), "--seconds", "30"], stdout=subprocess.PIPE, text=True)
+    try:
+        for line in check.stdout:
+            if line.startswith("press buttons"):
+                break
+        table = subprocess.run([sys.executable, "-m", "golfbox", "run", "--headless",
+                                "--config", str(config)], capture_output=True, text=True,
+                               timeout=20)  # running beside the check, it never ends
+    finally:
+        check.send_signal(signal.SIGINT)
+        check.communicate(timeout=30)
+    assert table.returncode == 2
+    assert f"PID {check.pid} (golfbox check-hardware --config {config} --seconds 30)" in table.stderr
+
+
+def test_with_no_journal_yet_it_checks_and_makes_none(tmp_path, capsys):
+    """A first bring-up, before the service ever ran: nothing holds the hardware, and the
+    check leaves no journal behind it (the service makes its own, with its owner)."""
+    journal = tmp_path / "journal.sqlite3"
+    config = write(tmp_path, SIM_TABLE.format(journal=journal))
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 0
+    assert "OK, test pattern shown" in capsys.readouterr().out
+    assert not journal.exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root enters every folder")
+def test_a_journal_this_user_cannot_look_at_is_said_and_the_check_goes_on(tmp_path, capsys):
+    """On the Pi the journal is in the service's 0700 state directory: the pi user's
+    check cannot tell whether the table runs. It says so, with how to stop it, and checks."""
+    state = tmp_path / "state"
+    journal = state / "journal.sqlite3"
+    with Journal(journal):
+        pass
+    config = write(tmp_path, SIM_TABLE.format(journal=journal))
+    state.chmod(0)
+    try:
+        assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 0
+    finally:
+        state.chmod(0o700)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (f"cannot tell whether the table is running (journal {journal}: Permission "
+                      "denied; sudo -u golfbox can tell): stop it first (sudo systemctl stop golfbox)")
+    assert "seat 1 display (dummy): OK, test pattern shown" in out
+
+
+def test_a_named_pipe_at_the_journals_path_is_no_table_and_is_not_waited_on(tmp_path, capsys):
+    """Only a file is looked at for a table's lock: opening a pipe would wait for a writer
+    for ever. (golfbox run refuses it as no journal.)"""
+    journal = tmp_path / "journal.sqlite3"
+    os.mkfifo(journal)
+    config = write(tmp_path, SIM_TABLE.format(journal=journal))
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0"]) == 0
+    assert "seat 1 display (dummy): OK, test pattern shown" in capsys.readouterr().out

@@ -7,6 +7,10 @@ or ``--seconds``. At the end it lists the buttons never pressed. Exit status:
 0 when every display answered, 1 when one did not, 2 for a bad config.
 The config is the table's own (/etc/golfbox/config.toml), as for ``golfbox run``;
 where there is none (a laptop) everything is simulated, to see the output.
+
+While the table runs on that config (its journal, as ``golfbox run`` finds it, is
+held) it is refused, naming the process, exit status 2, before any part is touched;
+while it checks, it holds that journal, so a table started meanwhile is refused.
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from golfbox.commands import output
-from golfbox.commands.run import DEFAULT_CONFIG
+from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
 from golfbox.hal.resilient import ResilientDisplay
+from golfbox.table.journal import JournalError, taken
 from golfbox.table.timers import Timers
 
 
@@ -55,6 +60,24 @@ def run(args: argparse.Namespace) -> int:
         except ConfigError as exc:
             raise config_usage_error(args.config, exc) from None
 
+    if config.path is None:  # simulated: no hardware another program could hold
+        return _check(config, args.seconds)
+    # A table running on this config holds its journal, and drives these displays and
+    # ports: nothing locks an I2C bus, so the two would draw over each other's frames.
+    # Held while checking, so the service started meanwhile is refused, not let in.
+    journal = journal_path(None, config, laptop=False)
+    try:
+        with taken(journal) as cannot:
+            if cannot:
+                output(f"cannot tell whether the table is running (journal {journal}: {cannot}; "
+                       "sudo -u golfbox can tell): stop it first (sudo systemctl stop golfbox)")
+            return _check(config, args.seconds)
+    except JournalError as exc:
+        raise UsageError(f"the table is running: {exc}") from None
+
+
+def _check(config: HardwareConfig, seconds: float | None) -> int:
+    from golfbox.commands import UsageError
     from golfbox.hal.build import build_hardware
 
     events: queue.Queue[ButtonEvent | LinkEvent] = queue.Queue()
@@ -77,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
         _drain_link_events(events)
         seen: set[tuple[int, Button]] = set()
         try:
-            output("press buttons (Ctrl-C to stop)" if args.seconds is None
-                   else f"press buttons for {args.seconds:g} s")
-            _watch(hardware, events, args.seconds, targets, seen)
+            output("press buttons (Ctrl-C to stop)" if seconds is None
+                   else f"press buttons for {seconds:g} s")
+            _watch(hardware, events, seconds, targets, seen)
         except KeyboardInterrupt:  # the way to stop it: still print the summary
             output("")
         _report_buttons(config, seen)

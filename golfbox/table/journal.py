@@ -624,6 +624,29 @@ def _own(path: Path) -> tuple[int, int]:
         return key
 
 
+@contextmanager
+def taken(path: os.PathLike | str) -> Iterator[str | None]:
+    """Take the journal's file as a table does (see _own), without opening it as a
+    database: the table's hardware is its journal holder's (check-hardware).
+    JournalError if another process holds it. Yields None when it holds the file, or
+    when there is none (no table ran with it yet: none is made; nor anything that is
+    no file, which no table holds); else why this user cannot look at it (the
+    service's 0700 state directory: ``sudo -u golfbox`` can)."""
+    key, cannot = None, None
+    try:
+        if stat.S_ISREG(os.stat(path).st_mode):  # a named pipe's open would wait
+            key = _own(Path(path))
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except PermissionError as exc:
+        cannot = exc.strerror or str(exc)
+    try:
+        yield cannot
+    finally:
+        if key is not None:
+            _let_go(key)
+
+
 def _let_go(key: tuple[int, int]) -> None:
     with _HELD_LOCK:
         held = _HELD[key]
