@@ -2,6 +2,7 @@
 
 import logging
 import math
+import os
 import queue
 import random
 import re
@@ -420,6 +421,29 @@ def test_a_nodes_port_another_program_holds_is_named_once_and_the_node_taken_whe
     finally:
         holder.close()
     assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
+
+
+@needs_micropython
+def test_a_terminal_program_cannot_open_a_nodes_port_the_table_has(make_node, make_hub):
+    """screen or minicom, run by the builder on a node's port while the table has it,
+    take no lock pyserial's exclusive=True (an flock) would see: both read, each takes
+    some of the node's bytes, and the seat's link broke and presses were lost. The
+    host makes the tty exclusive (TIOCEXCL): another user's open is refused, "Device or
+    resource busy". (root's is not: the kernel lets CAP_SYS_ADMIN in.)"""
+    node = make_node()
+    hub, events = make_hub()
+    assert events.get(timeout=10) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+    tty = os.path.realpath(node.port_link)
+    builder = {}
+    if os.geteuid() == 0:  # as a user the tty would otherwise let in
+        os.chown(tty, 65534, -1)
+        builder = dict(user=65534, group=65534, extra_groups=[])
+    screen = subprocess.run(["sh", "-c", 'exec 3<>"$0" && echo opened', tty], capture_output=True,
+                            text=True, timeout=10, **builder)
+    assert (screen.stdout, screen.returncode) == ("", 2), screen.stderr
+    assert "Device or resource busy" in screen.stderr
     node.press("ok")
     assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, at=ANY)
 

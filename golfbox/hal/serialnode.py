@@ -582,6 +582,7 @@ class _NodeConnection:
             self._say_once(f"seat nodes: cannot open {self.path}: {err}")
             self.hub._release(self, None, retry=True)
             return
+        _tty_exclusive(self.port, True)
         try:
             self._wait_until_quiet()
             hello = self._handshake()
@@ -628,6 +629,7 @@ class _NodeConnection:
             self._summarise_warnings(None)
             with self._port_lock:  # wake() leaves it alone from here on
                 port, self.port = self.port, None
+            _tty_exclusive(port, False)
             try:
                 port.close()  # outside the lock: closing a tty may wait for its output
             except (serial.SerialException, OSError):
@@ -974,6 +976,22 @@ class _Allowance:
             return False
         self.left -= 1
         return True
+
+
+def _tty_exclusive(port, exclusive: bool) -> None:
+    """Make the port's tty refuse (or again take) other opens: TIOCEXCL. pyserial's
+    exclusive=True is an flock, which keeps out another golfbox and pyserial's tools
+    but not screen, minicom or a shell's redirection: each read some of the node's
+    bytes, and the link broke. The kernel still lets root in (CAP_SYS_ADMIN).
+    Cleared before the close, so nothing is left to refuse our next open (a pty's
+    tty outlives its slave's close). A port with no tty (loop://) is left alone."""
+    import fcntl
+    import termios
+
+    try:
+        fcntl.ioctl(port.fileno(), termios.TIOCEXCL if exclusive else termios.TIOCNXCL)
+    except (OSError, ValueError):  # no descriptor (loop://, closed), not a tty
+        pass
 
 
 def _import_pyserial():
