@@ -31,6 +31,7 @@ from golfbox.configfile import ConfigError, Section, one_line
 from golfbox.hal import protocol
 from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
 from golfbox.hal.pages import pack_pages
+from golfbox.lockholder import flock_holder
 
 log = logging.getLogger(__name__)
 
@@ -579,7 +580,10 @@ class _NodeConnection:
         try:
             self.port = serial.serial_for_url(self.path, baudrate=115200, timeout=self.READ_TIMEOUT, write_timeout=1.0, exclusive=True)
         except (serial.SerialException, OSError) as err:
-            self._say_once(f"seat nodes: cannot open {self.path}: {err}")
+            # Another golfbox or a pyserial tool has it (its flock): which one, to close.
+            holder = flock_holder(self.path)
+            held = f"; held by {holder}" if holder else ""
+            self._say_once(f"seat nodes: cannot open {self.path}: {err}{held}")
             self.hub._release(self, None, retry=True)
             return
         _tty_exclusive(self.port, True)
