@@ -440,3 +440,26 @@ def test_leaving_a_result_on_a_full_disk_opens_the_lobby_says_so_once_and_loses_
     service.close("power cut")
     again, _ = table(path, clock, bots={1: "medium"}, rounds=1, auto_start=True)
     assert again.state == "round_over" and again.session.match.over  # its result, again
+
+
+def test_a_restart_after_the_matchs_result_was_refused_shows_no_fault_and_deals_again(
+        tmp_path, clock):
+    """The disk filled as the match's result was written, every action saved, and the
+    table restarted with room: resume() wrote the result, then the opening wrote the
+    last round's scores again, with the result again, into a match now finished. That
+    failed ("match 1 is finished, not in play"): "cannot save the game" on show, and
+    every new match refused with "not saved, not played" until another restart."""
+    path = tmp_path / "journal.sqlite3"
+    bots = {0: "medium", 1: "medium"}
+    service, _ = table(path, clock, bots=bots, auto_start=True)
+    service.journal.fill_before = "finish_match"
+    run_for(service, clock, 60)
+    assert service.session.match.over and service.journal.full
+    assert service.journal.unfinished().id == service.session.match_id  # all but its result
+    service.close("power cut")
+    again, _ = table(path, clock, bots=bots, auto_start=True)
+    assert again.session.match.over and again.journal.history()[0].id == 1  # result written
+    assert "cannot save" not in again.notices.shared_line()
+    run_for(again, clock, 60)  # the bots' result, then their next match
+    assert again.session.match_id >= 2  # dealt
+    assert set(again.journal.history()[-1].round_scores) == {1, 2}  # match 1, whole

@@ -63,7 +63,8 @@ def opening(table: "TableService", kept: Any) -> "State":
         table.lobby.resume(session.match_config, session.players)
         if not session.match.round.over:
             return Playing(table)
-        session.finish_round()  # a crash came between the last action and the reveal
+        # A crash came between the last action and the reveal: resume() wrote the round's
+        # scores (and the match's result). Writing them again failed after the last round.
         return RoundOver(table)
     shown = table.journal.result_shown() if table.journal is not None else None
     if shown is not None and session.resume(shown, finished=True):
