@@ -11,8 +11,11 @@ import os
 import logging
 import random
 import resource
+import shutil
 import signal
+import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -463,3 +466,44 @@ def test_a_restart_after_the_matchs_result_was_refused_shows_no_fault_and_deals_
     run_for(again, clock, 60)  # the bots' result, then their next match
     assert again.session.match_id >= 2  # dealt
     assert set(again.journal.history()[-1].round_scores) == {1, 2}  # match 1, whole
+
+
+@pytest.fixture
+def sd_card(tmp_path):
+    """A real ext4 file system (a loop-mounted image, errors=remount-ro as on a Pi's SD
+    card) and a way to make it fail: ext4 then goes read-only under the open journal,
+    which `mount -o remount,ro` refuses to do while files are open for writing. Root
+    only (mount), and ext4's trigger_fs_error."""
+    if os.geteuid() != 0 or shutil.which("mkfs.ext4") is None:
+        pytest.skip("mounts an ext4 image: root and mkfs.ext4 only")
+    image, folder = tmp_path / "sd.img", tmp_path / "sd"
+    image.write_bytes(b"")
+    os.truncate(image, 8 << 20)
+    folder.mkdir()
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-b", "4096", str(image)], check=True)
+    if subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(folder)]).returncode:
+        pytest.skip("cannot loop-mount an image here")
+    try:
+        device = next(line.split()[0] for line in open("/proc/mounts")
+                      if line.split()[1] == str(folder))
+        trigger = Path("/sys/fs/ext4") / Path(device).name / "trigger_fs_error"
+        if not trigger.exists():
+            pytest.skip("this kernel's ext4 has no trigger_fs_error")
+        yield folder, lambda: trigger.write_text("golfbox test: an SD card fault\n")
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def test_a_write_the_read_only_sd_card_refuses_says_read_only(sd_card):
+    """ext4 remounts the SD card read-only after a fault: the log said only "disk I/O
+    error", nothing that sends the café's owner to the card."""
+    folder, fault = sd_card
+    journal = Journal(folder / "journal.sqlite3")
+    match_id = journal.start_match({"variant": "4-card", "rounds": 1}, 5)
+    journal.record(match_id, 0, "draw")
+    fault()
+    with pytest.raises(JournalError) as refused:
+        journal.record(match_id, 1, "draw")
+    assert str(refused.value).endswith("; its file system is read-only")
+    assert str(folder / "journal.sqlite3") in str(refused.value)
+    journal.close()

@@ -466,7 +466,8 @@ class Journal:
             try:
                 yield self._db
             except sqlite3.Error as exc:
-                raise JournalError(self.path, f"{exc} ({exc.__class__.__name__})") from exc
+                raise JournalError(self.path, f"{exc} ({exc.__class__.__name__})"
+                                              f"{_if_full_or_read_only(self.path)}") from exc
 
     def _prune(self, db: sqlite3.Connection) -> None:
         """Delete the oldest matches beyond the newest ``keep_matches``, PRUNE_BATCH at
@@ -751,6 +752,20 @@ def _if_full(path: Path) -> str:
     if usage.total == 0:  # /proc, /sys: no disk at all, so not a full one
         return ""
     return f"; the disk is full ({usage.free} bytes free)" if usage.free < FULL_BELOW else ""
+
+
+def _if_full_or_read_only(path: Path) -> str:
+    """Why a write may have failed, when the disk says. SQLite calls a file system that
+    ext4 made read-only after an SD card fault a "disk I/O error", and statvfs() does
+    not tell (Linux 6.18's emergency_ro): setting the journal's times to what they are
+    is refused there (EROFS), and writes nothing but its ctime elsewhere."""
+    try:
+        times = os.stat(path)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    except OSError as exc:
+        if exc.errno == errno.EROFS:
+            return "; its file system is read-only"
+    return _if_full(path)
 
 
 def _prepare(db: sqlite3.Connection, path: Path) -> None:
