@@ -259,14 +259,17 @@ def idle(args) -> None:
             raise SystemExit(f"no READY=1 within 30 s: see {folder}")
         time.sleep(1.0)  # the config kept after READY (last_good)
         pid = children(service.pid)[0]  # strace's child: the service
-        ready, before = time.time(), io_counters(pid)["write_bytes"]
-        device = device_bytes(args.device)
-        while time.time() < ready + args.minutes * 60:
+        # Timed on the monotonic clock: NTP may step a Pi's wall clock by days meanwhile.
+        # strace stamps its lines on the wall clock, so the window read from its trace is.
+        ready, ready_wall = time.monotonic(), time.time()
+        before, device = io_counters(pid)["write_bytes"], device_bytes(args.device)
+        while time.monotonic() < ready + args.minutes * 60:
             time.sleep(5.0)
             drain(notify)  # as systemd reads it: a full socket would hold its sends up
         write_bytes = io_counters(pid)["write_bytes"] - before
         device = device_bytes(args.device) - device
-        ended = time.time()  # what its stop writes (the closing checkpoint) is not idle
+        # What its stop writes (the closing checkpoint) is not idle.
+        ended, ended_wall = time.monotonic(), time.time()
     finally:
         for pid in children(service.pid):  # the service, as systemd stops it; then strace ends
             os.kill(pid, signal.SIGTERM)
@@ -275,7 +278,7 @@ def idle(args) -> None:
     print(f"idle: the real service in its lobby for {(ended - ready) / 60:.1f} min after READY=1"
           f" (screen saver after {args.saver_minutes} min)")
     report(trace, write_bytes, (ended - ready) / 3600, {},
-           (args.device, device) if args.device else None, (ready, ended))
+           (args.device, device) if args.device else None, (ready_wall, ended_wall))
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(trace.parent, ignore_errors=True)
 

@@ -1,14 +1,17 @@
 """bench/sd_writes.py reads strace's trace: each call is put to the file it wrote,
 synced, renamed or removed, as strace prints it on the machine it runs on."""
 
+import argparse
+import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from sd_writes import read_strace, traced  # noqa: E402
+from sd_writes import idle, read_strace, traced  # noqa: E402
 
 # The *at calls are what a Pi's 64-bit Raspberry Pi OS makes of unlink() and rename()
 # (arm64 has neither): the path is not their last argument, unlinkat's flags are.
@@ -44,3 +47,20 @@ def test_a_pi_s_unlinkat_and_renameat_lines_are_named_by_their_path(tmp_path):
     _, _, syncs = read_strace(trace)
     assert syncs == {"unlinkat: journal -wal": 1, "unlinkat: journal -shm": 1,
                      "renameat: the kept config (last-good)": 1}, syncs
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="no strace here")
+def test_idle_lasts_its_minutes_when_the_wall_clock_is_stepped(tmp_path, monkeypatch, capsys):
+    """A Pi has no battery clock: NTP steps its wall clock, often by days, minutes
+    after the boot, when the bench may be running. The idle minutes, and the rates an
+    hour drawn from them, are timed on the monotonic clock."""
+    real_time, readings = time.time, []
+
+    def stepped_a_day_forward_after_the_first_reading() -> float:
+        readings.append(None)
+        return real_time() + (0 if len(readings) == 1 else 86400)
+
+    monkeypatch.setattr(time, "time", stepped_a_day_forward_after_the_first_reading)
+    idle(argparse.Namespace(dir=str(tmp_path), minutes=0.1, saver_minutes=10, device=None))
+    lasted = float(re.search(r"lobby for ([\d.]+) min", capsys.readouterr().out).group(1))
+    assert 0.1 <= lasted <= 0.2  # the loop looks every 5 s
