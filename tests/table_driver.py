@@ -90,13 +90,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--variant", default="4-card")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--seats", type=int, help="seats at the table (default 3, or one more"
+                        " than --bots names)")
     parser.add_argument("--kill-at", type=int)
     parser.add_argument("--kill-when", choices=("before", "after"), default="after")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--bots", help="the bots of seats 2, 3 …, comma separated (default random)")
     args = parser.parse_args()
-    bots = args.bots.split(",") if args.bots else ["random"] * (args.seats - 1)
+    bots = args.bots.split(",") if args.bots else ["random"] * ((args.seats or 3) - 1)
+    if args.seats is not None and args.seats != len(bots) + 1:
+        # --bots names every seat but the person's: a --seats that disagrees was a
+        # table of another size played in silence.
+        parser.error(f"--seats {args.seats} but --bots names {len(bots)} bots (seats 2 to"
+                     f" {len(bots) + 1}): name {args.seats - 1}, or leave --seats out")
     rules = {name: value == "true" if value in ("true", "false") else int(value)
              for name, value in (rule.split("=", 1) for rule in args.rule)}
 

@@ -116,3 +116,12 @@ def test_a_restart_with_another_hash_seed_plays_on_as_if_never_stopped(tmp_path)
         run = drive(journal, 11, "6-card", more=more, hash_seed=len(kills) + 1)
         assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == expected
+
+
+def test_the_driver_refuses_a_seat_count_its_bots_do_not_fill(tmp_path):
+    """--bots names every seat but the person's: --seats 4 with one bot was a 2-seat
+    table played in silence; now it stops before playing, naming both counts."""
+    run = drive(tmp_path / "j.sqlite3", 1, "4-card", more=("--seats", "4", "--bots", "greedy"))
+    assert run.returncode == 2, run.stdout
+    assert "--seats 4 but --bots names 1 bots" in run.stderr
+    assert not (tmp_path / "j.sqlite3").exists()
