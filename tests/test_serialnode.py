@@ -312,6 +312,34 @@ def test_a_hub_closed_while_it_probes_a_port_does_not_blame_the_port(caplog):
     assert "no answer like" not in caplog.text
 
 
+def test_a_reader_stuck_closing_its_port_does_not_hold_the_hubs_close(caplog, monkeypatch):
+    """Closing the tty of a hung USB device waits in the kernel (up to 30 s) for output
+    it never takes: the hub's close() joined that reader for ever, and the table's stop
+    waited past systemd's 10 s for its SIGKILL, the log not saying which port held it."""
+    import threading
+
+    import serial
+    from hung_serial import protocol_hung
+
+    monkeypatch.setattr(serial, "protocol_handler_packages",
+                        [*serial.protocol_handler_packages, "hung_serial"])
+    hub = SerialNodeHub(SerialNodeConfig(seats={SEAT: NODE_ID}, usb_ids=(), ports=("hung://",),
+                                         handshake_timeout=0.2, scan_interval=0.1, quiet_before_sync=0.05))
+    closer = threading.Thread(target=hub.close, daemon=True)
+    try:
+        with caplog.at_level(logging.ERROR, logger="golfbox.hal.serialnode"):
+            hub.start(queue.Queue().put)
+            assert protocol_hung.closing.wait(5.0)  # no node: its reader closes the port, and hangs
+            closer.start()
+            closer.join(5.0)
+            assert not closer.is_alive(), "hub.close() waits for a reader stuck closing its port"
+        assert "node on hung://: its reader on hung:// did not stop within 3 s" in caplog.text
+    finally:
+        protocol_hung.released.set()
+        if closer.is_alive():
+            closer.join(protocol_hung.MOST)
+
+
 def test_a_port_that_is_not_a_node_is_logged_once_not_at_every_probe(caplog):
     """It is probed again now and then (a node may still be starting), and each probe
     logged a warning: with the default timings one every 6 s, all evening, for a

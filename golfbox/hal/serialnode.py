@@ -59,6 +59,11 @@ PRESS_BURST = 64
 # A node sends 4 STATEs a second. Each may flip its panel's fault (a LinkEvent for the
 # table) and is kept 10 s for its clock: a node sending more is broken, the rest dropped.
 STATE_RATE = 10
+# A reader sees the hub's stop within a read (ping_interval at most) and a write (its
+# write_timeout, 1 s): one not stopped by this long is stuck in the kernel (closing the
+# tty of a hung USB device waits up to 30 s for output it never takes), and the table's
+# stop must not wait for it past systemd's TimeoutStopSec.
+CLOSE_WAIT = 3.0
 
 
 SerialNodeConfigError = ConfigError  # a [seat_nodes] setting that cannot work; names the key
@@ -342,12 +347,19 @@ class SerialNodeHub:
 
     def close(self) -> None:
         self._stop.set()
+        deadline = time.monotonic() + CLOSE_WAIT
         if self._scanner is not None:
-            self._scanner.join()
+            self._scanner.join(CLOSE_WAIT)
+            if self._scanner.is_alive():
+                log.error("seat nodes: the port scanner did not stop within %g s; left behind",
+                          CLOSE_WAIT)
         with self._lock:
             connections = list(self._connections.values())
         for connection in connections:
-            connection.thread.join()
+            connection.thread.join(max(0.0, deadline - time.monotonic()))
+            if connection.thread.is_alive():  # a daemon thread: it ends with the process
+                log.error("%s: its reader on %s did not stop within %g s (a hung USB device?); "
+                          "left behind", connection._label(), connection.path, CLOSE_WAIT)
 
     def display(self, seat: int) -> "SerialNodeDisplay":
         if seat not in self._seats:
