@@ -77,6 +77,37 @@ def test_the_next_start_resumes_the_match_after_q_a_crash_or_a_closed_terminal(
     assert same_id == match_id and status == "playing" and still >= played
 
 
+def semaphores_of(pid: int) -> set[Path]:
+    """The POSIX semaphores a process has open (multiprocessing's /dev/shm/sem.mp-…).
+    /proc's maps names the file glibc made each in and renamed by a link: its inode
+    finds the name it has now."""
+    lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    inodes = {int(line.split()[4]) for line in lines if " /dev/shm/sem." in line}
+    found = set()
+    for path in Path("/dev/shm").glob("sem.*"):
+        try:
+            if path.stat().st_ino in inodes:
+                found.add(path)
+        except FileNotFoundError:  # another program's, gone meanwhile
+            pass
+    return found
+
+
+def test_a_killed_table_leaves_no_semaphore_behind(open_terminal, tmp_path):
+    """The bots' worker pool's semaphores are unlinked by multiprocessing's resource
+    tracker once the table is gone. The table is the terminal's session leader: its
+    death sent SIGHUP to its process group, which killed the tracker first, and five
+    files were left in /dev/shm at each crash or closed terminal window."""
+    term = open_terminal(["sim", *START])
+    flip_two(term, journal_of(tmp_path))
+    semaphores = term.until(lambda: semaphores_of(term.process.pid), 10,
+                            lambda: "the table opened no semaphore: its bots' worker never started")
+    term.process.kill()
+    term.process.wait()
+    term.until(lambda: not any(path.exists() for path in semaphores), 10,
+               lambda: f"left in /dev/shm: {sorted(p.name for p in semaphores if p.exists())}")
+
+
 def test_new_abandons_the_unfinished_match_and_deals_another(open_terminal, tmp_path):
     journal = journal_of(tmp_path)
     term = open_terminal(["sim", *START])

@@ -16,6 +16,7 @@ import hashlib
 import logging
 import os
 import multiprocessing
+import multiprocessing.resource_tracker
 import random
 import signal
 import threading
@@ -198,6 +199,7 @@ class Thinker:
 
     @staticmethod
     def _new_pool() -> ProcessPoolExecutor:
+        _start_resource_tracker()
         # spawn: the table has threads (pads, displays), which fork would copy half-way.
         return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_start_worker)
@@ -214,6 +216,20 @@ class Thinker:
             if wait(asked, CLOSE_WAIT).not_done:
                 _kill_workers(self._pool)
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_resource_tracker() -> None:
+    """multiprocessing's resource tracker unlinks the pool's semaphores (/dev/shm/sem.mp-…)
+    once the table is gone, killed or not; started here with SIGHUP blocked, as Python
+    blocks SIGINT and SIGTERM for it. In a terminal the table leads the session, and its
+    death (a crash, SIGKILL) or a closed window sends SIGHUP to the whole process group:
+    the tracker died of it before cleaning up, and five semaphores were left each time.
+    (Already running, it is left as it is.)"""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        multiprocessing.resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
