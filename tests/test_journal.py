@@ -203,6 +203,45 @@ def test_files_are_private_whatever_the_umask(tmp_path, caplog):
         os.umask(previous)
 
 
+def umask_now() -> int:
+    """The process's umask, read without setting it (os.umask can only swap)."""
+    line = next(l for l in Path("/proc/self/status").read_text().splitlines()
+                if l.startswith("Umask:"))
+    return int(line.split()[1], 8)
+
+
+def test_opening_a_journal_leaves_the_process_umask_to_the_other_threads(tmp_path):
+    """_open set umask 077 for the whole process while it waited (up to busy_timeout's
+    5 s on a lock, a quick_check of a large journal): a file another thread made
+    meanwhile was 0600 whatever it asked for, and two journals opened at once could
+    restore each other's 077 for good. The journal's own files have explicit modes."""
+    path = tmp_path / "journal.sqlite3"
+    sqlite3.connect(path).close()  # an empty SQLite file: no mark yet, opened as new
+    previous = os.umask(0o022)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")  # the sqlite3 shell, a backup: the journal waits
+        opened = []
+        opener = threading.Thread(target=lambda: opened.append(Journal(path)))
+        opener.start()
+        seen = set()
+        deadline = time.monotonic() + 1.0  # the opener waits on the lock meanwhile
+        while time.monotonic() < deadline:
+            seen.add(umask_now())
+            time.sleep(0.005)
+        other = tmp_path / "other.txt"
+        other.write_text("another thread's file\n")
+        holder.execute("COMMIT")
+        opener.join(10)
+        assert opened and opened[0].unfinished() is None
+        opened[0].close()
+        assert seen == {0o022}
+        assert mode(other) == 0o644
+    finally:
+        holder.close()
+        os.umask(previous)
+
+
 def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplog):
     """The journal holds the match seed, which deals every card. One copied in with cp
     (a restored backup) or made before was 0644, and its -wal and -shm, which SQLite

@@ -665,11 +665,10 @@ def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
     corrupt, the verdict that lets the caller set it aside."""
     marked = _check_ours(path)
     owner = None
-    # umask covers the directory and the -wal/-shm files SQLite creates; the
-    # main file is created explicitly so its mode never depends on umask.
-    old_umask = os.umask(0o077)
+    # Explicit modes, never the umask: it is the whole process's, and other threads
+    # write files meanwhile. SQLite makes the -wal and -shm with the main file's mode.
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_folders(path.parent)
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
@@ -689,9 +688,21 @@ def _open(path: Path) -> tuple[sqlite3.Connection, tuple[int, int]]:
         if why is None:
             raise
         raise why from exc
-    finally:
-        os.umask(old_umask)
     return db, owner
+
+
+def _make_folders(folder: Path) -> None:
+    """``folder`` and any missing above it, the owner's only (0700, as XDG asks of a
+    state home): the journals set aside beside it deal their matches too."""
+    missing = []
+    while not folder.is_dir():
+        missing.append(folder)
+        folder = folder.parent
+    for one in reversed(missing):
+        try:
+            one.mkdir(0o700)
+        except FileExistsError:  # made meanwhile (another journal), or a file: opening says
+            pass
 
 
 def _make_private(path: Path) -> None:
