@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -240,6 +241,27 @@ def test_opening_a_journal_leaves_the_process_umask_to_the_other_threads(tmp_pat
     finally:
         holder.close()
         os.umask(previous)
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="no strace here")
+def test_the_folders_a_first_journal_makes_reach_the_disk(tmp_path):
+    """SQLite fsyncs the journal's folder as it creates its files, never that folder's
+    own entry in its parent: a power cut soon after a first start in a new folder (a
+    laptop's ~/.local/state/golfbox, a --journal on a fresh stick) lost it, and the
+    journal with it. Each folder made is fsynced into its parent."""
+    path = tmp_path / "state" / "golfbox" / "journal.sqlite3"
+    trace = tmp_path / "strace.txt"
+    opening = "import sys; from golfbox.table.journal import Journal; Journal(sys.argv[1]).close()"
+    subprocess.run(["strace", "-f", "-y", "-e", "trace=mkdir,mkdirat,fsync,fdatasync", "-o",
+                    str(trace), sys.executable, "-c", opening, str(path)], check=True)
+    lines = trace.read_text().splitlines()
+    made = [i for i, line in enumerate(lines) if "mkdir" in line and line.endswith("= 0")]
+    assert len(made) == 2, lines  # state and state/golfbox
+    for i in made:
+        folder = Path(lines[i].split('"')[1])
+        synced = re.compile(rf"sync\(\d+<{re.escape(str(folder.parent))}>\)")
+        assert any(synced.search(line) for line in lines[i + 1:]), \
+            f"{folder} is not fsynced into {folder.parent}"
 
 
 def test_a_journal_others_could_read_is_made_private_when_opened(tmp_path, caplog):

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from golfbox.lockholder import flock_holder
+from golfbox.table.durable import fsync_folder
 
 log = logging.getLogger(__name__)
 
@@ -702,7 +703,12 @@ def _make_folders(folder: Path) -> None:
         try:
             one.mkdir(0o700)
         except FileExistsError:  # made meanwhile (another journal), or a file: opening says
-            pass
+            continue
+        try:  # SQLite fsyncs the journal's folder, never the folder's own entry
+            fsync_folder(one.parent)
+        except OSError as exc:  # it works on: a cut soon may lose the folder, not a match
+            log.warning("journal folder %s may not survive a power cut: %s", one,
+                        exc.strerror or exc)
 
 
 def _make_private(path: Path) -> None:

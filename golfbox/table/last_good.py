@@ -38,6 +38,7 @@ from pathlib import Path
 
 from golfbox.configfile import ConfigError, one_line
 from golfbox.hal.config import MAX_FILE_BYTES, HardwareConfig, load_config
+from golfbox.table.durable import fsync_folder
 from golfbox.table.settings import settings_from_config
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,7 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
         os.mkdir(new, 0o700)
         for name, text in texts.items():
             _write(new / name, text)
-        _fsync_folder(new)
+        fsync_folder(new)
         pinmap = new / PINMAP if PINMAP in texts else None
         try:
             same = _same(load_checked(new / CONFIG, pinmap_file=pinmap), config)
@@ -182,7 +183,7 @@ def keep(config: HardwareConfig, config_path: Path, copy: Path) -> None:
         committed, new = new, None
         kept = f"kept {files} in {committed}, to run on if a later edit is refused"
         try:
-            _fsync_folder(state)
+            fsync_folder(state)
         except OSError as exc:  # kept, but a cut may undo the rename: the old pair must stay
             log.warning("%s, but %s: a power cut before it reaches the disk may run on the "
                         "pair kept before", kept, _refused(exc))
@@ -226,7 +227,7 @@ def _keep_flat(texts: dict[str, bytes], copy: Path) -> bool:
         changed = True
     if PINMAP not in texts:  # one kept for an earlier config would mislead
         pinmap.unlink(missing_ok=True)
-    _fsync_folder(copy.parent)
+    fsync_folder(copy.parent)
     return changed
 
 
@@ -298,14 +299,3 @@ def _read_file(path: Path) -> bytes | None:
 
 def _same(a: HardwareConfig, b: HardwareConfig) -> bool:
     return dataclasses.replace(a, path=None) == dataclasses.replace(b, path=None)
-
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    except OSError as exc:  # as _write: fsync names no file
-        exc.filename = os.fspath(folder)
-        raise
-    finally:
-        os.close(fd)
