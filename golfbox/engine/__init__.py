@@ -45,8 +45,7 @@ from golfbox.engine.cards import (ACE, JACK, JOKER, KING, QUEEN, RANK_NAMES, SUI
                                   suit_of)
 from golfbox.engine.determinize import Determinizer, public_memory, unseen_cards
 from golfbox.engine.match import DEFAULT_ROUNDS, Match
-from golfbox.engine.notation import (NotationError, check_cards_exist, format_grid, parse_grid,
-                                     suited_cards)
+from golfbox.engine.notation import NotationError, check_cards_exist, parse_grid, suited_cards
 from golfbox.engine.round import IllegalAction, Round
 from golfbox.engine.scoring import (FINISHER_PENALTY_PER_LOWER, NINE_CARD_LINE_SCORES, Combination,
                                     grid_score, round_scores, scoring_combinations)
@@ -69,7 +68,7 @@ __all__ = [
     "SCORE_SUM", "SCORE_COLUMN_PAIRS", "SCORE_LINES", "grid_score", "round_scores",
     "Combination", "scoring_combinations",
     "NINE_CARD_LINE_SCORES", "FINISHER_PENALTY_PER_LOWER",
-    "NotationError", "parse_grid", "format_grid", "suited_cards", "check_cards_exist",
+    "NotationError", "parse_grid", "suited_cards", "check_cards_exist",
     # rounds, matches, views
     "Round", "IllegalAction", "Match", "DEFAULT_ROUNDS",
     "Phase", "START", "TURN", "HOLDING", "FLIP_OPTION", "OVER", "PublicTable", "SeatView",

@@ -59,9 +59,3 @@ def check_cards_exist(grids: Sequence[Sequence[Card]], variant: Variant, players
             name = "JK" if rank == JOKER else card_name(rank * 4)[:-1]
             raise NotationError(
                 f"{count} cards of rank {name}, but {decks} deck(s) of {variant.name} hold {most}")
-
-
-def format_grid(cards: Sequence[Card | None], variant: Variant) -> str:
-    names = [card_name(c) if c is not None else "??" for c in cards]
-    return " / ".join(" ".join(names[r * variant.cols:(r + 1) * variant.cols])
-                      for r in range(variant.rows))

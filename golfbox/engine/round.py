@@ -275,11 +275,6 @@ class Round:
     scores = _public_property(_ROUND_SCORES, "round scores after penalties, once over")
     raw_scores = _public_property(_RAW_SCORES, "round scores before penalties, once over")
 
-    @property
-    def last(self) -> LastAction | None:
-        """The last action, as every seat saw it."""
-        return self.public_table().last
-
     # ------------------------------------------------------------------ queries
 
     @property

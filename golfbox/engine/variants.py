@@ -146,9 +146,6 @@ class Variant:
     def has_jokers(self) -> bool:
         return self.jokers_per_deck > 0
 
-    def rules(self, overrides: Mapping[str, Any] | None = None) -> "Rules":
-        return make_rules(self, overrides or {})
-
 
 class Rules(Mapping[str, Any]):
     """The house rules in force: every rule of the variant, defaults filled in."""
