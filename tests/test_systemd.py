@@ -417,13 +417,15 @@ def test_uninstall_leaves_no_failed_unit_behind(tmp_path, failed):
 
 
 def test_the_bots_worker_runs_at_a_lower_priority_than_the_table():
-    """What the filter above allows, done: the worker's niceness is the table's plus 10."""
+    """What the filter above allows, done: the worker's niceness is the table's plus 10.
+    Linux stops at 19: a suite run under `nice -n 10` (a shared Pi, a busy builder)
+    starts the worker at 10 and can lower it by 9 only, which is no fault of the worker."""
     code = ("import os; from golfbox.table.thinker import _lower_priority, WORKER_NICENESS; "
-            "before = os.nice(0); _lower_priority(); print(os.nice(0) - before, WORKER_NICENESS)")
+            "before = os.nice(0); _lower_priority(); print(before, os.nice(0), WORKER_NICENESS)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                             timeout=30)
-    lowered, wanted = map(int, result.stdout.split())
-    assert lowered == wanted == 10 and result.stderr == ""
+    before, after, wanted = map(int, result.stdout.split())
+    assert wanted == 10 and after == min(before + wanted, 19) and result.stderr == ""
 
 
 # -- the udev rule that makes the TCA9548A deselect when idle ---------------------------------
