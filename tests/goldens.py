@@ -443,6 +443,11 @@ def table_screens(lang: str = "en") -> dict[str, Callable[[], Image.Image]]:
             size, "golfbox", say(lang, "paused"))
         screens[f"notice_unplugged{tag}"] = lambda size=size: render_notice(
             size, names[2], say(lang, "a bot plays this seat"))
+        # The SD card full at start: the table waits for room, saying so (commands/run.py).
+        screens[f"notice_disk_full{tag}"] = lambda size=size: render_notice(
+            size, "golfbox", say(lang, "the disk is full: the table starts once there is room"))
+    screens["notice_disk_full_seat"] = lambda: render_notice(
+        (128, 64), say(lang, "P{n}", n=1), say(lang, "disk full: waiting"))
     title = say(lang, "golfbox: press ● to join")
     for size, tag in (((256, 64), ""), ((128, 64), "_mono")):
         screens[f"lobby{tag}"] = lambda size=size: _lobby(size, title, None, lang)

@@ -23,6 +23,7 @@ the shared display: see golfbox.table.last_good.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
@@ -32,15 +33,19 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from golfbox.commands import NotNow, UsageError, config_usage_error, is_terminal
 from golfbox.hal.config import ConfigError, HardwareConfig, sim_config
 from golfbox.render.words import say
 from golfbox.table import last_good
-from golfbox.table.journal import Journal, JournalError, set_aside
+from golfbox.table.journal import Journal, JournalError, set_aside, taken
 from golfbox.table.notify import Notifier, NotifyError
 from golfbox.table.settings import settings_from_config
+
+if TYPE_CHECKING:
+    from golfbox.hal.build import Hardware
+    from golfbox.table.settings import TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +186,57 @@ def open_journal(path: Path, *, patience: float = JOURNAL_PATIENCE,
             waited += JOURNAL_RETRY
 
 
+def _open_showing_why(refused: JournalError, config: HardwareConfig, path: Path,
+                      sink: Callable[[object], None], settings: TableSettings,
+                      notifier: Notifier,
+                      ) -> tuple[Journal, Hardware | None]:
+    """The journal, opened once ``refused`` (a reason that may pass: a full SD card) has
+    passed, and the hardware, built meanwhile to say why on its displays: nobody at the
+    table reads the log. Holding the journal's file (as check-hardware does) keeps a
+    second golfbox off the displays; if one holds it, its hardware is left alone and the
+    start waits as it always did. Past JOURNAL_PATIENCE, NotNow (exit 1) as before."""
+    from golfbox.hal.base import HardwareSetupError
+    from golfbox.hal.build import build_hardware
+
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(taken(path))
+        except JournalError:  # another golfbox holds it: its displays are its own
+            return open_journal(path), None
+        try:
+            hardware = build_hardware(config, sink)
+        except HardwareSetupError as exc:
+            raise UsageError(str(exc)) from None
+        try:
+            show_journal_waiting(hardware, refused, settings)
+            notifier.status(f"waiting: {refused}")
+            return open_journal(path), hardware
+        except BaseException:
+            hardware.close()
+            raise
+
+
+def show_journal_waiting(hardware: Hardware, refused: JournalError,
+                         settings: TableSettings) -> None:
+    """Say on every display, in the table's language, why the table does not start."""
+    from golfbox.render.table import render_notice
+
+    lang = settings.language
+    if refused.full:
+        shared = say(lang, "the disk is full: the table starts once there is room")
+        seat = say(lang, "disk full: waiting")
+    else:
+        shared = say(lang, "the journal cannot be opened: trying again (see the log)")
+        seat = say(lang, "cannot start: waiting")
+    names = [settings.name(n, lang) for n in sorted(hardware.seat_displays)]
+    shown = [(display, render_notice(display.size, "golfbox", shared))
+             for display in filter(None, [hardware.shared_display])]
+    shown += [(display, render_notice(display.size, settings.name(n, lang), seat, names))
+              for n, display in hardware.seat_displays.items()]
+    for display, image in shown:
+        display.show(image if image.mode == display.mode else image.convert(display.mode))
+
+
 def _open_or_set_aside(path: Path) -> Journal:
     try:
         return Journal(path)
@@ -223,19 +279,28 @@ def serve(config: HardwareConfig, journal_file: Path, *,
         notifier = Notifier.from_environment()
     except (ConfigError, NotifyError) as exc:
         raise UsageError(str(exc)) from None
-    journal = open_journal(journal_file)
-    if new:
-        start_afresh(journal)
-    if note:
-        log.info("%s", note)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
+    hardware = None
     try:
-        hardware = build_hardware(config, inbox.put)
-    except HardwareSetupError as exc:  # a missing package, a pin in use: restarting will not help
+        journal = _open_or_set_aside(journal_file)
+    except JournalError as exc:
+        if not exc.passing:
+            raise UsageError(str(exc)) from None
+        journal, hardware = _open_showing_why(exc, config, journal_file, inbox.put, settings,
+                                              notifier)
+    try:
+        if new:
+            start_afresh(journal)
+        if note:
+            log.info("%s", note)
+        if hardware is None:
+            hardware = build_hardware(config, inbox.put)
+    except BaseException as exc:
         journal.close()
-        raise UsageError(str(exc)) from None
-    except BaseException:
-        journal.close()
+        if hardware is not None:
+            hardware.close()
+        if isinstance(exc, HardwareSetupError):  # a missing package, a pin in use: restarting will not help
+            raise UsageError(str(exc)) from None
         raise
     # A node seat's, as its node says its protocol (the hub's dict: read at each ●).
     settings.hold_times = hardware.hold_times

@@ -116,6 +116,13 @@ FRENCH: dict[str, str] = {
         "{who} : poste retiré, un robot joue à sa place",
     "a bot plays in {n} s": "un robot joue dans {n} s",
     "paused": "en pause", "stopped by an error: restarting": "arrêt sur erreur : redémarrage",
+    # A journal that cannot be opened at start (a full SD card): the table waits for it.
+    "the disk is full: the table starts once there is room":
+        "le disque est plein : la table démarre dès qu'il y a de la place",
+    "the journal cannot be opened: trying again (see the log)":
+        "le journal ne s'ouvre pas : nouvel essai (voir le journal système)",
+    "disk full: waiting": "disque plein : en attente",
+    "cannot start: waiting": "démarrage en attente",
     # the lobby
     "{label}: {value}": "{label} : {value}", "playing: {who}": "à la table : {who}",
     "golfbox: press ● to join": "golfbox : ● pour jouer",

@@ -152,6 +152,7 @@ class JournalError(Exception):
                  corrupt: bool = False, no_access: bool = False):
         self.path = Path(path)
         self.problem = problem
+        self.full = FULL_SAYS in problem  # its disk is full (_if_full): the displays say so
         self.passing = passing  # it may heal by itself (a full disk, a lock): worth another try
         self.corrupt = corrupt  # a golfbox journal that is damaged: the caller may set it aside
         # This user may not look at it (a folder it may not enter): said here, not left to
@@ -757,6 +758,7 @@ def _why_not(path: Path, marked: bool, exc: BaseException) -> JournalError | Non
 # SQLite's primary result codes for a failure that can pass: SQLITE_BUSY, SQLITE_LOCKED,
 # SQLITE_IOERR (a write into a full disk, as often as SQLITE_FULL), SQLITE_FULL.
 PASSING_SQLITE_ERRORS = (5, 6, 10, 13)
+FULL_SAYS = "; the disk is full"
 FULL_BELOW = 1 << 20  # free bytes under which a failed write is put down to a full disk
 
 
@@ -768,7 +770,7 @@ def _if_full(path: Path) -> str:
         return ""
     if usage.total == 0:  # /proc, /sys: no disk at all, so not a full one
         return ""
-    return f"; the disk is full ({usage.free} bytes free)" if usage.free < FULL_BELOW else ""
+    return f"{FULL_SAYS} ({usage.free} bytes free)" if usage.free < FULL_BELOW else ""
 
 
 def _if_full_or_read_only(path: Path) -> str:

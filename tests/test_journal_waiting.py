@@ -1,0 +1,153 @@
+"""A journal that cannot be opened at start for a reason that may pass (the SD card
+full): the table's displays say so while it waits, and it plays once there is room.
+
+Before, the hardware was built only once the journal opened: every display stayed
+dark (or showed what it last showed) and only journalctl said why.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from goldens import golden_path
+from golfbox.commands import run as service_cli
+from golfbox.hal import build
+from golfbox.hal.base import Button
+from golfbox.hal.config import parse_config
+
+CONFIG = {"seats": [{"backend": "sim"}, {"backend": "sim"}],
+          "shared_display": {"driver": "sim"}}
+
+
+@pytest.fixture
+def full_sd_card(tmp_path):
+    """A tmpfs of 256 KiB, filled: the journal's file can be made, its -wal cannot."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    card = tmp_path / "sd"
+    card.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(card)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        filler = os.open(card / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(filler, b"\0" * 4096):
+                pass
+        except OSError:  # ENOSPC: full
+            pass
+        finally:
+            os.close(filler)
+        yield card
+    finally:
+        subprocess.run(["umount", "-l", str(card)], check=True)
+
+
+def wait_for(condition, what: str, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError(f"waited {timeout:g} s for {what}")
+
+
+def same(image: Image.Image, golden: Path) -> bool:
+    expected = Image.open(golden).convert(image.mode)
+    return image.size == expected.size and ImageChops.difference(image, expected).getbbox() is None
+
+
+def test_a_full_sd_card_at_start_is_shown_on_the_displays_until_there_is_room(
+        full_sd_card, monkeypatch, tmp_path):
+    monkeypatch.setattr(service_cli, "JOURNAL_RETRY", 0.2)  # 5 s between tries on a Pi
+    built = []
+    real_build = build.build_hardware
+
+    def build_hardware(*args, **kwargs):  # the same hardware from the wait into the table
+        built.append(real_build(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(build, "build_hardware", build_hardware)
+    seen = {}
+
+    def meanwhile():
+        try:
+            hardware = wait_for(lambda: built and built[0], "the hardware")
+            shared, seat = hardware.shared_display.inner, hardware.seat_displays[0].inner
+            seen["waiting"] = wait_for(lambda: shared.image, "the shared display's message")
+            seen["seat waiting"] = wait_for(lambda: seat.image, "seat 1's message")
+            seen["waiting"].save(tmp_path / "waiting.png")
+            time.sleep(0.5)  # a few tries more: still waiting, the message unchanged
+            seen["still"] = shared.image
+            (full_sd_card / "filler").unlink()  # room made
+            seen["lobby"] = wait_for(lambda: shared.image is not seen["waiting"] and shared.image,
+                                     "the lobby")
+            hardware.sim_pad.press(0, Button.OK)  # seat 1 joins the table that now plays
+            seen["joined"] = wait_for(lambda: shared.image is not seen["lobby"] and shared.image,
+                                      "seat 1's join")
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops it
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # until serve() takes it
+    helper = threading.Thread(target=meanwhile)
+    try:
+        helper.start()
+        assert service_cli.serve(parse_config(CONFIG), full_sd_card / "journal.sqlite3") == 0
+    finally:
+        helper.join()
+        signal.signal(signal.SIGTERM, previous)
+    assert same(seen["waiting"], golden_path("notice_disk_full")), tmp_path / "waiting.png"
+    assert same(seen["seat waiting"].convert("L"), golden_path("notice_disk_full_seat"))
+    assert seen["still"] is seen["waiting"]
+    assert not same(seen["lobby"], golden_path("notice_disk_full"))
+    assert seen["joined"].tobytes() != seen["lobby"].tobytes()
+    assert len(built) == 1  # not built again for the table: no flicker to black
+
+
+def no_file_may_grow() -> None:
+    """In the child: RLIMIT_FSIZE 0 stands for the full disk (SQLite's writes fail as
+    they would there), SIGXFSZ ignored so that a write fails instead of killing it."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+
+
+def test_golfbox_run_says_why_it_waits_in_its_status_and_starts_once_writes_pass(tmp_path):
+    """The real command, as systemd starts it: STATUS= says why it waits, READY=1 comes
+    once the journal opens (the limit lifted from outside, as room made on a disk)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[[seats]]\nbackend = "sim"\n' * 2 + '[shared_display]\ndriver = "sim"\n')
+    journal = tmp_path / "journal.sqlite3"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(tmp_path / "notify.sock"))
+        sock.settimeout(30)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
+             "--journal", str(journal)],
+            env=dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify.sock"),
+                     PYTHONDONTWRITEBYTECODE="1"),
+            preexec_fn=no_file_may_grow, stderr=subprocess.PIPE, text=True)
+        try:
+            waiting = sock.recv(4096).decode()
+            resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY,) * 2)
+            said = []
+            while "READY=1" not in said:  # the lobby's STATUS= comes first
+                said += sock.recv(4096).decode().splitlines()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, stderr = process.communicate(timeout=30)
+    assert waiting == f"STATUS=waiting: journal {journal}: cannot open (disk I/O error)", stderr
+    assert process.returncode == 0, stderr
+    assert "table ready in" in stderr
