@@ -464,8 +464,9 @@ def test_a_terminal_program_cannot_open_a_nodes_port_the_table_has(make_node, ma
     """screen or minicom, run by the builder on a node's port while the table has it,
     take no lock pyserial's exclusive=True (an flock) would see: both read, each takes
     some of the node's bytes, and the seat's link broke and presses were lost. The
-    host makes the tty exclusive (TIOCEXCL): another user's open is refused, "Device or
-    resource busy". (root's is not: the kernel lets CAP_SYS_ADMIN in.)"""
+    host makes the tty exclusive (TIOCEXCL): any other open is refused, "Device or
+    resource busy", the golfbox user's own too; root's is not (the kernel lets
+    CAP_SYS_ADMIN in), so as root the shell below is run as nobody."""
     node = make_node()
     hub, events = make_hub()
     assert events.get(timeout=10) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
