@@ -18,6 +18,7 @@ from fake_mpy.harness import NODE_ID, make_node, ports_dir  # noqa: F401 (fixtur
 from golfbox.cli import main
 from golfbox.commands.run import DEFAULT_CONFIG
 from golfbox.table.journal import Journal
+from running_table import running_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -367,19 +368,10 @@ def test_while_the_table_runs_it_is_refused_naming_the_table_and_touches_no_disp
     The table is found by its journal, as a second `golfbox run` finds it."""
     journal = tmp_path / "journal.sqlite3"
     config = write(tmp_path, SIM_TABLE.format(journal=journal))
-    table = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--headless",
-                              "--config", str(config)], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        for line in table.stderr:
-            if "table ready" in line:
-                break
+    with running_table("--config", str(config)) as table:
         check = subprocess.run([sys.executable, "-m", "golfbox", "check-hardware", "--config",
                                 str(config), "--seconds", "0"], capture_output=True, text=True,
                                timeout=60)
-    finally:
-        table.send_signal(signal.SIGTERM)
-        table.communicate(timeout=30)
     assert (check.returncode, check.stdout) == (2, "")  # nothing described, nothing shown
     assert check.stderr == (
         f"golfbox check-hardware: the table is running: journal {journal}: is in use by "

@@ -21,6 +21,7 @@ import pytest
 
 from golfbox.table.journal import (MAX_ACTION_LENGTH, SCHEMA_VERSION, Journal, JournalError, check_file,
                                    set_aside)
+from running_table import running_table
 
 CONFIG = {"variant": {"name": "six-card", "rounds": 9}, "seats": 3}
 
@@ -592,19 +593,10 @@ def test_a_journal_in_use_by_another_golfbox_is_refused(path):
 def test_a_second_golfbox_run_names_the_process_that_holds_the_journal(path):
     """'in use by another golfbox' left the builder guessing which to stop: the
     service, a `golfbox run` in another terminal, a check-hardware left running."""
-    first = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--headless",
-                              "--journal", str(path)], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        for line in first.stderr:
-            if "table ready" in line:
-                break
+    with running_table("--journal", str(path)) as first:
         second = subprocess.run([sys.executable, "-m", "golfbox", "run", "--headless",
                                  "--journal", str(path)], stdin=subprocess.DEVNULL,
                                 capture_output=True, text=True, timeout=60)
-    finally:
-        first.send_signal(signal.SIGTERM)
-        first.communicate(timeout=30)
     assert second.returncode == 2
     assert second.stderr == (
         f"golfbox run: journal {path}: is in use by another golfbox, PID {first.pid} "
