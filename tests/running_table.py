@@ -1,13 +1,15 @@
-"""A real `golfbox run --headless` in its own process, for the tests of what a second
-golfbox (run, check-hardware) does while a table holds its journal."""
+"""The table as the service runs it: a real `golfbox run --headless` in its own process
+(for what a second golfbox does beside it), or serve() in this one, stopped by SIGTERM."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 
 @contextmanager
@@ -25,3 +27,26 @@ def running_table(*args: str) -> Iterator[subprocess.Popen]:
     finally:
         table.send_signal(signal.SIGTERM)
         table.communicate(timeout=30)
+
+
+def serve_beside(serve: Callable[[], int], meanwhile: Callable[[threading.Event], None]) -> int:
+    """``serve()`` (golfbox run's serve, in this process, as the service runs it) with
+    ``meanwhile(served)`` on a thread, which is then ended by SIGTERM as systemd stops
+    it. ``served`` is set once serve() returned: meanwhile may stop waiting for it."""
+    served = threading.Event()
+
+    def beside() -> None:
+        try:
+            meanwhile(served)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # ignored after serve(): see below
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # until serve() takes it
+    helper = threading.Thread(target=beside)
+    try:
+        helper.start()
+        return serve()
+    finally:
+        served.set()
+        helper.join()
+        signal.signal(signal.SIGTERM, previous)

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from golfbox.commands import run as service_cli
 from golfbox.hal import build
 from golfbox.hal.base import Button
 from golfbox.hal.config import parse_config
+from running_table import serve_beside
 
 CONFIG = {"seats": [{"backend": "sim"}, {"backend": "sim"}],
           "shared_display": {"driver": "sim"}}
@@ -83,32 +83,23 @@ def test_a_full_sd_card_at_start_is_shown_on_the_displays_until_there_is_room(
     monkeypatch.setattr(build, "build_hardware", build_hardware)
     seen = {}
 
-    def meanwhile():
-        try:
-            hardware = wait_for(lambda: built and built[0], "the hardware")
-            shared, seat = hardware.shared_display.inner, hardware.seat_displays[0].inner
-            seen["waiting"] = wait_for(lambda: shared.image, "the shared display's message")
-            seen["seat waiting"] = wait_for(lambda: seat.image, "seat 1's message")
-            seen["waiting"].save(tmp_path / "waiting.png")
-            time.sleep(0.5)  # a few tries more: still waiting, the message unchanged
-            seen["still"] = shared.image
-            (full_sd_card / "filler").unlink()  # room made
-            seen["lobby"] = wait_for(lambda: shared.image is not seen["waiting"] and shared.image,
-                                     "the lobby")
-            hardware.sim_pad.press(0, Button.OK)  # seat 1 joins the table that now plays
-            seen["joined"] = wait_for(lambda: shared.image is not seen["lobby"] and shared.image,
-                                      "seat 1's join")
-        finally:
-            os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops it
+    def meanwhile(_served):
+        hardware = wait_for(lambda: built and built[0], "the hardware")
+        shared, seat = hardware.shared_display.inner, hardware.seat_displays[0].inner
+        seen["waiting"] = wait_for(lambda: shared.image, "the shared display's message")
+        seen["seat waiting"] = wait_for(lambda: seat.image, "seat 1's message")
+        seen["waiting"].save(tmp_path / "waiting.png")
+        time.sleep(0.5)  # a few tries more: still waiting, the message unchanged
+        seen["still"] = shared.image
+        (full_sd_card / "filler").unlink()  # room made
+        seen["lobby"] = wait_for(lambda: shared.image is not seen["waiting"] and shared.image,
+                                 "the lobby")
+        hardware.sim_pad.press(0, Button.OK)  # seat 1 joins the table that now plays
+        seen["joined"] = wait_for(lambda: shared.image is not seen["lobby"] and shared.image,
+                                  "seat 1's join")
 
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # until serve() takes it
-    helper = threading.Thread(target=meanwhile)
-    try:
-        helper.start()
-        assert service_cli.serve(parse_config(CONFIG), full_sd_card / "journal.sqlite3") == 0
-    finally:
-        helper.join()
-        signal.signal(signal.SIGTERM, previous)
+    journal = full_sd_card / "journal.sqlite3"
+    assert serve_beside(lambda: service_cli.serve(parse_config(CONFIG), journal), meanwhile) == 0
     assert same(seen["waiting"], golden_path("notice_disk_full")), tmp_path / "waiting.png"
     assert same(seen["seat waiting"].convert("L"), golden_path("notice_disk_full_seat"))
     assert seen["still"] is seen["waiting"]

@@ -1008,12 +1008,10 @@ def test_golfbox_run_gives_the_table_the_hubs_own_hold_times(make_peer, ports_di
     gpio.hold_time's 0.2 s once it says protocol 3. With a copy, ● on that seat would
     wait 0.7 s with hints all evening. The table's settings are seen as the service
     is assembled; the service runs as `golfbox run` runs it, until SIGTERM."""
-    import os
-    import threading
-
     from golfbox.commands import run as service_cli
     from golfbox.hal.config import parse_config
     from golfbox.table import assemble
+    from running_table import serve_beside
 
     config = parse_config({"gpio": {"hold_time": 0.2}, "seat_nodes": {"ports": [str(ports_dir / "*")]},
                            "seats": [{"backend": "sim"}, {"backend": "serial", "node": OTHER_ID}]})
@@ -1026,29 +1024,17 @@ def test_golfbox_run_gives_the_table_the_hubs_own_hold_times(make_peer, ports_di
     real_assemble = assemble.assemble_table
     monkeypatch.setattr(assemble, "assemble_table", assemble_table)
     seen = {}
-    served = threading.Event()
 
-    def meanwhile():
+    def meanwhile(served):
         while not assembled:
             if served.wait(0.01):
                 return  # serve() ended before the table was assembled: it says why
-        try:
-            seen["before"] = assembled[0].hold_time_of(1)
-            peer = make_peer()  # plugged in once the table runs
-            peer.wait_received(protocol.MSG_HOLD, 1, timeout=10)  # it has its seat
-            seen["after"] = assembled[0].hold_time_of(1)
-        finally:
-            os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops it
+        seen["before"] = assembled[0].hold_time_of(1)
+        peer = make_peer()  # plugged in once the table runs
+        peer.wait_received(protocol.MSG_HOLD, 1, timeout=10)  # it has its seat
+        seen["after"] = assembled[0].hold_time_of(1)
 
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # until serve() takes it
-    helper = threading.Thread(target=meanwhile)
-    try:
-        helper.start()
-        assert service_cli.serve(config, tmp_path / "journal.sqlite3") == 0
-    finally:
-        served.set()
-        helper.join()
-        signal.signal(signal.SIGTERM, previous)
+    assert serve_beside(lambda: service_cli.serve(config, tmp_path / "journal.sqlite3"), meanwhile) == 0
     assert seen == {"before": 0.7, "after": 0.2}
 
 
