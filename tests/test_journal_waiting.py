@@ -24,6 +24,7 @@ from golfbox.commands import run as service_cli
 from golfbox.hal import build
 from golfbox.hal.base import Button
 from golfbox.hal.config import parse_config
+from golfbox.table.journal import Journal
 from running_table import serve_beside
 
 CONFIG = {"seats": [{"backend": "sim"}, {"backend": "sim"}],
@@ -91,6 +92,7 @@ def test_a_full_sd_card_at_start_is_shown_on_the_displays_until_there_is_room(
         seen["waiting"].save(tmp_path / "waiting.png")
         time.sleep(0.5)  # a few tries more: still waiting, the message unchanged
         seen["still"] = shared.image
+        hardware.sim_pad.press(1, Button.OK)  # at a screen that says "waiting": for nothing
         (full_sd_card / "filler").unlink()  # room made
         seen["lobby"] = wait_for(lambda: shared.image is not seen["waiting"] and shared.image,
                                  "the lobby")
@@ -106,6 +108,8 @@ def test_a_full_sd_card_at_start_is_shown_on_the_displays_until_there_is_room(
     assert not same(seen["lobby"], golden_path("notice_disk_full"))
     assert seen["joined"].tobytes() != seen["lobby"].tobytes()
     assert len(built) == 1  # not built again for the table: no flicker to black
+    with Journal(journal) as kept:  # seat 2's ● while it waited joined nobody
+        assert kept.saved_lobby()["joined"] == [0]
 
 
 def no_file_may_grow() -> None:
