@@ -168,7 +168,10 @@ class Relay:
                                 os.write(master, data)
                     else:
                         data = self._ctrl_c(self._mangle(os.read(master, 4096)))
-                        self.node_sock.sendall(data)
+                        try:
+                            self.node_sock.sendall(data)
+                        except (BrokenPipeError, ConnectionResetError):
+                            return  # the node process ended (a test's teardown), as above
                 except OSError as err:
                     if err.errno not in (errno.EIO, errno.EBADF):
                         raise
