@@ -29,7 +29,14 @@ from pathlib import Path
 def one_start(directory: Path, seats: int) -> float:
     config = directory / "config.toml"
     config.write_text('[[seats]]\nbackend = "sim"\n' * seats + '[shared_display]\ndriver = "sim"\n')
-    sock_path = directory / "notify.sock"
+    return start_to_ready(config, directory / "j.sqlite3")[0]
+
+
+def start_to_ready(config: Path, journal: Path) -> tuple[float, str]:
+    """The real `golfbox run` on ``config`` and ``journal``, with a notify socket beside
+    the journal, as systemd starts it, stopped by SIGTERM once it said READY=1: the
+    seconds from its start to READY=1, and what it logged (bench/year.py reads it)."""
+    sock_path = journal.parent / "notify.sock"
     sock_path.unlink(missing_ok=True)
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(sock_path))
@@ -37,19 +44,20 @@ def one_start(directory: Path, seats: int) -> float:
         env = dict(os.environ, NOTIFY_SOCKET=str(sock_path))
         started = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "golfbox", "run", "--config", str(config),
-                                    "--journal", str(directory / "j.sqlite3")],
-                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                    "--journal", str(journal)],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             while "READY=1" not in sock.recv(4096).decode():
                 pass
             took = time.perf_counter() - started
             process.send_signal(signal.SIGTERM)
-            if process.wait(timeout=20) != 0:
-                raise SystemExit(f"golfbox run exited {process.returncode} after SIGTERM")
+            _, logged = process.communicate(timeout=30)
         finally:
             if process.poll() is None:
                 process.kill()
-    return took
+    if process.returncode != 0:
+        raise SystemExit(f"golfbox run exited {process.returncode} after SIGTERM: {logged[-500:]}")
+    return took, logged
 
 
 def main() -> None:

@@ -31,15 +31,11 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import os
 import random
 import re
 import shutil
-import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +50,7 @@ from golfbox.table.lobby import Lobby, Player  # noqa: E402
 from golfbox.table.session import Notices, Session  # noqa: E402
 from golfbox.table.settings import TableSettings  # noqa: E402
 from golfbox.table.thinker import bot_choice  # noqa: E402
+from table_startup import start_to_ready  # noqa: E402 (beside this script)
 
 JOURNAL = "journal.sqlite3"
 BOT_LEVELS = ("easy", "greedy", "medium")
@@ -187,29 +184,10 @@ def config_for(folder: Path, seats: int) -> Path:
 def one_start(folder: Path, config: Path) -> tuple[float, float]:
     """The real ``golfbox run`` on ``folder``'s journal, as systemd starts it: its own
     "table ready in N ms" and process start to READY=1, in seconds."""
-    sock_path = folder / "notify.sock"
-    sock_path.unlink(missing_ok=True)
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.bind(str(sock_path))
-        sock.settimeout(60)
-        env = dict(os.environ, NOTIFY_SOCKET=str(sock_path))
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
-             "--journal", str(folder / JOURNAL)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            while "READY=1" not in sock.recv(4096).decode():
-                pass
-            to_ready = time.perf_counter() - started
-            process.send_signal(signal.SIGTERM)
-            _, err = process.communicate(timeout=30)
-        finally:
-            if process.poll() is None:
-                process.kill()
-    said = re.search(r"table ready in (\d+) ms", err)
-    if process.returncode != 0 or said is None:
-        raise SystemExit(f"golfbox run exited {process.returncode}: {err[-500:]}")
+    to_ready, logged = start_to_ready(config, folder / JOURNAL)
+    said = re.search(r"table ready in (\d+) ms", logged)
+    if said is None:
+        raise SystemExit(f"golfbox run never said 'table ready': {logged[-500:]}")
     return int(said.group(1)) / 1000, to_ready
 
 
