@@ -89,6 +89,17 @@ def test_the_rules_name_every_house_rule_of_every_variant():
             assert f"**`{spec.name}`**" in text or f"`{spec.name}`" in text, spec.name
 
 
+def test_the_readmes_table_of_variants_names_each_ones_house_rules():
+    """README's "The game" gives each variant's house rules in its last column: a rule
+    added to the engine (variants.py) and to docs/RULES.md was missing there."""
+    game = (ROOT / "README.md").read_text().split("## The game\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([\w-]+)` \|.*\| ([^|]*) \|$", game, re.M)
+    assert [variant for variant, _ in rows] == list(VARIANTS)
+    for variant, rules in rows:
+        named = re.findall(r"`(\w+)", rules)  # `lines = "rows+columns"` names lines
+        assert named == [spec.name for spec in get_variant(variant).rule_specs], variant
+
+
 def test_the_house_rules_table_gives_each_default_as_the_lobby_shows_it():
     """'House rules at a glance' gave 4-card's knock_penalty default as '0'; the lobby
     says 'off' (8f5b778), as the text above the table does ('off by default')."""
