@@ -228,17 +228,23 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
 
 def choose_an_evening(table, joins=(0, 2), fill=Button.RIGHT, fewer_rounds=2) -> list[str]:
     """Seats 1 and 3 join (``joins``); seat 1 picks 9-card, hard bots (◀: easy), 3 rounds
-    (2 steps down from 9), a house rule, hints and French. Returns the menu as it then
-    reads."""
+    (2 steps down from 9), then ▶ on every other setting of the menu: its house rule,
+    hints, French, and a setting added since, so that the tests of a restart fail when
+    the journal loses it. Returns the menu as it then reads."""
     lobby = table.service.lobby
-    for seat in joins:
-        table.press(seat, Button.OK)
-    for key, buttons in (("variant", [Button.RIGHT] * 2), ("fill", [fill]),
-                         ("rounds", [Button.LEFT] * fewer_rounds), ("lines", [Button.RIGHT]),
-                         ("hints", [Button.RIGHT]), ("language", [Button.RIGHT])):
+    steps = {"variant": [Button.RIGHT] * 2, "fill": [fill], "rounds": [Button.LEFT] * fewer_rounds}
+
+    def change(key: str) -> None:
         while lobby.selected.key != key:
             table.press(0, Button.OK)
-        table.press(0, *buttons)
+        table.press(0, *steps.get(key, [Button.RIGHT]))
+
+    for seat in joins:
+        table.press(seat, Button.OK)
+    change("variant")  # first: the menu's house rules are then 9-card's
+    for key in [line.key for line in lobby.lines()]:
+        if key not in ("variant", "rules"):  # "rules" opens the pages: not a setting
+            change(key)
     return [str(line) for line in lobby.lines()]
 
 
