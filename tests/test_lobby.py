@@ -226,6 +226,21 @@ def test_after_a_restart_the_lobby_is_the_one_the_resumed_match_was_chosen_in(si
         assert table.service.lobby.players() == players
 
 
+def test_a_rematch_is_dealt_with_every_setting_the_match_had(sim_table):
+    """● on the result deals the same match again: Session.rematch passes each of the
+    match's settings on to start_match by hand, so one added to the lobby and the
+    journal but not there would be dropped from the second match on."""
+    table = sim_table(variant="6-card", seats=3)
+    choose_an_evening(table, joins=(0,), fill=Button.LEFT, fewer_rounds=3)  # 1 round
+    table.hold(0, Button.OK)
+    svc = table.service
+    first, chosen = svc.session.match_id, dict(svc.match_config)
+    table.play_to_the_result()
+    table.press(0, Button.OK)  # the result's ●: the same match again
+    assert svc.state == "playing" and svc.session.match_id != first
+    assert svc.match_config == chosen
+
+
 def choose_an_evening(table, joins=(0, 2), fill=Button.RIGHT, fewer_rounds=2) -> list[str]:
     """Seats 1 and 3 join (``joins``); seat 1 picks 9-card, hard bots (◀: easy), 3 rounds
     (2 steps down from 9), then ▶ on every other setting of the menu: its house rule,
