@@ -713,6 +713,18 @@ def test_every_config_key_the_readme_names_is_one_the_loader_takes():
             pass  # refused some other way: it was read, so it is known
 
 
+def test_the_readme_names_every_game_and_bus_key_the_loader_takes():
+    """The test above the other way round: a key added to the loader's [game]
+    (settings.GAME_KEYS) or [buses] was taken at start and named nowhere in README's
+    Config, the one list of them."""
+    from golfbox.hal.config import BUS_PINS
+    from golfbox.table.settings import GAME_KEYS
+
+    named = readme_config_keys()
+    for section, known in (("game", GAME_KEYS), ("buses", BUS_PINS)):
+        assert sorted(key for s, key in named if s == section) == sorted(known), section
+
+
 def test_the_reference_configs_commented_out_examples_load_when_uncommented(tmp_path):
     """config.example.toml shows a pin factory, a seat node seat and [seat_nodes] as
     commented-out lines for the builder to uncomment: with them on, it still loads."""
