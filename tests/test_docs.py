@@ -100,6 +100,22 @@ def test_the_readmes_table_of_variants_names_each_ones_house_rules():
         assert named == [spec.name for spec in get_variant(variant).rule_specs], variant
 
 
+def test_the_readme_names_every_setting_of_the_lobbys_menu():
+    """README's Lobby walks the menu line by line ("the number of rounds", "hints"):
+    a line added to Lobby.lines (tried: a bot delay) was nowhere in it. The house
+    rules are the variant's (the test above)."""
+    from golfbox.table.lobby import Lobby
+    from golfbox.table.settings import TableSettings
+
+    readme = (ROOT / "README.md").read_text()
+    menu = " ".join(readme.split("\n- once joined, ", 1)[1].split("\n- ", 1)[0].split())
+    rules = {spec.name for variant in VARIANTS.values() for spec in variant.rule_specs}
+    for line in Lobby(TableSettings()).lines("en"):
+        if line.key not in rules:
+            label = re.sub(r"^\d+ ", "", line.label)  # "4 empty seats"
+            assert label in menu, (line.key, label)
+
+
 def test_the_house_rules_table_gives_each_default_as_the_lobby_shows_it():
     """'House rules at a glance' gave 4-card's knock_penalty default as '0'; the lobby
     says 'off' (8f5b778), as the text above the table does ('off by default')."""
