@@ -208,7 +208,7 @@ def test_close_while_a_button_is_down_leaves_no_thread_and_no_held(mock_pins):
 # ---------------------------------------------------------------- debouncing
 
 
-def test_debouncer_ignores_edges_inside_the_window():
+def test_debouncer_takes_an_edge_only_after_bounce_time_of_quiet():
     clock = ManualClock(50.0)  # 50 + 0.005 + 0.014 + 0.001 is exactly 50.02 in floats
     debouncer = Debouncer(0.02, clock)
     assert debouncer.accept()
@@ -217,8 +217,38 @@ def test_debouncer_ignores_edges_inside_the_window():
     clock.now += 0.014
     assert not debouncer.accept()  # 19 ms after the accepted edge
     clock.now += 0.001
-    assert debouncer.accept()  # 20 ms: a real edge
+    assert not debouncer.accept()  # 20 ms after it, but 1 ms after a bounce: still bouncing
+    clock.now += 0.02
+    assert debouncer.accept()  # 20 ms of quiet: a real edge
     assert not debouncer.accept()
+
+
+def test_a_worn_contact_chattering_for_50_ms_is_one_press(clock, mock_pins):
+    # Edges 1-5 ms apart for 50 ms as it goes down and as it comes up: a contact whose
+    # bounce outlasts bounce_time. gpiozero's mock pins, as its rpigpio and native
+    # drivers, pass every edge on (lgpio filters in the kernel).
+    pad, sink = make_pad(mock_pins, clock=clock, hold_time=5.0)
+    pin = mock_pins.pin(17)
+    gaps = [0.001, 0.003, 0.005, 0.002, 0.004] * 4  # 60 ms of chatter
+    first = clock.now
+    for _ in range(3):
+        for gap in gaps:
+            pin.drive_low()
+            clock.now += gap
+            pin.drive_high()
+            clock.now += gap
+        pin.drive_low()  # settled down
+        clock.now += 0.3
+        for gap in gaps:
+            pin.drive_high()
+            clock.now += gap
+            pin.drive_low()
+            clock.now += gap
+        pin.drive_high()  # settled up
+        clock.now += 0.3
+    assert [e.kind for e in sink.events] == [EventKind.PRESSED] * 3
+    assert sink.events[0].at == first  # stamped at its first edge
+    pad.close()
 
 
 def test_contact_bounce_on_press_gives_one_press(clock, mock_pins):
