@@ -144,6 +144,20 @@ def mock_pins(monkeypatch):
     gpiozero.Device.pin_factory = previous
 
 
+@pytest.fixture
+def closed_switch(mock_pins):
+    """``closed_switch(22)``: GPIO22's button is down before anything sets its pin up (a
+    cup on it, a short). A MockPin driven low first is pulled high by the pull-up, as a
+    floating pin would be; a closed switch holds it low. drive_high() lets it go."""
+    from gpiozero.pins.mock import MockPin
+
+    class ClosedSwitchPin(MockPin):
+        def _set_pull(self, value):
+            self._pull = value  # the switch wins over the pull-up
+
+    return lambda gpio: mock_pins.pin(gpio, pin_class=ClosedSwitchPin)
+
+
 STUCK_BOT = '''
 import threading
 

@@ -250,6 +250,23 @@ ports = ["/nonexistent/tty*"]
     assert summary.endswith(", seat 2 ✕ (back, serial seat)")
 
 
+def test_a_button_down_all_along_is_told_from_one_never_pressed(mock_pins, closed_switch,
+                                                                tmp_path, capsys):
+    """A shorted ● (or one with a cup on it) gives no edge: "not pressed" alone would send
+    the builder looking for a broken wire, the fault the other way round."""
+    closed_switch(22)
+    config = write(tmp_path, """
+[[seats]]
+backend = "gpio"
+buttons = { left = 17, right = 27, ok = 22, back = 4 }
+display = { driver = "dummy" }
+""")
+    assert main(["check-hardware", "--config", str(config), "--seconds", "0.2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "not pressed: seat 1 ◀ (left, GPIO17), seat 1 ▶ (right, GPIO27), "
+        "seat 1 ● (ok, GPIO22: down all along, held down or shorted), seat 1 ✕ (back, GPIO4)")
+
+
 def test_each_press_is_echoed_on_its_seats_display_and_all_four_are_counted(mock_pins, tmp_path,
                                                                             monkeypatch):
     """Bring-up checks that a seat's buttons and its display are the same seat's: each press

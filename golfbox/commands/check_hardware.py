@@ -3,7 +3,8 @@
 Shows a test pattern with the seat number on every display, reports each
 display that does not answer (by name and bus), then prints every button
 event ("seat 2 ▶ pressed") and echoes it on that seat's display, until Ctrl-C
-or ``--seconds``. At the end it lists the buttons never pressed. Exit status:
+or ``--seconds``. At the end it lists the buttons never pressed (and which of them
+were down all along: shorted, or held down). Exit status:
 0 when every display answered, 1 when one did not, 2 for a bad config.
 The config is the table's own (/etc/golfbox/config.toml), as for ``golfbox run``;
 where there is none (a laptop) everything is simulated, to see the output.
@@ -105,7 +106,7 @@ def _check(config: HardwareConfig, seconds: float | None) -> int:
             _watch(hardware, events, seconds, targets, seen)
         except KeyboardInterrupt:  # the way to stop it: still print the summary
             output("")
-        _report_buttons(config, seen)
+        _report_buttons(config, seen, _down(hardware))
         # Judged at the end: a display may have come back (or gone) while we watched.
         answered = all(getattr(t.display, "healthy", True) for t in targets)
     finally:
@@ -209,14 +210,24 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
             by_seat[event.seat].show(f"{event.button.value} {event.kind.value}")
 
 
-def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]]) -> None:
-    """Every seat's four buttons, whatever drives them: GPIO, a seat node, the simulator."""
+def _down(hardware) -> set[tuple[int, Button]]:
+    """The buttons that read pressed now, of the pads that can tell (GPIO)."""
+    return set().union(*(pad.down() for pad in hardware.pads if hasattr(pad, "down")))
+
+
+def _report_buttons(config: HardwareConfig, seen: set[tuple[int, Button]],
+                    down: set[tuple[int, Button]]) -> None:
+    """Every seat's four buttons, whatever drives them: GPIO, a seat node, the simulator.
+    One never pressed but down now was down all along: shorted, or something on it,
+    not the open circuit "not pressed" would send the builder looking for."""
     missing = []
     for seat in config.seats:
         for button in Button:
             if (seat.index, button) in seen:
                 continue
             where = f"GPIO{seat.buttons[button]}" if button in seat.buttons else f"{seat.backend} seat"
+            if (seat.index, button) in down:
+                where += ": down all along, held down or shorted"
             missing.append(f"seat {seat.index + 1} {button.symbol} ({button.value}, {where})")
     if missing:
         output("not pressed: " + ", ".join(missing))

@@ -65,11 +65,12 @@ class Debouncer:
 class _SeatButton:
     """One physical button: debounced edges in, ButtonEvents out."""
 
-    def __init__(self, seat: int, button: Button, device: Any, debouncer: Debouncer,
+    def __init__(self, seat: int, button: Button, pin: int, device: Any, debouncer: Debouncer,
                  hold_time: float, post: Callable[[ButtonEvent], None],
                  clock: Callable[[], float]):
         self.seat = seat
         self.button = button
+        self.name = f"seat {seat + 1} {button.symbol} (GPIO{pin})"
         self._device = device
         self._debouncer = debouncer
         self._hold_time = hold_time
@@ -79,8 +80,18 @@ class _SeatButton:
         self._presses = 0  # which press a firing timer belongs to
         self._closed = False
         self._lock = threading.Lock()  # press/release and hold come from different threads
+        # Down before anyone pressed it: a cup on it, or a short. No edge will come until
+        # it is let go, so nothing else would tell staff why this button does nothing.
+        self._down_from_start = device.is_active
+        if self._down_from_start:
+            log.warning("%s is down before any press: held down (something on it?) or "
+                        "shorted; it does nothing until it is let go", self.name)
         device.when_activated = self.pressed
         device.when_deactivated = self.released
+
+    @property
+    def is_down(self) -> bool:
+        return bool(self._device.is_active)
 
     def pressed(self) -> None:
         with self._lock:
@@ -103,6 +114,9 @@ class _SeatButton:
         with self._lock:
             if self._debouncer.accept():
                 self._stop_hold()
+                if self._down_from_start:
+                    self._down_from_start = False
+                    log.info("%s let go: it works again", self.name)
 
     def held(self, press: int) -> None:
         with self._lock:
@@ -227,7 +241,7 @@ class GpioPad:
                         raise GpioSetupError(key, pin, exc) from exc
                     self._devices.append(device)
                     self.buttons[(seat, button)] = _SeatButton(
-                        seat, button, device, Debouncer(bounce_time, clock), hold_time,
+                        seat, button, pin, device, Debouncer(bounce_time, clock), hold_time,
                         self._post, clock)
         except Exception:
             self.close()
@@ -235,6 +249,10 @@ class GpioPad:
 
     def start(self, sink: EventSink) -> None:
         self._sink = sink
+
+    def down(self) -> set[tuple[int, Button]]:
+        """The buttons whose pin reads pressed now (check-hardware: stuck or shorted)."""
+        return {key for key, button in self.buttons.items() if button.is_down}
 
     def close(self) -> None:
         self._sink = None
