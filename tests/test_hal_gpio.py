@@ -46,9 +46,9 @@ def release_and_close(pad, factory, pins=(17, 27, 22, 4, 5, 6, 13, 19)):
     pad.close()
 
 
-def make_pad(factory, clock=None, hold_time=0.8, bounce_time=0.02, seats=None):
+def make_pad(factory, clock=None, hold_time=0.8, bounce_time=0.02, seats=None, **options):
     pad = GpioPad(seats or {0: SEAT0}, bounce_time=bounce_time, hold_time=hold_time,
-                  pin_factory=factory, clock=clock or time.monotonic)
+                  pin_factory=factory, clock=clock or time.monotonic, **options)
     sink = Recorder()
     pad.start(sink)
     return pad, sink
@@ -428,3 +428,36 @@ def test_a_button_down_from_power_on_is_said_once_and_works_once_let_go(mock_pin
     assert [str(e) for e in sink.events] == ["seat 1 ▶ pressed", "seat 1 ● pressed"]
     assert pad.down() == {(0, Button.OK)}  # what check-hardware asks
     release_and_close(pad, mock_pins)
+
+
+def test_a_button_stuck_mid_match_acts_once_and_is_said_once_then_let_go(mock_pins, caplog):
+    """Stuck for 5 minutes (here 0.3 s, stuck_after 0.1 s): one PRESSED and one HELD, no
+    repeat; the other buttons play; the log names it once, and its letting go."""
+    seat1 = {Button.LEFT: 5, Button.RIGHT: 6, Button.OK: 13, Button.BACK: 19}
+    with caplog.at_level("INFO", logger="golfbox.hal.gpio"):
+        pad, sink = make_pad(mock_pins, hold_time=0.03, stuck_after=0.1, seats={0: SEAT0, 1: seat1})
+        mock_pins.pin(4).drive_low()  # seat 1's ✕ sticks
+        time.sleep(0.3)
+        for other in (17, 6):  # seat 1's ◀ and seat 2's ▶ still play
+            mock_pins.pin(other).drive_low()
+            mock_pins.pin(other).drive_high()
+        mock_pins.pin(4).drive_high()  # freed
+        time.sleep(0.05)
+        mock_pins.pin(4).drive_low()
+    said = [r.getMessage() for r in caplog.records if r.name == "golfbox.hal.gpio"
+            and r.levelname != "DEBUG"]
+    assert said == ["seat 1 ✕ (GPIO4) has been down for 0.1 s: stuck, or something on it? "
+                    "It acted once; the rest of the table plays on",
+                    "seat 1 ✕ (GPIO4) let go: it works again"]
+    assert [str(e) for e in sink.events] == ["seat 1 ✕ pressed", "seat 1 ✕ held", "seat 1 ◀ pressed",
+                                             "seat 2 ▶ pressed", "seat 1 ✕ pressed"]
+    release_and_close(pad, mock_pins)
+
+
+def test_a_press_let_go_before_stuck_after_is_not_said(mock_pins, caplog):
+    with caplog.at_level("INFO", logger="golfbox.hal.gpio"):
+        pad, sink = make_pad(mock_pins, hold_time=0.03, stuck_after=0.2)
+        tap(mock_pins.pin(22), 0.1, then=0.3)  # held, let go before 0.2 s: a long press
+    assert [r for r in caplog.records if r.levelname != "DEBUG"] == []
+    assert [str(e) for e in sink.events] == ["seat 1 ● pressed", "seat 1 ● held"]
+    pad.close()

@@ -8,6 +8,9 @@ pin low). What the players get, decided here once:
 * HELD is sent once more when the same press has lasted ``hold_time``;
 * releasing sends nothing. So a long press is PRESSED then HELD, never a
   PRESSED on release; the table gives HELD its own meaning on top.
+* a button still down after ``STUCK_AFTER`` (60 s), or down before any press,
+  sends nothing more but is logged once by seat, button and pin (stuck, or a
+  cup on it), and its letting go too.
 
 HELD is timed here, by a ``threading.Timer`` started by each press and
 cancelled by its release, not by gpiozero's ``Button``: its hold thread, one
@@ -41,6 +44,9 @@ from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, EventKind, 
 
 log = logging.getLogger(__name__)
 
+# A press this long is a button stuck down (or something on it), and the log says which.
+STUCK_AFTER = 60.0
+
 
 class Debouncer:
     """Accepts an edge only after ``bounce_time`` with no edge at all before it.
@@ -67,23 +73,25 @@ class _SeatButton:
 
     def __init__(self, seat: int, button: Button, pin: int, device: Any, debouncer: Debouncer,
                  hold_time: float, post: Callable[[ButtonEvent], None],
-                 clock: Callable[[], float]):
+                 clock: Callable[[], float], stuck_after: float = STUCK_AFTER):
         self.seat = seat
         self.button = button
         self.name = f"seat {seat + 1} {button.symbol} (GPIO{pin})"
         self._device = device
         self._debouncer = debouncer
         self._hold_time = hold_time
+        self._stuck_after = max(stuck_after, hold_time)
         self._clock = clock
         self._post = post
-        self._hold: threading.Timer | None = None  # this press's, until it is held or let go
+        # This press's timer, until it is let go: its hold, then its being stuck.
+        self._hold: threading.Timer | None = None
         self._presses = 0  # which press a firing timer belongs to
         self._closed = False
         self._lock = threading.Lock()  # press/release and hold come from different threads
         # Down before anyone pressed it: a cup on it, or a short. No edge will come until
         # it is let go, so nothing else would tell staff why this button does nothing.
-        self._down_from_start = device.is_active
-        if self._down_from_start:
+        self._stuck = device.is_active  # said so; its letting go is said too
+        if self._stuck:
             log.warning("%s is down before any press: held down (something on it?) or "
                         "shorted; it does nothing until it is let go", self.name)
         device.when_activated = self.pressed
@@ -101,10 +109,7 @@ class _SeatButton:
             # saw the release (a tap shorter than bounce_time).
             self._stop_hold()
             self._presses += 1
-            hold = threading.Timer(self._hold_time, self.held, args=(self._presses,))
-            hold.name = f"hold seat {self.seat + 1} {self.button.value}"
-            hold.daemon = True  # as gpiozero's threads: a pad never closed does not block exit
-            self._hold = hold
+            hold = self._timer(self._hold_time, self.held)
         self._post(ButtonEvent(self.seat, self.button, EventKind.PRESSED, at=self._clock()))
         # Started after the press is posted: a thread takes ~0.1 ms to start. One cancelled
         # meanwhile (a release) ends at once.
@@ -114,8 +119,8 @@ class _SeatButton:
         with self._lock:
             if self._debouncer.accept():
                 self._stop_hold()
-                if self._down_from_start:
-                    self._down_from_start = False
+                if self._stuck:
+                    self._stuck = False
                     log.info("%s let go: it works again", self.name)
 
     def held(self, press: int) -> None:
@@ -129,6 +134,20 @@ class _SeatButton:
             # hold's thread held up there let the next press's PRESSED go first, and the
             # table took this long press for that short one.
             self._post(ButtonEvent(self.seat, self.button, EventKind.HELD, at=self._clock()))
+            # Still down long after: one thread, asleep until then, while it stays down.
+            self._timer(self._stuck_after - self._hold_time, self.stuck).start()
+
+    def stuck(self, press: int) -> None:
+        """A press that has lasted ``stuck_after``: it acted once (PRESSED, HELD) and acts
+        no more until let go, but staff should hear which button it is."""
+        with self._lock:
+            if self._hold is None or press != self._presses:
+                return
+            self._hold = None
+            if self._device.is_active and not self._stuck:
+                self._stuck = True
+                log.warning("%s has been down for %g s: stuck, or something on it? It acted "
+                            "once; the rest of the table plays on", self.name, self._stuck_after)
 
     def close(self) -> None:
         """Cancels a pending hold and waits for its thread: none is left behind."""
@@ -139,6 +158,14 @@ class _SeatButton:
             hold.cancel()
             if hold.is_alive() and hold is not threading.current_thread():
                 hold.join()
+
+    def _timer(self, delay: float, then: Callable[[int], None]) -> threading.Timer:
+        """This press's next timer (not started): ``then(press)`` after ``delay``."""
+        timer = threading.Timer(delay, then, args=(self._presses,))
+        timer.name = f"hold seat {self.seat + 1} {self.button.value}"
+        timer.daemon = True  # as gpiozero's threads: a pad never closed does not block exit
+        self._hold = timer
+        return timer
 
     def _stop_hold(self) -> None:
         if self._hold is not None:
@@ -219,7 +246,8 @@ class GpioPad:
     def __init__(self, seats: Mapping[int, Mapping[Button, int]], *,
                  bounce_time: float = 0.02, hold_time: float = DEFAULT_HOLD_TIME,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
-                 keys: Mapping[int, Mapping[Button, str]] | None = None):
+                 keys: Mapping[int, Mapping[Button, str]] | None = None,
+                 stuck_after: float = STUCK_AFTER):
         """``keys``: each button's config key for errors, as the config names it
         ('seats[0].buttons.ok (from pinmap.toml)'); by default 'seats[0].buttons.ok'."""
         # lazily: the laptop path never needs it. Not gpiozero's Button: see the docstring.
@@ -242,7 +270,7 @@ class GpioPad:
                     self._devices.append(device)
                     self.buttons[(seat, button)] = _SeatButton(
                         seat, button, pin, device, Debouncer(bounce_time, clock), hold_time,
-                        self._post, clock)
+                        self._post, clock, stuck_after)
         except Exception:
             self.close()
             raise
