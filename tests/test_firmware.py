@@ -209,6 +209,54 @@ def test_a_hold_begun_before_the_host_restarted_does_nothing(make_node, make_hub
     assert [e.kind for e in collect(events, 2, timeout=3)] == [EventKind.PRESSED, EventKind.HELD]
 
 
+def stuck_lines(caplog):
+    return [r.getMessage() for r in caplog.records
+            if r.name == "golfbox.hal.serialnode" and ("down for" in r.getMessage() or "let go" in r.getMessage())]
+
+
+def test_a_button_down_before_the_session_is_said_once_and_works_once_let_go(make_node, make_hub,
+                                                                             caplog):
+    """● down from power-on (a cup on it, a short): the node's PRESSED and HELD go before
+    the host's session begins, and are rightly dropped; only its STATEs say it is down.
+    Nothing told staff which button did nothing. Here stuck_after is 1 s, not 60."""
+    node = make_node()
+    node.set_button("ok", True)
+    with caplog.at_level("INFO", logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(stuck_after=1.0, quiet_before_sync=REAL_QUIET)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+        deadline = time.monotonic() + 5
+        while not stuck_lines(caplog) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert events.empty()  # no press for a press nobody saw begin
+        node.set_button("ok", False)
+        deadline = time.monotonic() + 5
+        while len(stuck_lines(caplog)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        node.press("ok")
+    assert events.get(timeout=2) == ButtonEvent(SEAT, Button.OK, EventKind.PRESSED, at=ANY)
+    assert stuck_lines(caplog) == [
+        f"seat {SEAT + 1} ● has been down for 1 s: stuck, or something on it? It does nothing "
+        "more until let go; the rest of the table plays on", f"seat {SEAT + 1} ● let go: it works again"]
+
+
+def test_a_button_stuck_mid_match_acts_once_and_is_said_once(make_node, make_hub, caplog):
+    node = make_node()
+    with caplog.at_level("INFO", logger="golfbox.hal.serialnode"):
+        hub, events = make_hub(stuck_after=1.0, hold_time=0.3)
+        assert events.get(timeout=5) == LinkEvent(SEAT, True, f"seat {SEAT + 1}: node back", buttons=True)
+        node.set_button("back", True)
+        time.sleep(2.0)  # stuck for 5 minutes, in short
+        node.press("left")  # the rest of the pad plays
+        node.set_button("back", False)
+        time.sleep(0.6)
+    assert [str(e) for e in collect(events, 3, timeout=3)] == [
+        f"seat {SEAT + 1} ✕ pressed", f"seat {SEAT + 1} ✕ held", f"seat {SEAT + 1} ◀ pressed"]
+    assert events.empty()
+    assert stuck_lines(caplog) == [
+        f"seat {SEAT + 1} ✕ has been down for 1 s: stuck, or something on it? It does nothing "
+        "more until let go; the rest of the table plays on", f"seat {SEAT + 1} ✕ let go: it works again"]
+
+
 def test_a_node_told_a_hold_time_of_1_2_s_sends_held_only_after_it(make_node, make_hub):
     """gpio.hold_time reaches the node (HOLD, protocol 3): a node sent HELD after its own
     700 ms whatever the config said, so a long press differed by seat type."""

@@ -447,7 +447,7 @@ def test_a_button_stuck_mid_match_acts_once_and_is_said_once_then_let_go(mock_pi
     said = [r.getMessage() for r in caplog.records if r.name == "golfbox.hal.gpio"
             and r.levelname != "DEBUG"]
     assert said == ["seat 1 ✕ (GPIO4) has been down for 0.1 s: stuck, or something on it? "
-                    "It acted once; the rest of the table plays on",
+                    "It does nothing more until let go; the rest of the table plays on",
                     "seat 1 ✕ (GPIO4) let go: it works again"]
     assert [str(e) for e in sink.events] == ["seat 1 ✕ pressed", "seat 1 ✕ held", "seat 1 ◀ pressed",
                                              "seat 2 ▶ pressed", "seat 1 ✕ pressed"]

@@ -39,6 +39,9 @@ class EventKind(enum.Enum):
 # gpio.hold_time's default, for every pad: wired, simulated, and a node until the host
 # tells it (the firmware's board.HOLD_MS says the same in ms: it cannot import this).
 DEFAULT_HOLD_TIME = 0.8
+# A button down this long is stuck (or something is on it): it acts no more until let go,
+# and the pad's log says which, once; gpio and seat nodes alike.
+STUCK_AFTER = 60.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,12 +40,10 @@ import time
 import warnings
 from typing import Any, Callable, Mapping
 
-from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, EventKind, EventSink, HardwareSetupError
+from golfbox.hal.base import (DEFAULT_HOLD_TIME, STUCK_AFTER, Button, ButtonEvent, EventKind, EventSink,
+                              HardwareSetupError)
 
 log = logging.getLogger(__name__)
-
-# A press this long is a button stuck down (or something on it), and the log says which.
-STUCK_AFTER = 60.0
 
 
 class Debouncer:
@@ -146,8 +144,9 @@ class _SeatButton:
             self._hold = None
             if self._device.is_active and not self._stuck:
                 self._stuck = True
-                log.warning("%s has been down for %g s: stuck, or something on it? It acted "
-                            "once; the rest of the table plays on", self.name, self._stuck_after)
+                log.warning("%s has been down for %g s: stuck, or something on it? It does "
+                            "nothing more until let go; the rest of the table plays on",
+                            self.name, self._stuck_after)
 
     def close(self) -> None:
         """Cancels a pending hold and waits for its thread: none is left behind."""

@@ -29,7 +29,7 @@ from PIL import Image
 
 from golfbox.configfile import ConfigError, Section, one_line
 from golfbox.hal import protocol
-from golfbox.hal.base import DEFAULT_HOLD_TIME, Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
+from golfbox.hal.base import DEFAULT_HOLD_TIME, STUCK_AFTER, Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
 from golfbox.hal.pages import pack_pages
 from golfbox.lockholder import flock_holder
 
@@ -98,6 +98,8 @@ class SerialNodeConfig:
     # A press this long also sends HELD: gpio.hold_time, told to every node (HOLD), so a
     # long press is the same on every seat.
     hold_time: float = DEFAULT_HOLD_TIME
+    # A button its node's STATEs say is down this long is stuck (or something is on it).
+    stuck_after: float = STUCK_AFTER
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "seat_nodes") -> "SerialNodeConfig":
@@ -567,6 +569,11 @@ class _NodeConnection:
         self._corrupt = _Warnings("corrupt blocks not logged")
         self._bad = _Warnings("bad messages not logged")
         self._flood = _Warnings("presses or STATEs dropped (a node sending too many)")
+        # Since when each button code has been down in the node's STATEs (host clock), and
+        # those said to be stuck: a node sends its PRESSED and HELD once, and none at all
+        # for a button down before the session began (a cup on it at power-on, a short).
+        self._down_since: dict[int, float] = {}
+        self._stuck: set[int] = set()
         self._presses = _Allowance(hub.config.press_rate, PRESS_BURST)
         self._states = _Allowance(STATE_RATE, STATE_RATE)
         self.node_clock = NodeClock()
@@ -865,7 +872,7 @@ class _NodeConnection:
                                         at=self.node_clock.stamp(tick, read_at))
                     self.hub._post(event)
             elif msg_type == protocol.MSG_STATE:
-                _counter, _down, rx_errors, flags, tick = protocol.unpack_state(payload)
+                _counter, down, rx_errors, flags, tick = protocol.unpack_state(payload)
                 # Its tick is kept even from a STATE the allowance drops: a stalled reader's
                 # burst kept only its first STATEs, seconds older than a press after them.
                 if tick is not None:
@@ -875,6 +882,7 @@ class _NodeConnection:
                     return
                 self.stats.node_rx_errors = rx_errors
                 self._panel_state(bool(flags & protocol.STATE_PANEL_FAILING))
+                self._watch_down(down, time.monotonic())
             elif msg_type == protocol.MSG_PONG and len(payload) == 4:
                 sent = int.from_bytes(payload, "big")
                 self.stats.ping_ms = ((int(time.perf_counter() * 1e6) - sent) & 0xFFFFFFFF) / 1000
@@ -901,6 +909,25 @@ class _NodeConnection:
         log.info("%s: %s held, its press not seen on this connection (made before it): ignored",
                  self._label(), Button(protocol.BUTTON_CODES[button]).symbol)
         return False
+
+    def _watch_down(self, down: int, now: float) -> None:
+        """A button down for ``stuck_after`` is said once by seat and button, and its
+        letting go: the rest of the table plays on, but staff should hear which it is."""
+        if self.seat is None:
+            return
+        for code, name in enumerate(protocol.BUTTON_CODES):
+            symbol = Button(name).symbol
+            if not down & 1 << code:
+                self._down_since.pop(code, None)
+                if code in self._stuck:
+                    self._stuck.discard(code)
+                    log.info("%s %s let go: it works again", self._label(), symbol)
+            elif (now - self._down_since.setdefault(code, now) >= self.hub.config.stuck_after
+                  and code not in self._stuck):
+                self._stuck.add(code)
+                log.warning("%s %s has been down for %g s: stuck, or something on it? It does "
+                            "nothing more until let go; the rest of the table plays on",
+                            self._label(), symbol, self.hub.config.stuck_after)
 
     def _panel_state(self, failing: bool) -> None:
         """The node says whether its OLED answers: shown like any failing display (buttons stay)."""

@@ -283,6 +283,7 @@ class FakeNode:
         self.relay = Relay(host_end, loss, seed, ctrl_c_pid=self.process.pid if ctrl_c else None)
         self._host_end = host_end
         self._pty: tuple[int, int] | None = None
+        self._down: set[int] = set()  # the GPIOs of the buttons held down
 
     # USB cable
     def plug(self) -> None:
@@ -302,9 +303,11 @@ class FakeNode:
 
     # buttons: active low, as wired to GND
     def set_button(self, button: str, down: bool) -> None:
+        """Press or let go of one button; the others stay as they are (one may be stuck)."""
         gpio = BOARD["BUTTON_PINS"][BUTTON_ORDER.index(button)]
+        (self._down.add if down else self._down.discard)(gpio)
         tmp = self.pins_file.with_suffix(".tmp")
-        tmp.write_text(f"{gpio}=0" if down else "")
+        tmp.write_text(" ".join(f"{pin}=0" for pin in sorted(self._down)))
         os.replace(tmp, self.pins_file)
 
     def press(self, button: str, down_for: float = 0.05, up_after: float = 0.05,
