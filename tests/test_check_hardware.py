@@ -328,6 +328,26 @@ scale = 1
     assert sorted(set(strip.tobytes())) == [level * 17 for level in range(16)]
 
 
+def test_a_seat_node_s_button_down_all_along_is_told_from_one_never_pressed(make_node, ports_dir,
+                                                                           tmp_path, capsys):
+    """Its press went before the session (nobody to tell), so only its STATEs say it is down."""
+    node = make_node(plug=False)
+    node.set_button("ok", True)  # from power-on
+    config = write(tmp_path, f"""
+[[seats]]
+backend = "serial"
+node = "{NODE_ID}"
+[seat_nodes]
+usb_ids = []
+ports = ["{ports_dir}/*"]
+""")
+    node.plug()
+    main(["check-hardware", "--config", str(config), "--seconds", "4"])
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "not pressed: seat 1 ◀ (left, serial seat), seat 1 ▶ (right, serial seat), "
+        "seat 1 ● (ok, serial seat: down all along, held down or shorted), "
+        "seat 1 ✕ (back, serial seat)")
+
 
 def test_a_seat_node_plugged_in_during_the_check_is_said_back_and_its_presses_printed(
         make_node, ports_dir, tmp_path):

@@ -211,7 +211,7 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
 
 
 def _down(hardware) -> set[tuple[int, Button]]:
-    """The buttons that read pressed now, of the pads that can tell (GPIO)."""
+    """The buttons that read pressed now, of the pads that can tell (GPIO, seat nodes)."""
     return set().union(*(pad.down() for pad in hardware.pads if hasattr(pad, "down")))
 
 

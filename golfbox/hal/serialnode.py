@@ -363,6 +363,13 @@ class SerialNodeHub:
                 log.error("%s: its reader on %s did not stop within %g s (a hung USB device?); "
                           "left behind", connection._label(), connection.path, CLOSE_WAIT)
 
+    def down(self) -> set[tuple[int, Button]]:
+        """The buttons its nodes' latest STATEs say are down (check-hardware: stuck or shorted)."""
+        with self._lock:
+            seated = [c for c in self._connections.values() if c.seat is not None]
+        return {(c.seat, Button(name)) for c in seated
+                for code, name in enumerate(protocol.BUTTON_CODES) if c.down_bits & 1 << code}
+
     def display(self, seat: int) -> "SerialNodeDisplay":
         if seat not in self._seats:
             raise KeyError(f"seat {seat + 1} has no seat node in the config")
@@ -574,6 +581,7 @@ class _NodeConnection:
         # for a button down before the session began (a cup on it at power-on, a short).
         self._down_since: dict[int, float] = {}
         self._stuck: set[int] = set()
+        self.down_bits = 0  # as the node's latest STATE says, bit = button code
         self._presses = _Allowance(hub.config.press_rate, PRESS_BURST)
         self._states = _Allowance(STATE_RATE, STATE_RATE)
         self.node_clock = NodeClock()
@@ -913,6 +921,7 @@ class _NodeConnection:
     def _watch_down(self, down: int, now: float) -> None:
         """A button down for ``stuck_after`` is said once by seat and button, and its
         letting go: the rest of the table plays on, but staff should hear which it is."""
+        self.down_bits = down
         if self.seat is None:
             return
         for code, name in enumerate(protocol.BUTTON_CODES):
