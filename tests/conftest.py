@@ -34,6 +34,16 @@ def service_state_directory(tmp_path, monkeypatch) -> Path:
     return state
 
 
+@pytest.fixture(autouse=True)
+def no_pi_supply(tmp_path, monkeypatch) -> Path:
+    """An empty sysfs for golfbox.hal.power: on a Pi whose supply sags, check-hardware
+    exits 1 and the table logs it; the tests' results must not hang on the machine's
+    supply. A test lays out its own tree (tests/test_power.py)."""
+    sysfs = tmp_path / "sysfs"
+    monkeypatch.setenv("GOLFBOX_SYSFS", str(sysfs))
+    return sysfs
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     """Time that passes only when a test says so (``clock.advance(seconds)``)."""

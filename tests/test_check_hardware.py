@@ -237,15 +237,16 @@ ports = ["/nonexistent/tty*"]
 """)
     assert main(["check-hardware", "--config", str(config), "--seconds", "0.3"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:5] == [
+    assert lines[:6] == [
         "seat 1: simulated buttons, display ssd1306, /dev/i2c-99 0x3D",
         "seat 2: seat node e6614103e7452d2f on USB",
         "seat 1 display (ssd1306, /dev/i2c-99 0x3D): NOT ANSWERING: I2C bus 99 address 0x3D: "
         "I2C device not found: /dev/i2c-99",
         "seat 2 node: NOT ANSWERING: seat 2: node not connected (the frame is shown when it is)",
+        "power: not checked (no rpi_volt under-voltage sensor: not a Raspberry Pi)",
         "press buttons for 0.3 s",
     ]
-    [summary] = lines[5:]
+    [summary] = lines[6:]
     assert summary.startswith("not pressed: seat 1 ◀ (left, sim seat), ")
     assert summary.endswith(", seat 2 ✕ (back, serial seat)")
 

@@ -4,8 +4,10 @@ Shows a test pattern with the seat number on every display, reports each
 display that does not answer (by name and bus), then prints every button
 event ("seat 2 ▶ pressed") and echoes it on that seat's display, until Ctrl-C
 or ``--seconds``. At the end it lists the buttons never pressed (and which of them
-were down all along: shorted, or held down). Exit status:
-0 when every display answered, 1 when one did not, 2 for a bad config.
+were down all along: shorted, or held down). On a Raspberry Pi it also says
+whether the supply held (the kernel's under-voltage alarm: at the start, at each
+change, and at the end). Exit status: 0 when every display answered and the
+supply held, 1 when not, 2 for a bad config.
 The config is the table's own (/etc/golfbox/config.toml), as for ``golfbox run``;
 where there is none (a laptop) everything is simulated, to see the output.
 
@@ -23,6 +25,7 @@ import queue
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -30,6 +33,7 @@ from golfbox.commands import output
 from golfbox.commands.run import DEFAULT_CONFIG, journal_path
 from golfbox.hal.base import Button, ButtonEvent, Display, HardwareSetupError, LinkEvent
 from golfbox.hal.config import ConfigError, DisplayConfig, HardwareConfig, load_config, sim_config
+from golfbox.hal.power import ADVICE, find_alarm, is_low, sysfs_root
 from golfbox.hal.resilient import ResilientDisplay
 from golfbox.table.journal import JournalError, taken
 from golfbox.table.timers import Timers
@@ -98,20 +102,22 @@ def _check(config: HardwareConfig, seconds: float | None) -> int:
         for target in targets:
             target.show()
         _report_displays(targets)
+        supply = _Supply(sysfs_root())
         _drain_link_events(events)
         seen: set[tuple[int, Button]] = set()
         try:
             output("press buttons (Ctrl-C to stop)" if seconds is None
                    else f"press buttons for {seconds:g} s")
-            _watch(hardware, events, seconds, targets, seen)
+            _watch(hardware, events, seconds, targets, seen, supply)
         except KeyboardInterrupt:  # the way to stop it: still print the summary
             output("")
         _report_buttons(config, seen, _down(hardware))
+        supply.report()
         # Judged at the end: a display may have come back (or gone) while we watched.
         answered = all(getattr(t.display, "healthy", True) for t in targets)
     finally:
         hardware.close()
-    return 0 if answered else 1
+    return 0 if answered and not supply.rises else 1
 
 
 @dataclass
@@ -184,8 +190,58 @@ def _drain_link_events(events: queue.Queue) -> None:
         events.put(event)
 
 
+class _Supply:
+    """The Pi's supply through the check: the kernel's under-voltage alarm, said at the
+    start, at each change and at the end. Read once a second: the alarm stays up for a
+    2 s poll of the driver at least, so no sag goes unseen."""
+
+    EVERY = 1.0
+
+    def __init__(self, sysfs: Path) -> None:
+        self.alarm = find_alarm(sysfs)
+        self.low = False
+        self.rises = 0  # the alarm seen up, at the start or rising since
+        self.next_read = time.monotonic() + self.EVERY
+        if self.alarm is None:  # a laptop: nothing to read, and nothing wrong
+            output("power: not checked (no rpi_volt under-voltage sensor: not a Raspberry Pi)")
+        elif self._read():
+            output(f"power: UNDER-VOLTAGE now: {ADVICE}")
+        else:
+            output("power: OK, no under-voltage now")
+
+    def _read(self) -> bool:
+        try:
+            low = is_low(self.alarm.read_bytes())
+        except (OSError, ValueError) as exc:
+            output(f"power: cannot read {self.alarm}: {exc}; not checked from here on")
+            self.alarm = None
+            return False
+        if low and not self.low:
+            self.rises += 1
+        self.low = low
+        return low
+
+    def poll(self) -> None:
+        if self.alarm is None or time.monotonic() < self.next_read:
+            return
+        self.next_read = time.monotonic() + self.EVERY
+        was_low = self.low
+        if self._read() != was_low and self.alarm is not None:
+            output(f"power: UNDER-VOLTAGE: seat nodes may drop off USB, displays fail; {ADVICE}"
+                   if self.low else "power: voltage normal again")
+
+    def report(self) -> None:
+        if self.alarm is None:
+            return
+        if self.rises:
+            output(f"power: under-voltage {self.rises} time{'s' if self.rises > 1 else ''} "
+                   f"during the check: {ADVICE}")
+        else:
+            output("power: no under-voltage during the check")
+
+
 def _watch(hardware, events: queue.Queue, seconds: float | None,
-           targets: list[_Target], seen: set[tuple[int, Button]]) -> None:
+           targets: list[_Target], seen: set[tuple[int, Button]], supply: _Supply) -> None:
     """Print events until ``seconds`` pass (or forever); note each button seen."""
     by_seat = {t.seat: t for t in targets if t.seat is not None}
     timers = Timers()  # a panel that failed is tried again on these (ResilientDisplay)
@@ -194,6 +250,7 @@ def _watch(hardware, events: queue.Queue, seconds: float | None,
             display.call_at = timers.call_at
     deadline = None if seconds is None else time.monotonic() + seconds
     while deadline is None or time.monotonic() < deadline:
+        supply.poll()
         wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
         try:
             event = events.get(timeout=wait)
