@@ -270,6 +270,7 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     display and STATUS= say so for as long as it runs."""
     from golfbox.hal.base import HardwareSetupError
     from golfbox.hal.build import build_hardware
+    from golfbox.hal.power import sysfs_root, watch_supply
     from golfbox.table.assemble import assemble_table
 
     started = time.monotonic() if started is None else started
@@ -306,6 +307,8 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     settings.hold_times = hardware.hold_times
     for warning in hardware.mux_warnings:  # it runs, but a RESET pulse may leave displays dark
         log.warning("%s", warning)
+    # Logged when the Pi's supply sags: what a seat node dropping off USB comes from.
+    supply = watch_supply(log, sysfs_root())
     stop = SignalStop()  # set only with service.wake(): the loop sleeps until woken
     # Not mended by any button: by the next start on a config that loads. In the table's
     # language, which the journal's lobby or match decides: the service words it.
@@ -347,6 +350,8 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     finally:
         if unwatch is not None:
             unwatch()
+        if supply is not None:
+            supply.close()
         hardware.close()
         notifier.close()
     return 0
