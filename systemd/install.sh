@@ -29,6 +29,7 @@ CONFIG=/etc/golfbox/config.toml
 UNIT=/etc/systemd/system/golfbox.service
 MODULES_LOAD=/etc/modules-load.d/golfbox.conf
 UDEV_RULE=/etc/udev/rules.d/60-golfbox-i2c-mux.rules
+NODES_UDEV_RULE=/etc/udev/rules.d/60-golfbox-seat-nodes.rules
 PYTHON=${PYTHON:-python3}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEMPLATE=$SOURCE/hardware/config.example.toml
@@ -171,26 +172,41 @@ if [ -z "$ROOT" ]; then
     run modprobe i2c-dev || warn "could not load i2c-dev now; it loads at the next boot"
 fi
 
+# Writes the udev rule read from stdin to $ROOT$1; $2 says what it does (for a dry run).
+write_udev_rule() {
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would write $ROOT$1 ($2)"
+    else
+        install -d -m 0755 "$ROOT$(dirname "$1")"
+        cat > "$ROOT$1"
+        say "wrote $ROOT$1"
+    fi
+}
+
 # The TCA9548A's driver (i2c-mux-pca954x) keeps the last channel selected and writes the mux
 # only for another channel: after golfbox pulses the mux's RESET that channel stays cut off,
 # and two muxes on one bus with the same display address below each collide. idle_state -2
 # (MUX_IDLE_DISCONNECT) deselects after every transfer; the i2c-mux overlay cannot set it.
 # The attribute appears in probe, before "bind"; "add" covers a coldplug replay at boot.
-if [ "$DRY_RUN" = 1 ]; then
-    say "would write $ROOT$UDEV_RULE (TCA9548A idle_state -2: disconnect when idle)"
-else
-    install -d -m 0755 "$ROOT$(dirname "$UDEV_RULE")"
-    cat > "$ROOT$UDEV_RULE" <<'RULE'
+write_udev_rule "$UDEV_RULE" "TCA9548A idle_state -2: disconnect when idle" <<'RULE'
 # golfbox (written by systemd/install.sh): an I2C mux deselects its channels after every
 # transfer, so a RESET pulse cannot leave the kernel's cached channel cut off (hardware/SETUP.md).
 ACTION=="add|bind", SUBSYSTEM=="i2c", DRIVER=="pca954x", ATTR{idle_state}="-2"
 RULE
-    say "wrote $ROOT$UDEV_RULE"
-fi
+# ModemManager, under a filter policy that lets it probe a ttyACM claiming no AT commands
+# (MicroPython's; "legacy", not the default "strict"), opens each new one and sends AT
+# commands for seconds: a seat node plugged in is taken late and gets bytes it must refuse. ModemManager reads ID_MM_DEVICE_IGNORE from the
+# USB device, or from the tty itself: no SUBSYSTEM, so both are tagged. Every event but
+# "remove" sets it: udev's database keeps only what the last event's rules set.
+write_udev_rule "$NODES_UDEV_RULE" "ModemManager leaves the seat nodes' ports alone" <<'RULE'
+# golfbox (written by systemd/install.sh): ModemManager does not probe a seat node's port
+# with AT commands. MicroPython's USB ids on an RP2040 (hardware/SETUP.md).
+ACTION!="remove", ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", ENV{ID_MM_DEVICE_IGNORE}="1"
+RULE
 if [ -z "$ROOT" ]; then
-    # Apply it to a mux already bound, without a reboot.
+    # Apply them to a mux already bound and the next node plugged in, without a reboot.
     run udevadm control --reload && run udevadm trigger --action=add --subsystem-match=i2c ||
-        warn "could not apply $UDEV_RULE now; it applies at the next boot"
+        warn "could not apply the udev rules now; they apply at the next boot"
 fi
 
 # --- check the config before anything starts it --------------------------

@@ -21,6 +21,7 @@ CONFIG_DIR=/etc/golfbox
 UNIT=/etc/systemd/system/golfbox.service
 MODULES_LOAD=/etc/modules-load.d/golfbox.conf
 UDEV_RULE=/etc/udev/rules.d/60-golfbox-i2c-mux.rules
+NODES_UDEV_RULE=/etc/udev/rules.d/60-golfbox-seat-nodes.rules
 
 DRY_RUN=0
 PURGE=0
@@ -61,10 +62,12 @@ fi
 # i2c-dev stays loaded until the next boot; other users of /dev/i2c-* load it themselves.
 if [ -e "$ROOT$MODULES_LOAD" ]; then run rm -f "$ROOT$MODULES_LOAD"; fi
 # A bound mux keeps idle_state -2 until the next boot; then the kernel's default (as is) is back.
-if [ -e "$ROOT$UDEV_RULE" ]; then
-    run rm -f "$ROOT$UDEV_RULE"
-    [ -n "$ROOT" ] || run udevadm control --reload || true
-fi
+# A node plugged in keeps ModemManager's "ignore" until it is plugged in again.
+rules_removed=0
+for rule in "$UDEV_RULE" "$NODES_UDEV_RULE"; do
+    if [ -e "$ROOT$rule" ]; then run rm -f "$ROOT$rule"; rules_removed=1; fi
+done
+if [ "$rules_removed" = 1 ] && [ -z "$ROOT" ]; then run udevadm control --reload || true; fi
 
 for installed in "$VENV" "$DOCS/README.md" "$DOCS/docs" "$DOCS/hardware"; do
     if [ -e "$ROOT$installed" ]; then run rm -rf "$ROOT$installed"; fi

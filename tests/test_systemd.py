@@ -390,7 +390,7 @@ esac
 FAKE_ID = "#!/bin/bash\necho 0\n"  # root, to check_root: the fake systemctl is all it changes
 # What uninstall.sh removes on a live system: the test below runs it so only where none is.
 INSTALLED = ("/etc/systemd/system/golfbox.service", "/opt/golfbox", "/etc/modules-load.d/golfbox.conf",
-             "/etc/udev/rules.d/60-golfbox-i2c-mux.rules")
+             "/etc/udev/rules.d/60-golfbox-i2c-mux.rules", "/etc/udev/rules.d/60-golfbox-seat-nodes.rules")
 
 
 @pytest.mark.skipif(any(Path(path).exists() for path in INSTALLED),
@@ -471,6 +471,39 @@ def test_install_writes_the_mux_idle_state_rule_and_uninstall_removes_it(checkou
     assert "would run: rm -f" in script(checkout, "uninstall.sh", "--dry-run").stdout and rule.exists()
     assert script(checkout, "uninstall.sh").returncode == 0
     assert not rule.exists()
+
+
+NODES_UDEV_RULE = "etc/udev/rules.d/60-golfbox-seat-nodes.rules"
+
+
+@needs_systemctl
+def test_install_keeps_modemmanager_off_the_seat_nodes_and_uninstall_removes_the_rule(checkout):
+    """ModemManager probed a newly plugged ttyACM with AT commands for seconds (where its
+    filter lets it): a seat node was taken late and got bytes it must refuse. The rule
+    tags the node's USB ids, the ones golfbox looks for, with ID_MM_DEVICE_IGNORE."""
+    from golfbox.hal.serialnode import MICROPYTHON_RP2040, SerialNodeConfig
+
+    root = checkout / "root"
+    dry = script(checkout, "install.sh", "--dry-run")
+    assert "60-golfbox-seat-nodes.rules" in dry.stdout and not (root / NODES_UDEV_RULE).exists()
+    assert script(checkout, "install.sh").returncode == 0
+    rule = root / NODES_UDEV_RULE
+    assert rule.stat().st_mode & 0o777 == 0o644
+    assert SerialNodeConfig(seats={}).usb_ids == (MICROPYTHON_RP2040,)
+    vid, pid = (f"{number:04x}" for number in MICROPYTHON_RP2040)
+    # ModemManager reads the USB device's property, else the tty's: no SUBSYSTEM tags both.
+    # Every event but remove: a "bind" after the "add" must not drop it from udev's database.
+    assert udev_rules(rule.read_text()) == [{
+        "ACTION": ("!=", "remove"), "ATTRS{idVendor}": ("==", vid), "ATTRS{idProduct}": ("==", pid),
+        "ENV{ID_MM_DEVICE_IGNORE}": ("=", "1")}]
+    again = script(checkout, "install.sh")
+    assert again.returncode == 0 and len(udev_rules(rule.read_text())) == 1
+
+    dry = script(checkout, "uninstall.sh", "--dry-run")
+    assert any(line.startswith("would run: rm -f") and line.endswith("60-golfbox-seat-nodes.rules")
+               for line in dry.stdout.splitlines()) and rule.exists()
+    assert script(checkout, "uninstall.sh").returncode == 0
+    assert not rule.exists() and not (root / UDEV_RULE).exists()
 
 
 def test_the_rule_parser_refuses_what_udev_would(tmp_path):
