@@ -24,11 +24,13 @@ from golfbox.commands import run as service_cli
 from golfbox.hal import build
 from golfbox.hal.base import Button
 from golfbox.hal.config import parse_config
+from golfbox.render.table import render_notice
 from golfbox.table.journal import Journal
 from running_table import serve_beside
 
 CONFIG = {"seats": [{"backend": "sim"}, {"backend": "sim"}],
           "shared_display": {"driver": "sim"}}
+JOURNAL_RETRY_ON_A_PI = service_cli.JOURNAL_RETRY
 
 
 @pytest.fixture
@@ -146,3 +148,72 @@ def test_golfbox_run_says_why_it_waits_in_its_status_and_starts_once_writes_pass
     assert waiting == f"STATUS=waiting: journal {journal}: cannot open (disk I/O error)", stderr
     assert process.returncode == 0, stderr
     assert "table ready in" in stderr
+
+
+def test_a_stop_while_the_start_waits_for_room_leaves_paused_on_the_displays(
+        full_sd_card, monkeypatch, tmp_path):
+    """systemd's stop (SIGTERM) while the start waited for room ended the process at once
+    (the table's handlers come later): "the disk is full: the table starts once there is
+    room" stayed on the displays of a table that was stopped, a start promised that does
+    not come. Now the wait ends as the table's stop does: "paused" on every display, exit
+    0. (Here, serve_beside's handler stands in for the old default action: SIGTERM ignored
+    until serve() takes it, the start went on waiting its 30 s.)"""
+    built = []
+    real_build = build.build_hardware
+
+    def build_hardware(*args, **kwargs):
+        built.append(real_build(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(build, "build_hardware", build_hardware)
+    stopped_at = []
+
+    def meanwhile(_served):
+        hardware = wait_for(lambda: built and built[0], "the hardware")
+        wait_for(lambda: hardware.seat_displays[1].inner.image, "seat 2's message")
+        time.sleep(0.2)  # into the sleep between two tries (5 s)
+        stopped_at.append(time.monotonic())  # SIGTERM comes as this returns
+
+    journal = full_sd_card / "journal.sqlite3"
+    assert serve_beside(lambda: service_cli.serve(parse_config(CONFIG), journal), meanwhile) == 0
+    assert time.monotonic() - stopped_at[0] < JOURNAL_RETRY_ON_A_PI  # not at the next try
+    hardware = built[0]
+    shared = hardware.shared_display.inner
+    shared.image.save(tmp_path / "stopped.png")
+    assert same(shared.image, golden_path("notice_paused")), tmp_path / "stopped.png"
+    for n in (0, 1):  # as on the waiting screen (notice_disk_full_seat), its name above
+        seat = hardware.seat_displays[n].inner
+        paused = render_notice(seat.size, f"P{n + 1}", "paused", ["P1", "P2"])
+        assert seat.image.tobytes() == paused.convert(seat.mode).tobytes()
+    assert shared.closed and len(built) == 1
+
+
+def test_golfbox_run_stopped_while_it_waits_exits_0_and_says_it_stops(tmp_path):
+    """The real command: it was killed by the SIGTERM (status -15, no STOPPING=1)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[[seats]]\nbackend = "sim"\n' * 2 + '[shared_display]\ndriver = "sim"\n')
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(tmp_path / "notify.sock"))
+        sock.settimeout(30)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "golfbox", "run", "--config", str(config),
+             "--journal", str(tmp_path / "journal.sqlite3")],
+            env=dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify.sock"),
+                     PYTHONDONTWRITEBYTECODE="1"),
+            preexec_fn=no_file_may_grow, stderr=subprocess.PIPE, text=True)
+        try:
+            assert sock.recv(4096).decode().startswith("STATUS=waiting: ")
+            process.send_signal(signal.SIGTERM)
+            sock.settimeout(10)
+            try:
+                stopping = sock.recv(4096).decode()
+            except TimeoutError:  # killed by it: nothing sent
+                stopping = ""
+        finally:
+            try:
+                _, stderr = process.communicate(timeout=30)
+            finally:
+                process.kill()
+    assert process.returncode == 0, stderr
+    assert stopping.splitlines() == ["STOPPING=1", "STATUS=paused"]
+    assert "SIGTERM: stopped while waiting for the journal" in stderr

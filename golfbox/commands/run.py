@@ -208,19 +208,75 @@ def _open_showing_why(refused: JournalError, config: HardwareConfig, path: Path,
         except HardwareSetupError as exc:
             raise UsageError(str(exc)) from None
         try:
-            show_journal_waiting(hardware, refused, settings)
-            notifier.status(f"waiting: {refused}")
-            return open_journal(path), hardware
+            try:
+                # From before the displays say it waits: a stop may come once they do.
+                with SignalsEndTheWait() as wait:
+                    show_journal_waiting(hardware, refused, settings)
+                    notifier.status(f"waiting: {refused}")
+                    journal = open_journal(path, sleep=wait.sleep)
+                    if wait.stop.is_set():  # it came as the open that passed was under way
+                        journal.close()
+                        wait.check()
+                return journal, hardware
+            except StoppedWaiting:
+                # As a stop of the table leaves them: "disk full: waiting" left on them
+                # after a stop would promise a start that does not come.
+                paused = say(settings.language, "paused")
+                show_notice(hardware, settings, paused, paused)
+                notifier.stopping("paused")
+                raise
         except BaseException:
             hardware.close()
             raise
 
 
+class StoppedWaiting(Exception):
+    """A SIGTERM or SIGINT came while the start waited for the journal."""
+
+
+class SignalsEndTheWait:
+    """While it is entered, SIGTERM and SIGINT end open_journal's wait: its ``sleep``
+    raises StoppedWaiting. Before, their default action ended the process in the middle
+    of it, and the displays kept saying the table waits for room: systemd's stop, or
+    Ctrl-C, left them so. The handler as serve()'s: no log, no lock (see SignalStop)."""
+
+    def __init__(self) -> None:
+        self.stop = SignalStop()
+        self._woken = threading.Event()
+        self._previous: dict[int, object] = {}
+        self._unwatch: Callable[[], None] | None = None
+
+    def __enter__(self) -> SignalsEndTheWait:
+        if threading.current_thread() is threading.main_thread():  # no signal comes elsewhere
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                self._previous[signum] = signal.signal(signum, self._on_signal)
+            self._unwatch = wake_on_signals(self._woken.set)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._unwatch is not None:
+            self._unwatch()
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _on_signal(self, signum: int, _frame) -> None:
+        self.stop.signals.append(signum)
+
+    def sleep(self, seconds: float) -> None:
+        """time.sleep(seconds), cut short by a signal: then StoppedWaiting."""
+        self._woken.wait(seconds)
+        self._woken.clear()
+        self.check()
+
+    def check(self) -> None:
+        """StoppedWaiting, naming the signal, if one came."""
+        if self.stop.is_set():
+            raise StoppedWaiting(signal.Signals(self.stop.signals[0]).name)
+
+
 def show_journal_waiting(hardware: Hardware, refused: JournalError,
                          settings: TableSettings) -> None:
     """Say on every display, in the table's language, why the table does not start."""
-    from golfbox.render.table import render_notice
-
     lang = settings.language
     if refused.full:
         shared = say(lang, "the disk is full: the table starts once there is room")
@@ -228,6 +284,14 @@ def show_journal_waiting(hardware: Hardware, refused: JournalError,
     else:
         shared = say(lang, "the journal cannot be opened: trying again (see the log)")
         seat = say(lang, "cannot start: waiting")
+    show_notice(hardware, settings, shared, seat)
+
+
+def show_notice(hardware: Hardware, settings: TableSettings, shared: str, seat: str) -> None:
+    """``shared`` on the shared display, ``seat`` under each seat's name on its own."""
+    from golfbox.render.table import render_notice
+
+    lang = settings.language
     names = [settings.name(n, lang) for n in sorted(hardware.seat_displays)]
     shown = [(display, render_notice(display.size, "golfbox", shared))
              for display in filter(None, [hardware.shared_display])]
@@ -287,8 +351,13 @@ def serve(config: HardwareConfig, journal_file: Path, *,
     except JournalError as exc:
         if not exc.passing:
             raise UsageError(str(exc)) from None
-        journal, hardware = _open_showing_why(exc, config, journal_file, inbox.put, settings,
-                                              notifier)
+        try:
+            journal, hardware = _open_showing_why(exc, config, journal_file, inbox.put,
+                                                  settings, notifier)
+        except StoppedWaiting as stopped:
+            log.info("%s: stopped while waiting for the journal", stopped)
+            notifier.close()
+            return 0
     try:
         if new:
             start_afresh(journal)
