@@ -23,6 +23,7 @@ from golfbox.hal.base import Button
 from golfbox.hal.sim import SimDisplay, SimPad
 from golfbox.table.assemble import assemble_table
 from golfbox.table.journal import Journal, JournalError
+from golfbox.table.session import SAVE_RETRY_SECONDS
 from golfbox.table.settings import TableSettings
 from golfbox.table.timers import ManualClock
 
@@ -246,6 +247,31 @@ def test_a_match_whose_result_could_not_be_saved_is_saved_before_the_next_is_dea
     history = service.journal.history()
     assert len(history) == 1 and set(history[0].round_scores) == {1}  # finished, scored
     assert service.journal.unfinished().id == history[0].id + 1
+
+
+def test_room_made_while_an_unsaved_result_is_on_show_saves_it_and_mends_the_fault(tmp_path, clock):
+    """The disk filled as the last round was scored. Room made, "cannot save the game"
+    stayed on the shared display of the result nobody pressed on, and the match stayed
+    "in play" in the journal (out of the history), until the next press wrote something:
+    the café that made room saw the table still failing. Now the scores are tried again
+    every SAVE_RETRY_SECONDS while the journal refuses them."""
+    service, pad = last_round_scored_on_a_full_disk(tmp_path / "journal.sqlite3", clock)
+    journal, state = service.journal, service.state
+    assert service.table_message == "cannot save the game: see the log"
+    tried = journal.writes_tried
+    run_for(service, clock, 10 * SAVE_RETRY_SECONDS)  # still full: said, nothing else changed
+    assert service.table_message == "cannot save the game: see the log"
+    assert 5 <= journal.writes_tried - tried <= 11 and journal.history() == []
+    journal.full = False  # room made
+    run_for(service, clock, SAVE_RETRY_SECONDS + 0.2)
+    assert service.notices.faults == {} and service.table_message == ""
+    history = journal.history()
+    assert len(history) == 1 and set(history[0].round_scores) == {1}  # finished, scored
+    assert journal.unfinished() is None and service.state == state  # the result, on show
+    tried = journal.writes_tried
+    journal.full = True  # saved: nothing tries again, full or not
+    run_for(service, clock, 60)
+    assert journal.writes_tried == tried and service.notices.faults == {}
 
 
 def test_a_full_disk_is_logged_once_not_at_every_try(tmp_path, clock, caplog):

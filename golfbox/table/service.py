@@ -28,8 +28,8 @@ from golfbox.table.input import SeatInput
 from golfbox.table.journal import Journal, JournalError
 from golfbox.table.lobby import Lobby
 from golfbox.table.saver import ScreenSaver
-from golfbox.table.session import (JOURNAL_FAULT, NEXT_ROUND, STEADY_SECONDS, Notices, Session,
-                                   part_key)
+from golfbox.table.session import (JOURNAL_FAULT, NEXT_ROUND, SAVE_RETRY_SECONDS, STEADY_SECONDS,
+                                   Notices, Session, part_key)
 from golfbox.table.settings import TableSettings
 from golfbox.table.thinker import Thinker, Thought
 from golfbox.table.timers import Timers
@@ -115,6 +115,7 @@ class TableService:
         self.status_line = ""
         self._watchdog = None
         self._fault_turn = None  # the timer that shows the next of several faults
+        self._scores_retry = None  # the timer that tries refused scores again
         self._countdown = None  # the timer that redraws a takeover's countdown
         self._steadying: dict[tuple, object] = {}  # a part back -> its timer to count it back
         self._stirred: set[tuple] = set()  # nodes back, not yet steady, that woke the saver
@@ -382,6 +383,7 @@ class TableService:
         self.notices.speak(self.current.lang)  # the lobby may have changed the language
         self._keep_faults_turning()
         self._keep_counting_down()
+        self._keep_saving_scores()
         # The game moved (a bot's move, a timer's, a new round or match): the table is in
         # use. Not a reveal's page turning, nor the faults taking turns: they change on
         # their own and would keep a deserted table's screens lit all night. Nor a match
@@ -488,6 +490,18 @@ class TableService:
         elif not several and self._fault_turn is not None:
             self._fault_turn.cancel()
             self._fault_turn = None
+
+    def _keep_saving_scores(self) -> None:
+        """A match's result the journal refused (a full disk) is tried again every
+        SAVE_RETRY_SECONDS. Within a match the next move's write tries the scores again,
+        but on a result nobody leaves none comes: room made, "cannot save the game"
+        stayed on show and the match out of the history until the next press. The
+        timer's firing is a change (_fire_due), which redraws the fault once mended."""
+        if not self.session.result_unsaved:
+            return
+        if self._scores_retry is None or not self._scores_retry.active:
+            self._scores_retry = self.timers.call_at(self.clock() + SAVE_RETRY_SECONDS,
+                                                     self.session.save_unsaved_scores)
 
     def _keep_counting_down(self) -> None:
         """A seat's takeover countdown is said again when its number changes: the timer's

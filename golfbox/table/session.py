@@ -163,7 +163,7 @@ class Session:
         that asked) if the journal cannot take it. ``leaving``: the finished match whose
         result it leaves (see Journal.start_match)."""
         if self._scores_unsaved:  # the last match's scores first: it would stay "in play"
-            self._save_scores(enumerate(self.match.history, start=1))
+            self.save_unsaved_scores()
             if self._scores_unsaved:
                 self.notices.say(physical, say(self.language, "not saved, not played: try again"))
                 return False
@@ -328,9 +328,18 @@ class Session:
             self._save_failed(exc, physical)
             return False
         self._saved()
-        if self._scores_unsaved:  # the journal takes writes again: the scores it missed
-            self._save_scores(enumerate(self.match.history, start=1))
+        self.save_unsaved_scores()  # the journal takes writes again: the scores it missed
         return True
+
+    @property
+    def result_unsaved(self) -> bool:
+        """Is the match over with scores the journal refused (save_unsaved_scores)?"""
+        return self._scores_unsaved and self.match.over
+
+    def save_unsaved_scores(self) -> None:
+        """Try again the scores the journal refused (_save_scores), if any."""
+        if self._scores_unsaved:
+            self._save_scores(enumerate(self.match.history, start=1))
 
     def _save_failed(self, exc: Exception, physical: int | None) -> None:
         # Said once, then every SAVE_FAILURES_LOGGED_EVERY tries: bots try every 2 s, and
