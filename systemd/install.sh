@@ -3,7 +3,8 @@
 #
 #   sudo systemd/install.sh [--dry-run] [--root DIR]
 #
-# Safe to run again (after a `git pull`, say): it keeps an existing venv and
+# Safe to run again (after a `git pull`, say): it keeps an existing venv (unless
+# an OS upgrade changed the Python it was made by: then it rebuilds it) and the
 # config, reinstalls the project, refreshes the unit and restarts a running
 # service, whose match in play resumes from the journal. The installed config
 # is checked (golfbox check-config) before the service is enabled: a config
@@ -100,7 +101,15 @@ if [ -x "$ROOT$VENV/bin/python" ] && [ -e "$ROOT$CONFIG" ]; then
     fi
 fi
 # --system-site-packages: Debian's python3-lgpio (a C extension) is used as is.
-if [ -x "$ROOT$VENV/bin/python" ]; then
+# A venv made by another Python (3.11, before an OS upgrade to 3.13) holds golfbox, Pillow
+# and pip where the new one does not look, and Debian's C extensions are now built for the
+# new one only: it is rebuilt, not kept (its bin/python already starts the new Python).
+python_version=$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+venv_version=$(sed -n 's/^version *= *\([0-9]*\.[0-9]*\).*/\1/p' "$ROOT$VENV/pyvenv.cfg" 2>/dev/null || true)
+if [ -n "$venv_version" ] && [ "$venv_version" != "$python_version" ]; then
+    say "venv $ROOT$VENV was built for Python $venv_version, $PYTHON is $python_version: rebuilding it"
+    run "$PYTHON" -m venv --clear --system-site-packages "$ROOT$VENV"
+elif [ -x "$ROOT$VENV/bin/python" ]; then
     say "venv $ROOT$VENV exists, kept"
 else
     run "$PYTHON" -m venv --system-site-packages "$ROOT$VENV"

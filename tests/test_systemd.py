@@ -120,14 +120,19 @@ def test_scripts_parse(script):
 
 FAKE_PYTHON = """#!/bin/bash
 # Stands in for python3 -m venv: a venv whose pip only logs, and "installs" a golfbox
-# script that runs this checkout's golfbox with the test's interpreter.
+# script that runs this checkout's golfbox with the test's interpreter. Its pyvenv.cfg
+# names that interpreter's version, as python3 -m venv's does; --clear empties it first.
 log={log}
 python={python}
 if [ "$1" = -m ] && [ "$2" = venv ]; then
-    echo "venv ${{@: -1}}" >> "$log"
-    bin="${{@: -1}}/bin"
+    echo "venv ${{*:3}}" >> "$log"
+    venv="${{@: -1}}"
+    case " $* " in *" --clear "*) rm -rf "$venv" ;; esac
+    bin="$venv/bin"
     mkdir -p "$bin"
     ln -s "$python" "$bin/python"
+    printf 'include-system-site-packages = true\nversion = %s\n' \
+        "$("$python" -c 'import platform; print(platform.python_version())')" > "$venv/pyvenv.cfg"
     printf '#!/bin/bash\\nexec %q -m golfbox "$@"\\n' "$python" > "$bin/golfbox.real"
     printf '#!/bin/bash\\necho "pip $*" >> %q\\ncp %q %q && chmod +x %q\\n' \\
         "$log" "$bin/golfbox.real" "$bin/golfbox" "$bin/golfbox" > "$bin/pip"
@@ -218,6 +223,33 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert [line.split()[0] for line in log] == ["venv", "pip", "venv", "pip", "pip"]
     assert log[1].endswith("/src[pi]") and log[3].endswith("/src[pi]")
     assert "golfbox-install." in log[2] and not list(checkout.glob("golfbox-install.*"))
+
+
+@needs_systemctl
+def test_install_after_an_os_upgrade_rebuilds_the_venv_built_for_the_old_python(checkout):
+    """A release upgrade (Bookworm's Python 3.11 to Trixie's 3.13) left a venv whose
+    bin/python starts the new Python, with golfbox and pip in lib/python3.11 where it
+    does not look: install.sh kept it ("exists, kept"), then its pip failed (No module
+    named 'pip'), or, with Debian's python3-pip, installed beside the stale copy."""
+    root = checkout / "root"
+    assert script(checkout, "install.sh").returncode == 0
+    venv = root / "opt/golfbox/venv"
+    now = f"{sys.version_info.major}.{sys.version_info.minor}"
+    before = f"{sys.version_info.major}.{sys.version_info.minor - 1}"
+    (venv / "pyvenv.cfg").write_text(f"include-system-site-packages = true\nversion = {before}.2\n")
+    stale = venv / f"lib/python{before}/site-packages/golfbox/__init__.py"
+    stale.parent.mkdir(parents=True)
+    stale.touch()
+
+    result = script(checkout, "install.sh")
+    assert result.returncode == 0, result.stderr
+    assert (f"install.sh: venv {venv} was built for Python {before}, {checkout}/python3 is {now}: "
+            "rebuilding it") in result.stdout.splitlines()
+    log = (checkout / "log").read_text().splitlines()
+    assert log[-2:] == [f"venv --clear --system-site-packages {venv}", f"pip install --no-input --upgrade {checkout}/src[pi]"]
+    assert not stale.exists()
+    assert f"version = {now}." in (venv / "pyvenv.cfg").read_text()
+    assert (venv / "bin/golfbox").exists()
 
 
 @needs_systemctl
