@@ -26,6 +26,8 @@ SERVICE_USER=golfbox
 DEVICE_GROUPS=(gpio i2c spi dialout)
 VENV=/opt/golfbox/venv
 DOCS=/opt/golfbox  # README.md, docs/, hardware/
+# the unit's ExecStart: checks the venv still fits the system's Python, then runs golfbox
+START=/opt/golfbox/golfbox-start
 CONFIG=/etc/golfbox/config.toml
 UNIT=/etc/systemd/system/golfbox.service
 MODULES_LOAD=/etc/modules-load.d/golfbox.conf
@@ -115,6 +117,9 @@ else
     run "$PYTHON" -m venv --system-site-packages "$ROOT$VENV"
 fi
 run "$ROOT$VENV/bin/pip" install --no-input --upgrade "$SOURCE[pi]"
+# The unit's ExecStart: the venv's golfbox, once it has checked the venv still fits the
+# system's Python (a line saying to run this script again, rather than a traceback).
+run install -D -m 0755 "$SOURCE/systemd/golfbox-start" "$ROOT$START"
 if [ "$DRY_RUN" = 0 ]; then
     [ -x "$ROOT$VENV/bin/golfbox" ] || die "pip did not install $ROOT$VENV/bin/golfbox"
     "$ROOT$VENV/bin/python" -c 'import lgpio' 2>/dev/null ||

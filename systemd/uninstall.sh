@@ -16,6 +16,8 @@ set -euo pipefail
 SERVICE_USER=golfbox
 VENV=/opt/golfbox/venv
 DOCS=/opt/golfbox  # what install.sh copied: README.md, docs/, hardware/
+# the unit's ExecStart: checks the venv still fits the system's Python, then runs golfbox
+START=/opt/golfbox/golfbox-start
 STATE=/var/lib/golfbox
 CONFIG_DIR=/etc/golfbox
 UNIT=/etc/systemd/system/golfbox.service
@@ -69,7 +71,7 @@ for rule in "$UDEV_RULE" "$NODES_UDEV_RULE"; do
 done
 if [ "$rules_removed" = 1 ] && [ -z "$ROOT" ]; then run udevadm control --reload || true; fi
 
-for installed in "$VENV" "$DOCS/README.md" "$DOCS/docs" "$DOCS/hardware"; do
+for installed in "$VENV" "$START" "$DOCS/README.md" "$DOCS/docs" "$DOCS/hardware"; do
     if [ -e "$ROOT$installed" ]; then run rm -rf "$ROOT$installed"; fi
 done
 # /opt/golfbox itself only if nothing else lives there.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -16,6 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "golfbox.service"
 INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
+START = REPO / "systemd" / "golfbox-start"
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 SYSTEMCTL = shutil.which("systemctl")
 
@@ -35,7 +37,7 @@ def verify(unit_text: str, tmp_path: Path) -> str:
     """systemd-analyze verify's whole output for a copy of the unit whose
     ExecStart names a program that exists here (verify insists on that)."""
     copy = tmp_path / "golfbox.service"
-    copy.write_text(unit_text.replace("ExecStart=/opt/golfbox/venv/bin/golfbox ", "ExecStart=/bin/true "))
+    copy.write_text(unit_text.replace("ExecStart=/opt/golfbox/golfbox-start ", "ExecStart=/bin/true "))
     assert "ExecStart=/bin/true run --config" in copy.read_text()
     result = subprocess.run([SYSTEMD_ANALYZE, "verify", str(copy)], capture_output=True, text=True, timeout=30)
     return (result.stdout + result.stderr).strip() + ("" if result.returncode == 0 else f"\nexit {result.returncode}")
@@ -83,7 +85,8 @@ def test_unit_keeps_the_settings_the_service_relies_on():
     for wanted in [
         ("Type", "notify"),
         ("NotifyAccess", "main"),
-        ("ExecStart", "/opt/golfbox/venv/bin/golfbox run --config /etc/golfbox/config.toml"),
+        ("ExecStart", "/opt/golfbox/golfbox-start run --config /etc/golfbox/config.toml"),
+        ("SyslogIdentifier", "golfbox"),
         ("WatchdogSec", "10"),
         ("RestartPreventExitStatus", "2"),
         # a stopped or stuck process is SIGKILLed 2 s after the watchdog's SIGABRT (the system test's SIGSTOP)
@@ -116,6 +119,68 @@ def test_unit_keeps_the_settings_the_service_relies_on():
 @pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
 def test_scripts_parse(script):
     subprocess.run(["bash", "-n", str(script)], check=True)
+
+
+def test_the_start_script_parses_in_a_posix_shell():
+    subprocess.run(["sh", "-n", str(START)], check=True)
+
+
+@pytest.fixture
+def staged_venv(tmp_path):
+    """golfbox-start beside a real venv (made by this Python, without pip) whose golfbox
+    only says how it was started, as install.sh lays them out under /opt/golfbox."""
+    opt = tmp_path / "opt golfbox"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(opt / "venv")], check=True, timeout=60)
+    golfbox = opt / "venv/bin/golfbox"
+    golfbox.write_text('#!/bin/sh\necho "golfbox $* (pid $$)"\n')
+    golfbox.chmod(0o755)
+    shutil.copy(START, opt / "golfbox-start")
+    return opt
+
+
+def start(opt: Path) -> subprocess.Popen:
+    return subprocess.Popen([str(opt / "golfbox-start"), "run", "--config", "/etc/golfbox/config.toml"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_the_start_runs_the_venvs_golfbox_in_its_own_process(staged_venv):
+    """Type=notify with NotifyAccess=main: the process systemd started must be golfbox's."""
+    process = start(staged_venv)
+    out, err = process.communicate(timeout=30)
+    assert (process.returncode, out, err) == (0, f"golfbox run --config /etc/golfbox/config.toml (pid {process.pid})\n", "")
+
+
+def test_the_start_after_an_os_upgrade_says_so_in_one_line_and_exits_2(staged_venv):
+    """After a release upgrade (Python 3.11 to 3.13) the venv's bin/python, a link to
+    /usr/bin/python3, starts the new Python, which finds no golfbox in the venv's
+    lib/python3.11: a traceback and a restart every 2 s until systemd gave up. Now one
+    line saying what to run, and exit status 2, which the unit does not restart."""
+    venv = staged_venv / "venv"
+    now = f"{sys.version_info.major}.{sys.version_info.minor}"
+    before = f"{sys.version_info.major}.{sys.version_info.minor - 1}"
+    config = venv / "pyvenv.cfg"
+    assert f"version = {now}." in config.read_text()  # what python3 -m venv writes, read below
+    config.write_text(re.sub(r"version = \S+", f"version = {before}.2", config.read_text()))
+    process = start(staged_venv)
+    out, err = process.communicate(timeout=30)
+    assert (process.returncode, out) == (2, "")
+    assert err.splitlines() == [
+        f"golfbox: the venv {venv} was built for Python {before}, the system now has Python {now}: "
+        "run sudo systemd/install.sh again from the golfbox checkout to rebuild it"]
+    assert ("RestartPreventExitStatus", "2") in unit_settings()
+
+
+def test_the_start_with_the_venvs_python_gone_says_so_in_one_line_and_exits_2(staged_venv, tmp_path):
+    """A venv made with PYTHON=python3.11 links to it, which apt removes in the end."""
+    python = staged_venv / "venv/bin/python"
+    python.unlink()
+    python.symlink_to(tmp_path / "python3.11")
+    process = start(staged_venv)
+    out, err = process.communicate(timeout=30)
+    assert (process.returncode, out) == (2, "")
+    assert err.splitlines() == [
+        f"golfbox: {python} does not start (is {tmp_path}/python3.11 gone?): "
+        "run sudo systemd/install.sh again from the golfbox checkout to rebuild the venv"]
 
 
 FAKE_PYTHON = """#!/bin/bash
@@ -204,6 +269,10 @@ def test_install_into_a_root_twice_keeps_venv_and_edited_config(checkout):
     assert config.read_text() == (REPO / "hardware/config.example.toml").read_text()
     assert config.stat().st_mode & 0o777 == 0o640
     assert (root / "opt/golfbox/venv/bin/golfbox").exists()
+    # The unit's ExecStart= names a program install.sh puts there, as does Documentation=.
+    exec_start = re.search(r"^ExecStart=(\S+) ", UNIT.read_text(), re.M).group(1)
+    assert (root / exec_start.lstrip("/")).read_text() == START.read_text()
+    assert os.access(root / exec_start.lstrip("/"), os.X_OK)
     # The unit's Documentation= names a file install.sh puts there, with the pages it links.
     documentation = re.search(r"^Documentation=file://(\S+)$", UNIT.read_text(), re.M).group(1)
     assert (root / documentation.lstrip("/")).read_text() == (REPO / "README.md").read_text()
