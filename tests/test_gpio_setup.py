@@ -115,6 +115,22 @@ def test_a_pin_factory_that_cannot_be_imported_is_named(tmp_path, site, command)
         "no_such_gpio_module, which is not installed (hardware/SETUP.md, step 4)")
 
 
+@pytest.mark.parametrize("command", [RUN, CHECK], ids=["run", "check-hardware"])
+def test_the_units_pin_factory_without_lgpio_names_the_package_to_install(tmp_path, command):
+    """The unit sets GPIOZERO_PIN_FACTORY=lgpio; lgpio comes from apt (the venv sees the
+    system's packages), so an apt remove or autoremove of python3-lgpio takes it away: the
+    line named the module only, not the package that brings it back."""
+    try:
+        import lgpio  # noqa: F401
+        pytest.skip("lgpio is installed here")
+    except ImportError:
+        pass
+    result = golfbox(tmp_path, None, MUX, *command, factory_env="lgpio")
+    assert the_one_line(result) == (
+        f"golfbox {command[0]}: i2c_mux[0].reset GPIO 7: needs the Python module lgpio, which is "
+        "not installed (apt install python3-lgpio: hardware/SETUP.md, step 4)")
+
+
 def test_off_a_pi_the_first_pin_says_there_is_no_pin_driver(tmp_path):
     if Path("/proc/device-tree/model").exists():
         pytest.skip("this machine may have GPIO")

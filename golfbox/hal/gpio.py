@@ -209,7 +209,9 @@ def why_gpio_failed(exc: Exception, tried: tuple[str, ...] = ()) -> str:
         return ("gpiozero found no pin driver here (this needs a Raspberry Pi; to try it with "
                 "mock pins: GPIOZERO_PIN_FACTORY=mock)")
     if isinstance(exc, ImportError) and exc.name:
-        return f"needs the Python module {exc.name}, which is not installed (hardware/SETUP.md, step 4)"
+        # lgpio is apt's python3-lgpio, which the venv sees (README): name the package to reinstall.
+        how = "apt install python3-lgpio: " if exc.name == "lgpio" else ""
+        return f"needs the Python module {exc.name}, which is not installed ({how}hardware/SETUP.md, step 4)"
     # lgpio says "GPIO busy" when a kernel driver (an overlay in config.txt) holds the line.
     if isinstance(exc, GPIOPinInUse) or "busy" in str(exc).lower():
         return f"in use ({exc}); `gpioinfo` names what holds it"
