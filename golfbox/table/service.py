@@ -278,13 +278,15 @@ class TableService:
                              "(game.seats)", event.seat + 1, self.settings.seats)
             elif (self.saver.asleep or event.seat in self._waking) and self._only_wakes(event):
                 pass
-            elif self._began_at(event) < self.current.answers_since(event.seat):
+            elif not self.current.answers(event.seat, self._began_at(event)):
                 # A press answers the screen its player saw. One made before this state was
                 # drawn (it waited in the queue while a bot's move ended the round, say) was
                 # meant for the state before: here a ● for a turn would deal the next round
                 # over an unseen reveal. So in every state: a quick second ● would as well
                 # start a rematch over an unseen result, or play blind in a new round; in a
-                # round, a ● pressed out of turn would play the turn that came meanwhile.
+                # round, a ● pressed out of turn would play the turn that came meanwhile,
+                # and one pressed again while a stalling SD card wrote the first would
+                # play twice (State.answers).
                 log.info("ignored %s: pressed before seat %d's screen changed (%s)",
                          event, event.seat + 1, self.state)
             else:

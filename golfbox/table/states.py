@@ -128,6 +128,10 @@ def restore_lobby(table: "TableService", saved: Any) -> None:
 
 # A state not yet drawn: every press is older than its screens (none reaches it then).
 NOT_SHOWN = float("inf")
+# Seconds after a press before its person can see the table did not answer it (a
+# stalling SD card keeps its move from the screen): a press of theirs after that, with
+# still nothing shown, is a repeat of it (Playing.answers).
+SEEN_UNANSWERED = 0.15
 
 
 class State:
@@ -148,6 +152,11 @@ class State:
         """A press from ``seat`` made before this time was meant for screens it no longer
         shows (the service drops it): by default, those of the state before."""
         return self.shown_at
+
+    def answers(self, seat: int, at: float) -> bool:
+        """Was a press from ``seat`` made at ``at`` made on what this state shows? If not,
+        the service drops it."""
+        return at >= self.answers_since(seat)
 
     def on_thought(self, thought: Thought) -> "State | None":
         return None  # a bot's late answer after its round or match ended
@@ -395,9 +404,18 @@ class Playing(InMatch):
         # turn that waited in the queue while the bot before it moved.
         self._choices: dict[int, tuple] = {}
         self._choices_since: dict[int, float] = {}
+        # seat -> when the journal write of its own last action began and ended: its
+        # screen did not change meanwhile (seconds, on a stalling SD card), and a press
+        # made then, once the person could see nothing changed, repeats the one being
+        # written (● again). Not one made sooner: keys typed ahead (● ▶ ●).
+        self._writing: dict[int, tuple[float, float]] = {}
 
     def answers_since(self, seat):
         return max(self.shown_at, self._choices_since.get(seat, self.shown_at))
+
+    def answers(self, seat, at):
+        began, ended = self._writing.get(seat, (0.0, 0.0))
+        return super().answers(seat, at) and not began + SEEN_UNANSWERED <= at < ended
 
     def _note_choices(self, own_seat: int | None = None) -> None:
         """Record each seat's choices; those changed by anything but ``own_seat``'s own
@@ -438,7 +456,9 @@ class Playing(InMatch):
     def _press(self, seat: int, button: Button, kind: EventKind) -> State | None:
         action = self.table.inputs[seat].press(button, kind)
         if action is not None:
+            began = self.table.clock()
             self.session.play(self.session.engine_seat[seat], action, seat)
+            self._writing[seat] = (began, self.table.clock())
             self._note_choices(own_seat=seat)  # a quick ● ▶ of one's own still counts
         return self._after_play()
 
