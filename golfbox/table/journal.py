@@ -198,6 +198,11 @@ class Journal:
         self.path = Path(path)
         self.keep_matches = keep_matches
         self._lock = threading.Lock()
+        # When the write under way began (time.monotonic()), else None; each change is
+        # notified, for whoever must know the table is waiting for its disk (the
+        # service keeps systemd's watchdog through an SD card's stall).
+        self.writing_since: float | None = None
+        self.writing_changed = threading.Condition()
         self._db, self._owner = _open(self.path)
 
     # -- lifetime ---------------------------------------------------------
@@ -443,13 +448,22 @@ class Journal:
     def _writing(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, committed (and synced) on leaving the block."""
         with self._using() as db:
-            db.execute("BEGIN IMMEDIATE")
+            self._now_writing(time.monotonic())
             try:
-                yield db
-                db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                    db.execute("COMMIT")
+                finally:
+                    if db.in_transaction:  # the body or the commit failed
+                        db.execute("ROLLBACK")
             finally:
-                if db.in_transaction:  # the body or the commit failed
-                    db.execute("ROLLBACK")
+                self._now_writing(None)
+
+    def _now_writing(self, since: float | None) -> None:
+        with self.writing_changed:
+            self.writing_since = since
+            self.writing_changed.notify_all()
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:

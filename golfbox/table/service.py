@@ -44,6 +44,10 @@ FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's on
 # went before it fell out (a loose cable's flips are seconds apart at most).
 PLUGGED_BACK_SECONDS = 30.0
 _WAKE = object()  # posted to make a blocked loop look at its stop event
+# How long one journal write may wait for its disk (a worn SD card's stall) with
+# systemd's watchdog kept meanwhile (TableService._ping_through_writes); past that the
+# table is taken as hung.
+DISK_WAIT_LIMIT = 60.0
 
 
 class Stop(Protocol):
@@ -114,6 +118,7 @@ class TableService:
         # out from the lobby could meet a game changed half-way and raise.
         self.status_line = ""
         self._watchdog = None
+        self._closing = False  # close() began: the thread pinging through writes ends
         self._fault_turn = None  # the timer that shows the next of several faults
         self._scores_retry = None  # the timer that tries refused scores again
         self._countdown = None  # the timer that redraws a takeover's countdown
@@ -234,6 +239,9 @@ class TableService:
         if self.notifier is not None:
             if self.notifier.watchdog_interval:
                 self._ping_watchdog(self.clock())
+                if self.journal is not None:
+                    threading.Thread(target=self._ping_through_writes, daemon=True,
+                                     name="watchdog through writes").start()
             self.notifier.ready(self._status)
         while not stop.is_set():
             self.step(None)
@@ -244,8 +252,44 @@ class TableService:
             self._ping_watchdog(self.clock() + self.notifier.watchdog_interval)
         self._watchdog = self.timers.call_at(when, ping)
 
+    def _ping_through_writes(self) -> None:
+        """The loop pings between events: a journal write it waits for cannot. An SD
+        card stalls an fsync for seconds (its garbage collection, apt writing beside
+        it), and systemd's kill would not help: SIGABRT waits out the fsync, and the
+        restart writes to the same card (a press in the write is lost if the kill lands
+        first). So this thread pings while a write waits, for up to DISK_WAIT_LIMIT s."""
+        journal, every = self.journal, self.notifier.watchdog_interval / 2
+        changed, said = journal.writing_changed, None
+        while True:
+            with changed:
+                changed.wait_for(lambda: journal.writing_since is not None or self._closing)
+                began = journal.writing_since
+                if self._closing or changed.wait_for(
+                        lambda: journal.writing_since != began or self._closing, every):
+                    if self._closing:
+                        return
+                    continue
+            # Pinged and logged outside the lock: the log may wait on the same card.
+            waited = time.monotonic() - began
+            if waited > DISK_WAIT_LIMIT:
+                if said != (began, "hung"):
+                    said = (began, "hung")
+                    log.error("a journal write has waited %.0f s for the disk: the table is "
+                              "hung, and systemd's watchdog no longer kept", waited)
+                continue
+            if said != (began, "slow"):
+                said = (began, "slow")
+                log.warning("a journal write has waited %.1f s for the disk (a slow or failing "
+                            "SD card?): systemd's watchdog kept for up to %g s", waited,
+                            DISK_WAIT_LIMIT)
+            self.notifier.watchdog()
+
     def close(self, message: str = "paused") -> None:
         """Show ``message`` on every display and close the journal (the match resumes at start)."""
+        if self.journal is not None:
+            with self.journal.writing_changed:
+                self._closing = True
+                self.journal.writing_changed.notify_all()
         self.go(states.Paused(self, message))
         self.painter.draw(self.current)
         if self.journal is not None:
