@@ -46,6 +46,15 @@ def test_presses_made_while_the_table_writes_ones_move_are_not_played_after(shim
     assert found["actions of the seat"] == 1
 
 
+def test_other_seats_cursors_move_while_the_table_writes_a_move(shim, tmp_path):
+    """Each action waits for its fsync before anything changes. The loop waited in it, so
+    a second's stall froze every seat: another player turning up their own first cards
+    saw their ▶ answered only when the write was done."""
+    found = stalled(shim, tmp_path, 1000)
+    assert found["act"] >= 0.9
+    assert found["other"] < 0.2, f"the other seat's ▶ waited {found['other']:.2f} s"
+
+
 SIM_TABLE = "".join('[[seats]]\nbackend = "sim"\n' for _ in range(3)) + \
     '[shared_display]\ndriver = "sim"\n'
 

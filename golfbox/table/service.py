@@ -44,6 +44,7 @@ FAULT_TURN_SECONDS = 4.0  # several faults take turns on the shared display's on
 # went before it fell out (a loose cable's flips are seconds apart at most).
 PLUGGED_BACK_SECONDS = 30.0
 _WAKE = object()  # posted to make a blocked loop look at its stop event
+_WRITTEN = object()  # posted when an action's journal write is done (_write_moving_others)
 # How long one journal write may wait for its disk (a worn SD card's stall) with
 # systemd's watchdog kept meanwhile (TableService._ping_through_writes); past that the
 # table is taken as hung.
@@ -99,6 +100,9 @@ class TableService:
         # SimpleQueue: put() is safe from a signal handler and from any thread.
         self._inbox: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
         self._taken: deque = deque()  # events taken from the inbox early (_steady), in order
+        # Events taken from the inbox during an action's write that waited (all but other
+        # seats' cursor moves): handled as if still at the head of the inbox.
+        self._put_off: deque = deque()
         self.timers = timers if timers is not None else Timers()
         self.notices = Notices()
         self.lobby = Lobby(settings)
@@ -111,6 +115,7 @@ class TableService:
         # name, not the match's (English 'P2' in a French lobby).
         self.session.shown_name = lambda seat: self.current.seat_name(seat)
         self.session.in_match = lambda: isinstance(self.current, states.InMatch)
+        self.session.write = self._write_moving_others
         self.painter = screens.Painter(self.seat_displays, shared_display)
         self._status = ""  # the last STATUS= told systemd
         # status_words() as of the last change, worked out in the loop's thread: the
@@ -190,6 +195,11 @@ class TableService:
                 self._handle(event)
             return True
         if self._fire_due():
+            return True
+        if self._put_off:
+            event = self._put_off.popleft()
+            if event is not _WAKE:
+                self._handle(event)
             return True
         due = self.timers.next_due()
         wait = timeout
@@ -339,6 +349,51 @@ class TableService:
                 self.go(self.current.on_button(event.seat, event.button, event.kind))
         self._after_change(first=getattr(event, "seat", None))
 
+    def _write_moving_others(self, write: Callable[[], int], writer: int | None) -> int:
+        """An action's journal write, on a thread of its own: an SD card takes 5-50 ms
+        to sync it, and seconds when it stalls. Meanwhile the loop still moves other
+        seats' cursors (their ◀ ▶, as everyone turns up their first cards); every other
+        event waits, in order, until the action is played and drawn (_put_off). The
+        loop waited in the write, and one seat's fsync froze every seat."""
+        outcome: list = []
+
+        def writing() -> None:
+            try:
+                outcome.append(write())
+            except BaseException as exc:  # raised again in the loop's thread
+                outcome.append(exc)
+            self._inbox.put(_WRITTEN)
+
+        threading.Thread(target=writing, name="journal write", daemon=True).start()
+        waiting: set[int] = set()  # seats with a press put off: their later ones wait too
+        while (event := self._inbox.get()) is not _WRITTEN:
+            if not self._moves_a_cursor(event, writer, waiting):
+                self._put_off.append(event)
+                waiting.add(getattr(event, "seat", None))
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
+
+    def _moves_a_cursor(self, event: object, writer: int | None, waiting: set[int]) -> bool:
+        """Handle ``event`` now, during another seat's write, if it only moves its seat's
+        cursor (◀ ▶ with choices to move over), drawing that seat alone. The engine is
+        as before the action being written, and so is what the seat shows."""
+        if not (isinstance(event, ButtonEvent) and event.kind is EventKind.PRESSED
+                and event.button in (Button.LEFT, Button.RIGHT) and event.seat != writer
+                and event.seat not in waiting and isinstance(self.current, states.Playing)):
+            return False
+        engine_seat = self.session.engine_seat.get(event.seat)
+        if (engine_seat is None or self.session.is_bot(engine_seat) or event.seat in self.session.away
+                or not self.session.match.round.legal_actions(engine_seat)
+                or self.saver.asleep or event.seat in self._waking
+                or not self.current.answers(event.seat, self._began_at(event))):
+            return False
+        self.saver.stir()
+        self.notices.seats.pop(event.seat, None)
+        self.current.on_button(event.seat, event.button, event.kind)  # None: a cursor's move
+        self.painter.draw(self.current, only=event.seat)
+        return True
+
     def _began_at(self, event: ButtonEvent) -> float:
         """When the press began: for a HELD, its own PRESSED's time (if that was this seat's
         last press). A hold begun on the screen before (the saver, a bot's turn) whose
@@ -404,6 +459,8 @@ class TableService:
         and the failure waits in the inbox (the loop was busy as the timer fell due).
         Counted back, then failed, it blinked its fault off and on, its journal row
         written twice and its takeover wait begun again."""
+        self._taken.extend(self._put_off)  # taken from the inbox before the rest
+        self._put_off.clear()
         while True:
             try:
                 self._taken.append(self._inbox.get_nowait())

@@ -138,6 +138,10 @@ class Session:
         # Is a match on the table now (its round, reveal or result), not the lobby? Set
         # by TableService: only then may a bot stand in for a seat that went away.
         self.in_match: Callable[[], bool] = lambda: self.match is not None
+        # Runs an action's journal write (a call), for the physical seat whose action it
+        # is (None: a bot's, the table's): by default here. Set by TableService, which
+        # moves other seats' cursors meanwhile (an SD card may take seconds).
+        self.write: Callable[[Callable[[], int], int | None], int] = lambda write, seat: write()
         self.actions_played = 0  # journal entries of this match; seeds the bots' choices
         self.engine_seat: dict[int, int] = {}  # physical seat -> engine seat
         self._bots: dict[int, str] = {}  # engine seat -> the bot that plays it
@@ -322,7 +326,7 @@ class Session:
         if self.journal is None:
             return True
         try:
-            self.journal.record(self.match_id, engine_seat, text)
+            self.write(lambda: self.journal.record(self.match_id, engine_seat, text), physical)
         except (JournalError, ValueError) as exc:
             # Not saved, so not played: the table stays as it was and says why.
             self._save_failed(exc, physical)
