@@ -29,6 +29,18 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+def one_node_seat(tmp_path: Path, ports_dir: Path) -> Path:
+    """A config of one seat, the fake node's, found among the ports in ``ports_dir``."""
+    return write(tmp_path, f"""
+[[seats]]
+backend = "serial"
+node = "{NODE_ID}"
+[seat_nodes]
+usb_ids = []
+ports = ["{ports_dir}/*"]
+""")
+
+
 @pytest.mark.skipif(Path(DEFAULT_CONFIG).exists(), reason="this machine has a table's config")
 def test_without_config_every_simulated_display_gets_its_pattern(capsys):
     assert main(["check-hardware", "--seconds", "0.1"]) == 0
@@ -334,14 +346,7 @@ def test_a_seat_node_s_button_down_all_along_is_told_from_one_never_pressed(make
     """Its press went before the session (nobody to tell), so only its STATEs say it is down."""
     node = make_node(plug=False)
     node.set_button("ok", True)  # from power-on
-    config = write(tmp_path, f"""
-[[seats]]
-backend = "serial"
-node = "{NODE_ID}"
-[seat_nodes]
-usb_ids = []
-ports = ["{ports_dir}/*"]
-""")
+    config = one_node_seat(tmp_path, ports_dir)
     node.plug()
     main(["check-hardware", "--config", str(config), "--seconds", "4"])
     assert capsys.readouterr().out.splitlines()[-1] == (
@@ -355,14 +360,7 @@ def test_a_seat_node_plugged_in_during_the_check_is_said_back_and_its_presses_pr
     """Bring-up plugs nodes in one by one while the tool waits for presses: the node is
     said to be back by its seat, and its presses count like a wired seat's."""
     node = make_node(plug=False)
-    config = write(tmp_path, f"""
-[[seats]]
-backend = "serial"
-node = "{NODE_ID}"
-[seat_nodes]
-usb_ids = []
-ports = ["{ports_dir}/*"]
-""")
+    config = one_node_seat(tmp_path, ports_dir)
     output = WatchedOutput("press buttons")
 
     def builder():
