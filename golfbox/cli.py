@@ -13,7 +13,9 @@ import importlib
 import logging
 import os
 import select
+import signal
 import sys
+import threading
 
 from golfbox.commands import NotNow, UsageError, stdout_to_devnull
 from golfbox.configfile import escaped, one_line
@@ -53,10 +55,30 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, object | Non
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
-            chosen = importlib.import_module(module_name)
+            chosen = import_holding_ctrl_c(module_name)
             chosen.add_arguments(p)
             parser.command_parser = p
     return parser, chosen
+
+
+def import_holding_ctrl_c(module_name: str):
+    """Import a command's module with Ctrl-C held until it is imported, then raised.
+
+    importlib frees its module locks in weakref callbacks, and CPython prints and drops
+    an exception raised in one ("Exception ignored in ... _get_module_lock"): a Ctrl-C
+    landing there was lost, and the command ran on as if it had not been pressed."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        return importlib.import_module(module_name)  # someone else's SIGINT: left alone
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: pressed.append(signum))
+    try:
+        module = importlib.import_module(module_name)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt
+    return module
 
 
 def main(argv: list[str] | None = None) -> int:
