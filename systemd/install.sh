@@ -209,9 +209,10 @@ ACTION=="add|bind", SUBSYSTEM=="i2c", DRIVER=="pca954x", ATTR{idle_state}="-2"
 RULE
 # ModemManager, under a filter policy that lets it probe a ttyACM claiming no AT commands
 # (MicroPython's; "legacy", not the default "strict"), opens each new one and sends AT
-# commands for seconds: a seat node plugged in is taken late and gets bytes it must refuse. ModemManager reads ID_MM_DEVICE_IGNORE from the
-# USB device, or from the tty itself: no SUBSYSTEM, so both are tagged. Every event but
-# "remove" sets it: udev's database keeps only what the last event's rules set.
+# commands for seconds: a seat node plugged in is taken late and gets bytes it must
+# refuse. ModemManager reads ID_MM_DEVICE_IGNORE from the USB device, or from the tty
+# itself: no SUBSYSTEM, so both are tagged. Every event but "remove" sets it: udev's
+# database keeps only what the last event's rules set.
 write_udev_rule "$NODES_UDEV_RULE" "ModemManager leaves the seat nodes' ports alone" <<'RULE'
 # golfbox (written by systemd/install.sh): ModemManager does not probe a seat node's port
 # with AT commands. MicroPython's USB ids on an RP2040 (hardware/SETUP.md).
