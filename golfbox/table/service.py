@@ -344,19 +344,25 @@ class TableService:
                 log.info("ignored %s: pressed before seat %d's screen changed (%s)",
                          event, event.seat + 1, self.state)
             else:
-                self.saver.stir()  # someone is here: the saver waits again from now
-                self.notices.seats.pop(event.seat, None)  # a press clears the last message
-                self.go(self.current.on_button(event.seat, event.button, event.kind))
+                self.go(self._press_counts(event))
         self._after_change(first=getattr(event, "seat", None))
 
+    def _press_counts(self, event: ButtonEvent):
+        """A press made on what its seat shows: the current state's answer to it."""
+        self.saver.stir()  # someone is here: the saver waits again from now
+        self.notices.seats.pop(event.seat, None)  # a press clears the last message
+        return self.current.on_button(event.seat, event.button, event.kind)
+
     def _write_moving_others(self, write: Callable[[], int], writer: int | None) -> int:
-        """An action's journal write, on a thread of its own: an SD card takes 5-50 ms
-        to sync it, and seconds when it stalls. Meanwhile the loop still moves other
-        seats' cursors (their ◀ ▶, as everyone turns up their first cards); every other
-        event waits, in order, until the action is played and drawn (_put_off). The
-        loop waited in the write, and one seat's fsync froze every seat."""
-        if self.session.bots_only():  # no person's cursor to move: the thread would cost
-            return write()            # only its start (a bots-only match twice as slow)
+        """An action's journal write, on a thread of its own while another person has a
+        cursor: an SD card takes 5-50 ms to sync it, and seconds when it stalls.
+        Meanwhile the loop still moves those seats' cursors (their ◀ ▶, as everyone
+        turns up their first cards); every other event waits, in order, until the
+        action is played and drawn (_put_off). The loop waited in the write, and one
+        seat's fsync froze every seat. With no other cursor (a turn, a bots-only
+        match) nothing could be handled meanwhile: written here, without a thread."""
+        if not any(seat != writer and self._has_a_cursor(seat) for seat in self.session.engine_seat):
+            return write()
         outcome: list = []
 
         def writing() -> None:
@@ -376,23 +382,24 @@ class TableService:
             raise outcome[0]
         return outcome[0]
 
+    def _has_a_cursor(self, seat: int) -> bool:
+        """Has physical ``seat`` a person's cursor in a round now (choices to move over)?"""
+        engine_seat = self.session.engine_seat.get(seat)
+        return (isinstance(self.current, states.Playing) and engine_seat is not None
+                and not self.session.is_bot(engine_seat) and seat not in self.session.away
+                and bool(self.session.match.round.legal_actions(engine_seat)))
+
     def _moves_a_cursor(self, event: object, writer: int | None, waiting: set[int]) -> bool:
         """Handle ``event`` now, during another seat's write, if it only moves its seat's
         cursor (◀ ▶ with choices to move over), drawing that seat alone. The engine is
         as before the action being written, and so is what the seat shows."""
         if not (isinstance(event, ButtonEvent) and event.kind is EventKind.PRESSED
                 and event.button in (Button.LEFT, Button.RIGHT) and event.seat != writer
-                and event.seat not in waiting and isinstance(self.current, states.Playing)):
+                and event.seat not in waiting and self._has_a_cursor(event.seat)
+                and not self.saver.asleep and event.seat not in self._waking
+                and self.current.answers(event.seat, self._began_at(event))):
             return False
-        engine_seat = self.session.engine_seat.get(event.seat)
-        if (engine_seat is None or self.session.is_bot(engine_seat) or event.seat in self.session.away
-                or not self.session.match.round.legal_actions(engine_seat)
-                or self.saver.asleep or event.seat in self._waking
-                or not self.current.answers(event.seat, self._began_at(event))):
-            return False
-        self.saver.stir()
-        self.notices.seats.pop(event.seat, None)
-        self.current.on_button(event.seat, event.button, event.kind)  # None: a cursor's move
+        self._press_counts(event)  # None: a cursor's move
         self.painter.draw(self.current, only=event.seat)
         return True
 
