@@ -28,19 +28,18 @@ class Painter:
         self.seat_displays, self.shared_display = seat_displays, shared_display
         self._shown: dict[object, tuple] = {}  # display key -> what its last frame was drawn from
 
-    def draw(self, state, first: int | None = None, only: int | None = None) -> None:
-        """Every display from ``state``'s frames; the seat that pressed goes first.
-        ``only``: that seat's display alone."""
-        if only is not None:
-            display = self.seat_displays[only]
-            self._show(("seat", only), display, *state.seat_frame(only, display.size))
-            return
+    def draw(self, state, first: int | None = None) -> None:
+        """Every display from ``state``'s frames; the seat that pressed goes first."""
         for seat in sorted(self.seat_displays, key=lambda s: s != first):
-            display = self.seat_displays[seat]
-            self._show(("seat", seat), display, *state.seat_frame(seat, display.size))
+            self.draw_seat(state, seat)
         if self.shared_display is not None:
             display = self.shared_display
             self._show("shared", display, *state.shared_frame(display.size))
+
+    def draw_seat(self, state, seat: int) -> None:
+        """That seat's display alone, from ``state``'s frame for it."""
+        display = self.seat_displays[seat]
+        self._show(("seat", seat), display, *state.seat_frame(seat, display.size))
 
     def forget(self, seat: int | None) -> None:
         """Draw this display (None: the shared one) again next time: it may have lost its picture."""

@@ -400,7 +400,7 @@ class TableService:
                 and self.current.answers(event.seat, self._began_at(event))):
             return False
         self._press_counts(event)  # None: a cursor's move
-        self.painter.draw(self.current, only=event.seat)
+        self.painter.draw_seat(self.current, event.seat)
         return True
 
     def _began_at(self, event: ButtonEvent) -> float:
