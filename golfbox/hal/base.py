@@ -42,6 +42,11 @@ DEFAULT_HOLD_TIME = 0.8
 # A button down this long is stuck (or something is on it): it acts no more until let go,
 # and the pad's log says which, once; gpio and seat nodes alike.
 STUCK_AFTER = 60.0
+# What the log says of such a button, after its name (gpio: "seat 1 ● (GPIO22)"; a node:
+# "seat 5 ●"), the same for both: STUCK with STUCK_AFTER, then LET_GO.
+STUCK = ("has been down for %g s: stuck, or something on it? It does nothing more "
+         "until let go; the rest of the table plays on")
+LET_GO = "let go: it works again"
 
 
 @dataclass(frozen=True, slots=True)

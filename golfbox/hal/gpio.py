@@ -40,8 +40,8 @@ import time
 import warnings
 from typing import Any, Callable, Mapping
 
-from golfbox.hal.base import (DEFAULT_HOLD_TIME, STUCK_AFTER, Button, ButtonEvent, EventKind, EventSink,
-                              HardwareSetupError)
+from golfbox.hal.base import (DEFAULT_HOLD_TIME, LET_GO, STUCK, STUCK_AFTER, Button, ButtonEvent,
+                              EventKind, EventSink, HardwareSetupError)
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class _SeatButton:
                 self._stop_hold()
                 if self._stuck:
                     self._stuck = False
-                    log.info("%s let go: it works again", self.name)
+                    log.info("%s " + LET_GO, self.name)
 
     def held(self, press: int) -> None:
         with self._lock:
@@ -144,9 +144,7 @@ class _SeatButton:
             self._hold = None
             if self._device.is_active and not self._stuck:
                 self._stuck = True
-                log.warning("%s has been down for %g s: stuck, or something on it? It does "
-                            "nothing more until let go; the rest of the table plays on",
-                            self.name, self._stuck_after)
+                log.warning("%s " + STUCK, self.name, self._stuck_after)
 
     def close(self) -> None:
         """Cancels a pending hold and waits for its thread: none is left behind."""

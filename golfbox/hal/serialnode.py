@@ -29,7 +29,8 @@ from PIL import Image
 
 from golfbox.configfile import ConfigError, Section, one_line
 from golfbox.hal import protocol
-from golfbox.hal.base import DEFAULT_HOLD_TIME, STUCK_AFTER, Button, ButtonEvent, DisplayError, EventKind, EventSink, LinkEvent
+from golfbox.hal.base import (DEFAULT_HOLD_TIME, LET_GO, STUCK, STUCK_AFTER, Button, ButtonEvent,
+                              DisplayError, EventKind, EventSink, LinkEvent)
 from golfbox.hal.pages import pack_pages
 from golfbox.lockholder import flock_holder
 
@@ -930,13 +931,11 @@ class _NodeConnection:
                 self._down_since.pop(code, None)
                 if code in self._stuck:
                     self._stuck.discard(code)
-                    log.info("%s %s let go: it works again", self._label(), symbol)
+                    log.info("%s %s " + LET_GO, self._label(), symbol)
             elif (now - self._down_since.setdefault(code, now) >= self.hub.config.stuck_after
                   and code not in self._stuck):
                 self._stuck.add(code)
-                log.warning("%s %s has been down for %g s: stuck, or something on it? It does "
-                            "nothing more until let go; the rest of the table plays on",
-                            self._label(), symbol, self.hub.config.stuck_after)
+                log.warning("%s %s " + STUCK, self._label(), symbol, self.hub.config.stuck_after)
 
     def _panel_state(self, failing: bool) -> None:
         """The node says whether its OLED answers: shown like any failing display (buttons stay)."""
