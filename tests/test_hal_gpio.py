@@ -230,22 +230,20 @@ def test_a_worn_contact_chattering_for_50_ms_is_one_press(clock, mock_pins):
     pad, sink = make_pad(mock_pins, clock=clock, hold_time=5.0)
     pin = mock_pins.pin(17)
     gaps = [0.001, 0.003, 0.005, 0.002, 0.004] * 4  # 60 ms of chatter
+
+    def chatter_to(settle, away):
+        for gap in gaps:
+            settle()
+            clock.now += gap
+            away()
+            clock.now += gap
+        settle()
+        clock.now += 0.3
+
     first = clock.now
     for _ in range(3):
-        for gap in gaps:
-            pin.drive_low()
-            clock.now += gap
-            pin.drive_high()
-            clock.now += gap
-        pin.drive_low()  # settled down
-        clock.now += 0.3
-        for gap in gaps:
-            pin.drive_high()
-            clock.now += gap
-            pin.drive_low()
-            clock.now += gap
-        pin.drive_high()  # settled up
-        clock.now += 0.3
+        chatter_to(pin.drive_low, pin.drive_high)  # down
+        chatter_to(pin.drive_high, pin.drive_low)  # up
     assert [e.kind for e in sink.events] == [EventKind.PRESSED] * 3
     assert sink.events[0].at == first  # stamped at its first edge
     pad.close()
@@ -406,6 +404,12 @@ def test_a_hold_sent_late_still_comes_before_the_next_press(mock_pins):
 # ---------------------------------------------------------------- faulty buttons
 
 
+def pad_said(caplog) -> list[str]:
+    """What the pad logged, but its DEBUG lines (a line a button event)."""
+    return [r.getMessage() for r in caplog.records if r.name == "golfbox.hal.gpio"
+            and r.levelname != "DEBUG"]
+
+
 def test_a_button_down_from_power_on_is_said_once_and_works_once_let_go(mock_pins, closed_switch,
                                                                       caplog):
     """A cup on ●, or a shorted switch: no edge ever comes, so nothing else would tell
@@ -420,9 +424,7 @@ def test_a_button_down_from_power_on_is_said_once_and_works_once_let_go(mock_pin
         mock_pins.pin(22).drive_high()  # the cup is lifted
         time.sleep(0.05)
         mock_pins.pin(22).drive_low()
-    said = [r.getMessage() for r in caplog.records if r.name == "golfbox.hal.gpio"
-            and r.levelname != "DEBUG"]
-    assert said == ["seat 1 ● (GPIO22) is down before any press: held down (something on it?) "
+    assert pad_said(caplog) == ["seat 1 ● (GPIO22) is down before any press: held down (something on it?) "
                     "or shorted; it does nothing until it is let go",
                     "seat 1 ● (GPIO22) let go: it works again"]
     assert [str(e) for e in sink.events] == ["seat 1 ▶ pressed", "seat 1 ● pressed"]
@@ -444,9 +446,7 @@ def test_a_button_stuck_mid_match_acts_once_and_is_said_once_then_let_go(mock_pi
         mock_pins.pin(4).drive_high()  # freed
         time.sleep(0.05)
         mock_pins.pin(4).drive_low()
-    said = [r.getMessage() for r in caplog.records if r.name == "golfbox.hal.gpio"
-            and r.levelname != "DEBUG"]
-    assert said == ["seat 1 ✕ (GPIO4) has been down for 0.1 s: stuck, or something on it? "
+    assert pad_said(caplog) == ["seat 1 ✕ (GPIO4) has been down for 0.1 s: stuck, or something on it? "
                     "It does nothing more until let go; the rest of the table plays on",
                     "seat 1 ✕ (GPIO4) let go: it works again"]
     assert [str(e) for e in sink.events] == ["seat 1 ✕ pressed", "seat 1 ✕ held", "seat 1 ◀ pressed",

@@ -143,6 +143,14 @@ def start(opt: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def refused_start(opt: Path) -> list[str]:
+    """The lines golfbox-start says as it refuses to start (exit 2, nothing on stdout)."""
+    process = start(opt)
+    out, err = process.communicate(timeout=30)
+    assert (process.returncode, out) == (2, "")
+    return err.splitlines()
+
+
 def test_the_start_runs_the_venvs_golfbox_in_its_own_process(staged_venv):
     """Type=notify with NotifyAccess=main: the process systemd started must be golfbox's."""
     process = start(staged_venv)
@@ -161,10 +169,7 @@ def test_the_start_after_an_os_upgrade_says_so_in_one_line_and_exits_2(staged_ve
     config = venv / "pyvenv.cfg"
     assert f"version = {now}." in config.read_text()  # what python3 -m venv writes, read below
     config.write_text(re.sub(r"version = \S+", f"version = {before}.2", config.read_text()))
-    process = start(staged_venv)
-    out, err = process.communicate(timeout=30)
-    assert (process.returncode, out) == (2, "")
-    assert err.splitlines() == [
+    assert refused_start(staged_venv) == [
         f"golfbox: the venv {venv} was built for Python {before}, the system now has Python {now}: "
         "run sudo systemd/install.sh again from the golfbox checkout to rebuild it"]
     assert ("RestartPreventExitStatus", "2") in unit_settings()
@@ -175,10 +180,7 @@ def test_the_start_with_the_venvs_python_gone_says_so_in_one_line_and_exits_2(st
     python = staged_venv / "venv/bin/python"
     python.unlink()
     python.symlink_to(tmp_path / "python3.11")
-    process = start(staged_venv)
-    out, err = process.communicate(timeout=30)
-    assert (process.returncode, out) == (2, "")
-    assert err.splitlines() == [
+    assert refused_start(staged_venv) == [
         f"golfbox: {python} does not start (is {tmp_path}/python3.11 gone?): "
         "run sudo systemd/install.sh again from the golfbox checkout to rebuild the venv"]
 
@@ -553,14 +555,20 @@ def udev_rules(text: str) -> list[dict[str, tuple[str, str]]]:
     return rules
 
 
+def installed_udev_rule(checkout: Path, path: str) -> Path:
+    """install.sh's udev rule at ``path``: named by a dry run (which writes nothing), then
+    written by the install, readable by udev."""
+    rule = checkout / "root" / path
+    dry = script(checkout, "install.sh", "--dry-run")
+    assert rule.name in dry.stdout and not rule.exists()
+    assert script(checkout, "install.sh").returncode == 0
+    assert rule.stat().st_mode & 0o777 == 0o644
+    return rule
+
+
 @needs_systemctl
 def test_install_writes_the_mux_idle_state_rule_and_uninstall_removes_it(checkout):
-    root = checkout / "root"
-    dry = script(checkout, "install.sh", "--dry-run")
-    assert "60-golfbox-i2c-mux.rules" in dry.stdout and not (root / UDEV_RULE).exists()
-    assert script(checkout, "install.sh").returncode == 0
-    rule = root / UDEV_RULE
-    assert rule.stat().st_mode & 0o777 == 0o644
+    rule = installed_udev_rule(checkout, UDEV_RULE)
     # drivers/i2c/muxes/i2c-mux-pca954x.c: driver "pca954x" on the i2c bus, idle_state created
     # in probe (so present at "bind"), -2 = MUX_IDLE_DISCONNECT (dt-bindings/mux/mux.h).
     assert udev_rules(rule.read_text()) == [{
@@ -584,12 +592,7 @@ def test_install_keeps_modemmanager_off_the_seat_nodes_and_uninstall_removes_the
     tags the node's USB ids, the ones golfbox looks for, with ID_MM_DEVICE_IGNORE."""
     from golfbox.hal.serialnode import MICROPYTHON_RP2040, SerialNodeConfig
 
-    root = checkout / "root"
-    dry = script(checkout, "install.sh", "--dry-run")
-    assert "60-golfbox-seat-nodes.rules" in dry.stdout and not (root / NODES_UDEV_RULE).exists()
-    assert script(checkout, "install.sh").returncode == 0
-    rule = root / NODES_UDEV_RULE
-    assert rule.stat().st_mode & 0o777 == 0o644
+    rule = installed_udev_rule(checkout, NODES_UDEV_RULE)
     assert SerialNodeConfig(seats={}).usb_ids == (MICROPYTHON_RP2040,)
     vid, pid = (f"{number:04x}" for number in MICROPYTHON_RP2040)
     # ModemManager reads the USB device's property, else the tty's: no SUBSYSTEM tags both.
@@ -604,7 +607,7 @@ def test_install_keeps_modemmanager_off_the_seat_nodes_and_uninstall_removes_the
     assert any(line.startswith("would run: rm -f") and line.endswith("60-golfbox-seat-nodes.rules")
                for line in dry.stdout.splitlines()) and rule.exists()
     assert script(checkout, "uninstall.sh").returncode == 0
-    assert not rule.exists() and not (root / UDEV_RULE).exists()
+    assert not rule.exists() and not (checkout / "root" / UDEV_RULE).exists()
 
 
 def test_the_rule_parser_refuses_what_udev_would(tmp_path):
