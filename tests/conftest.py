@@ -35,10 +35,17 @@ def service_state_directory(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def no_pi_supply(tmp_path, monkeypatch) -> Path:
-    """An empty sysfs for golfbox.hal.power: on a Pi whose supply sags, check-hardware
-    exits 1 and the table logs it; the tests' results must not hang on the machine's
-    supply. A test lays out its own tree (tests/test_power.py)."""
+def no_pi_supply(tmp_path_factory, monkeypatch) -> None:
+    """No sysfs for golfbox.hal.power (a folder never made): on a Pi whose supply sags,
+    check-hardware exits 1 and the table logs it; the tests' results must not hang on
+    the machine's supply. Not a tmp_path: that is a folder made for every test."""
+    monkeypatch.setenv("GOLFBOX_SYSFS", str(tmp_path_factory.getbasetemp() / "no-sysfs"))
+
+
+@pytest.fixture
+def pi_sysfs(tmp_path, monkeypatch) -> Path:
+    """Where GOLFBOX_SYSFS points for this test: a test lays out its own tree there
+    (tests/test_power.py)."""
     sysfs = tmp_path / "sysfs"
     monkeypatch.setenv("GOLFBOX_SYSFS", str(sysfs))
     return sysfs

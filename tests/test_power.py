@@ -101,8 +101,8 @@ def test_the_table_s_watch_says_a_sag_at_its_start_and_sleeps_until_the_kernel_w
     assert not thread.is_alive()
 
 
-def test_golfbox_run_logs_a_sag_found_as_it_starts(tmp_path, no_pi_supply, caplog):
-    fake_sysfs(no_pi_supply, "1\n")  # where GOLFBOX_SYSFS points (conftest)
+def test_golfbox_run_logs_a_sag_found_as_it_starts(tmp_path, pi_sysfs, caplog):
+    fake_sysfs(pi_sysfs, "1\n")  # where GOLFBOX_SYSFS points (conftest)
     caplog.set_level(logging.INFO)
     config = parse_config({"seats": [{"backend": "sim"}, {"backend": "sim"}]})
 
@@ -128,8 +128,8 @@ LAPTOP = pytest.mark.skipif(Path(DEFAULT_CONFIG).exists(), reason="this machine 
     ("1\n", ["power: UNDER-VOLTAGE now: use the official supply",
              "power: under-voltage 1 time during the check: use the official supply"], 1),
 ])
-def test_check_hardware_says_what_the_supply_does(no_pi_supply, capsys, alarm, said, status):
-    fake_sysfs(no_pi_supply, alarm)
+def test_check_hardware_says_what_the_supply_does(pi_sysfs, capsys, alarm, said, status):
+    fake_sysfs(pi_sysfs, alarm)
     assert main(["check-hardware", "--seconds", "0"]) == status
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("power")]
     assert len(lines) == len(said)
@@ -138,9 +138,9 @@ def test_check_hardware_says_what_the_supply_does(no_pi_supply, capsys, alarm, s
 
 
 @LAPTOP
-def test_check_hardware_says_a_sag_while_the_buttons_are_pressed(no_pi_supply, capsys):
+def test_check_hardware_says_a_sag_while_the_buttons_are_pressed(pi_sysfs, capsys):
     """The panels lit and the buttons pressed: when a weak supply shows."""
-    alarm = fake_sysfs(no_pi_supply)
+    alarm = fake_sysfs(pi_sysfs)
 
     def sag() -> None:  # as the driver sets it: up for one 2 s poll at least
         time.sleep(0.3)
